@@ -1,0 +1,804 @@
+//! The author-facing schema DSL: one vocabulary for tool parameters and output values,
+//! compiled to the enforced JSON Schema subset.
+
+use crate::error::{Error, ErrorCode};
+use crate::json::{JsonValue, MAX_DEPTH};
+
+use super::subset::JsonSchema;
+use super::{SchemaError, SchemaIssue};
+
+/// The kind of value a [`ValueSchema`] accepts.
+#[derive(Debug, Clone, PartialEq)]
+enum Kind {
+    String,
+    Number,
+    Integer,
+    Boolean,
+    Null,
+    Array(Option<Box<ValueSchema>>),
+    Object {
+        properties: Vec<PropertySpec>,
+        additional_properties: bool,
+    },
+    /// Any lossless JSON value (author-only: compiles to an unconstrained schema).
+    Json,
+    /// Exactly one branch matches.
+    OneOf(Vec<ValueSchema>),
+}
+
+/// One schema for any JSON value, written by a tool author: `string`, `number`,
+/// `integer`, `boolean`, `null`, `array`, `object` (with an explicit
+/// `additionalProperties`), `json` (anything) and exactly-one `oneOf`. Scalars may carry
+/// `enum`/`const` values, which must match the node's type.
+///
+/// Build it in Rust, or read it from the spec's data form with [`ValueSchema::from_json`].
+///
+/// ```
+/// use codemode::schema::ValueSchema;
+/// let point = ValueSchema::object(false)
+///     .required("x", ValueSchema::number())
+///     .required("y", ValueSchema::number())
+///     .property("label", ValueSchema::string().description("Shown next to the point"));
+/// let schema = point.compile().unwrap();
+/// assert!(schema.is_valid(&serde_json::json!({"x": 1, "y": 2})));
+/// assert_eq!(point.to_json_schema()["additionalProperties"], false);
+///
+/// let bad = ValueSchema::string().enum_values([1, 2]);
+/// assert!(bad.compile().is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValueSchema {
+    kind: Kind,
+    description: Option<String>,
+    title: Option<String>,
+    enum_values: Option<Vec<JsonValue>>,
+    constant: Option<JsonValue>,
+    /// A builder call that did not fit the node (kept so `compile` reports it).
+    misuse: Option<&'static str>,
+}
+
+/// One property of an object node or of a parameter map.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PropertySpec {
+    /// The property's name.
+    pub name: String,
+    /// The property's schema.
+    pub schema: ValueSchema,
+    /// Whether the property must be present.
+    pub required: bool,
+}
+
+impl ValueSchema {
+    fn of(kind: Kind) -> Self {
+        ValueSchema {
+            kind,
+            description: None,
+            title: None,
+            enum_values: None,
+            constant: None,
+            misuse: None,
+        }
+    }
+
+    /// A string.
+    pub fn string() -> Self {
+        Self::of(Kind::String)
+    }
+    /// Any finite number.
+    pub fn number() -> Self {
+        Self::of(Kind::Number)
+    }
+    /// A number with no fractional part.
+    pub fn integer() -> Self {
+        Self::of(Kind::Integer)
+    }
+    /// `true` or `false`.
+    pub fn boolean() -> Self {
+        Self::of(Kind::Boolean)
+    }
+    /// `null`.
+    pub fn null() -> Self {
+        Self::of(Kind::Null)
+    }
+    /// Any lossless JSON value.
+    pub fn json() -> Self {
+        Self::of(Kind::Json)
+    }
+    /// An array whose items match `items`.
+    pub fn array(items: ValueSchema) -> Self {
+        Self::of(Kind::Array(Some(Box::new(items))))
+    }
+    /// An array of any JSON items.
+    pub fn array_of_any() -> Self {
+        Self::of(Kind::Array(None))
+    }
+    /// An object; `additional_properties` says whether undeclared keys are allowed.
+    pub fn object(additional_properties: bool) -> Self {
+        Self::of(Kind::Object {
+            properties: Vec::new(),
+            additional_properties,
+        })
+    }
+    /// Exactly one of `branches` must match (at least two branches).
+    pub fn one_of(branches: impl IntoIterator<Item = ValueSchema>) -> Self {
+        Self::of(Kind::OneOf(branches.into_iter().collect()))
+    }
+
+    /// Adds an optional property (object nodes only; ignored elsewhere, and reported by
+    /// [`ValueSchema::compile`]).
+    pub fn property(self, name: impl Into<String>, schema: ValueSchema) -> Self {
+        self.with_property(name.into(), schema, false)
+    }
+
+    /// Adds a required property (object nodes only).
+    pub fn required(self, name: impl Into<String>, schema: ValueSchema) -> Self {
+        self.with_property(name.into(), schema, true)
+    }
+
+    fn with_property(mut self, name: String, schema: ValueSchema, required: bool) -> Self {
+        match &mut self.kind {
+            Kind::Object { properties, .. } => properties.push(PropertySpec {
+                name,
+                schema,
+                required,
+            }),
+            // Recorded so that compile() reports the misuse instead of losing it.
+            _ => self.misuse = Some("properties can only be added to object schemas"),
+        }
+        self
+    }
+
+    /// Sets the description (an annotation the model reads).
+    pub fn description(mut self, text: impl Into<String>) -> Self {
+        self.description = Some(text.into());
+        self
+    }
+
+    /// Sets the title annotation.
+    pub fn title(mut self, text: impl Into<String>) -> Self {
+        self.title = Some(text.into());
+        self
+    }
+
+    /// Restricts a scalar node to these values.
+    pub fn enum_values<V: Into<JsonValue>>(mut self, values: impl IntoIterator<Item = V>) -> Self {
+        self.enum_values = Some(values.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Restricts a scalar node to exactly this value.
+    pub fn constant(mut self, value: impl Into<JsonValue>) -> Self {
+        self.constant = Some(value.into());
+        self
+    }
+
+    /// The JSON Schema this compiles to (without checking it; see [`ValueSchema::compile`]).
+    pub fn to_json_schema(&self) -> JsonValue {
+        let mut out = serde_json::Map::new();
+        match &self.kind {
+            Kind::String => type_(&mut out, "string"),
+            Kind::Number => type_(&mut out, "number"),
+            Kind::Integer => type_(&mut out, "integer"),
+            Kind::Boolean => type_(&mut out, "boolean"),
+            Kind::Null => type_(&mut out, "null"),
+            Kind::Json => {}
+            Kind::Array(items) => {
+                type_(&mut out, "array");
+                if let Some(items) = items {
+                    out.insert("items".into(), items.to_json_schema());
+                }
+            }
+            Kind::Object {
+                properties,
+                additional_properties,
+            } => {
+                type_(&mut out, "object");
+                object_members(&mut out, properties);
+                out.insert(
+                    "additionalProperties".into(),
+                    JsonValue::Bool(*additional_properties),
+                );
+            }
+            Kind::OneOf(branches) => {
+                out.insert(
+                    "oneOf".into(),
+                    JsonValue::Array(branches.iter().map(ValueSchema::to_json_schema).collect()),
+                );
+            }
+        }
+        if let Some(values) = &self.enum_values {
+            out.insert("enum".into(), JsonValue::Array(values.clone()));
+        }
+        if let Some(value) = &self.constant {
+            out.insert("const".into(), value.clone());
+        }
+        if let Some(text) = &self.description {
+            out.insert("description".into(), JsonValue::String(text.clone()));
+        }
+        if let Some(text) = &self.title {
+            out.insert("title".into(), JsonValue::String(text.clone()));
+        }
+        JsonValue::Object(out)
+    }
+
+    /// Compiles to the enforced subset, checking the DSL's own rules first (`enum`/`const`
+    /// only on scalars, properties only on objects); every problem is reported at once
+    /// with code `UNSUPPORTED_SCHEMA`.
+    pub fn compile(&self) -> Result<JsonSchema, Error> {
+        let mut issues = Vec::new();
+        self.check(&mut String::from("#"), &mut issues, 0);
+        if !issues.is_empty() {
+            return Err(SchemaError { issues }.into());
+        }
+        JsonSchema::parse(&self.to_json_schema()).map_err(Error::from)
+    }
+
+    fn check(&self, pointer: &mut String, issues: &mut Vec<SchemaIssue>, depth: usize) {
+        let mut issue = |pointer: &str, message: String| {
+            issues.push(SchemaIssue {
+                pointer: pointer.to_owned(),
+                message,
+            })
+        };
+        if depth > MAX_DEPTH {
+            issue(
+                pointer,
+                format!("schema nests deeper than {MAX_DEPTH} levels"),
+            );
+            return;
+        }
+        if let Some(misuse) = self.misuse {
+            issue(pointer, misuse.into());
+        }
+        let scalar = matches!(
+            self.kind,
+            Kind::String | Kind::Number | Kind::Integer | Kind::Boolean | Kind::Null
+        );
+        if !scalar {
+            if self.enum_values.is_some() {
+                issue(pointer, "`enum` is only supported on scalar types".into());
+            }
+            if self.constant.is_some() {
+                issue(pointer, "`const` is only supported on scalar types".into());
+            }
+        }
+        let saved = pointer.len();
+        match &self.kind {
+            Kind::Array(Some(items)) => {
+                pointer.push_str("/items");
+                items.check(pointer, issues, depth + 1);
+            }
+            Kind::Object { properties, .. } => {
+                check_properties(properties, pointer, issues, depth);
+            }
+            Kind::OneOf(branches) => {
+                for (index, branch) in branches.iter().enumerate() {
+                    pointer.push_str(&format!("/oneOf/{index}"));
+                    branch.check(pointer, issues, depth + 1);
+                    pointer.truncate(saved);
+                }
+            }
+            _ => {}
+        }
+        pointer.truncate(saved);
+    }
+
+    /// Reads the spec's data form of a value schema: `{"type": "string", "enum": [...]}`,
+    /// `{"type": "object", "properties": {"a": {"type": "integer", "required": true}},
+    /// "additionalProperties": false}`, `{"type": "json"}`, `{"oneOf": [...]}`. Unknown keys
+    /// and malformed values are reported, every one, with their pointers.
+    pub fn from_json(spec: &JsonValue) -> Result<ValueSchema, Error> {
+        let mut reader = Reader { issues: Vec::new() };
+        let schema = reader.value(spec, &mut String::from("#"), 0, false).0;
+        reader.finish(schema)
+    }
+}
+
+fn type_(out: &mut serde_json::Map<String, JsonValue>, name: &str) {
+    out.insert("type".into(), JsonValue::String(name.into()));
+}
+
+fn object_members(out: &mut serde_json::Map<String, JsonValue>, properties: &[PropertySpec]) {
+    let mut props = serde_json::Map::new();
+    let mut required = Vec::new();
+    for property in properties {
+        props.insert(property.name.clone(), property.schema.to_json_schema());
+        if property.required {
+            required.push(JsonValue::String(property.name.clone()));
+        }
+    }
+    out.insert("properties".into(), JsonValue::Object(props));
+    if !required.is_empty() {
+        out.insert("required".into(), JsonValue::Array(required));
+    }
+}
+
+fn check_properties(
+    properties: &[PropertySpec],
+    pointer: &mut String,
+    issues: &mut Vec<SchemaIssue>,
+    depth: usize,
+) {
+    let saved = pointer.len();
+    for (index, property) in properties.iter().enumerate() {
+        pointer.push_str("/properties/");
+        pointer.push_str(&property.name.replace('~', "~0").replace('/', "~1"));
+        if properties[..index].iter().any(|p| p.name == property.name) {
+            issues.push(SchemaIssue {
+                pointer: pointer.clone(),
+                message: format!("property {:?} is declared twice", property.name),
+            });
+        }
+        property.schema.check(pointer, issues, depth + 1);
+        pointer.truncate(saved);
+    }
+}
+
+/// The parameters of a tool: an implicit open object whose properties each say whether
+/// they are required.
+///
+/// ```
+/// use codemode::schema::{ParameterSchema, ValueSchema};
+/// let params = ParameterSchema::new()
+///     .required("path", ValueSchema::string().description("Absolute file path"))
+///     .optional("offset", ValueSchema::integer());
+/// assert_eq!(params.to_json_schema(), serde_json::json!({
+///     "type": "object",
+///     "properties": {
+///         "path": {"type": "string", "description": "Absolute file path"},
+///         "offset": {"type": "integer"}
+///     },
+///     "required": ["path"]
+/// }));
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ParameterSchema {
+    properties: Vec<PropertySpec>,
+}
+
+impl ParameterSchema {
+    /// No parameters.
+    pub fn new() -> Self {
+        ParameterSchema::default()
+    }
+
+    /// Adds a required parameter.
+    pub fn required(mut self, name: impl Into<String>, schema: ValueSchema) -> Self {
+        self.properties.push(PropertySpec {
+            name: name.into(),
+            schema,
+            required: true,
+        });
+        self
+    }
+
+    /// Adds an optional parameter.
+    pub fn optional(mut self, name: impl Into<String>, schema: ValueSchema) -> Self {
+        self.properties.push(PropertySpec {
+            name: name.into(),
+            schema,
+            required: false,
+        });
+        self
+    }
+
+    /// The declared parameters, in order.
+    pub fn properties(&self) -> &[PropertySpec] {
+        &self.properties
+    }
+
+    /// The JSON Schema: an object root without `additionalProperties` (open), its
+    /// properties, and the names of the required ones.
+    pub fn to_json_schema(&self) -> JsonValue {
+        let mut out = serde_json::Map::new();
+        type_(&mut out, "object");
+        object_members(&mut out, &self.properties);
+        JsonValue::Object(out)
+    }
+
+    /// Compiles to the enforced subset (see [`ValueSchema::compile`]).
+    pub fn compile(&self) -> Result<JsonSchema, Error> {
+        let mut issues = Vec::new();
+        check_properties(&self.properties, &mut String::from("#"), &mut issues, 0);
+        if !issues.is_empty() {
+            return Err(SchemaError { issues }.into());
+        }
+        JsonSchema::parse(&self.to_json_schema()).map_err(Error::from)
+    }
+
+    /// Reads the spec's data form: a map from parameter name to a value schema that may
+    /// carry `"required": true`.
+    pub fn from_json(spec: &JsonValue) -> Result<ParameterSchema, Error> {
+        let mut reader = Reader { issues: Vec::new() };
+        let mut properties = Vec::new();
+        match spec {
+            JsonValue::Object(map) => {
+                for (name, property) in map {
+                    let mut pointer = format!("#/{}", name.replace('~', "~0").replace('/', "~1"));
+                    let (schema, required) = reader.value(property, &mut pointer, 1, true);
+                    properties.push(PropertySpec {
+                        name: name.clone(),
+                        schema,
+                        required,
+                    });
+                }
+            }
+            other => reader.issue(
+                "#",
+                format!("parameters must be an object of name -> schema, got {other}"),
+            ),
+        }
+        reader.finish(ParameterSchema { properties })
+    }
+}
+
+struct Reader {
+    issues: Vec<SchemaIssue>,
+}
+
+impl Reader {
+    fn issue(&mut self, pointer: &str, message: String) {
+        self.issues.push(SchemaIssue {
+            pointer: pointer.to_owned(),
+            message,
+        });
+    }
+
+    fn finish<T>(self, value: T) -> Result<T, Error> {
+        if self.issues.is_empty() {
+            Ok(value)
+        } else {
+            Err(Error::new(
+                ErrorCode::UnsupportedSchema,
+                SchemaError {
+                    issues: self.issues,
+                }
+                .to_string(),
+            ))
+        }
+    }
+
+    /// Reads one value schema; `property` allows the `required` flag. Returns the schema
+    /// and whether it was marked required.
+    fn value(
+        &mut self,
+        spec: &JsonValue,
+        pointer: &mut String,
+        depth: usize,
+        property: bool,
+    ) -> (ValueSchema, bool) {
+        let placeholder = (ValueSchema::json(), false);
+        if depth > MAX_DEPTH {
+            self.issue(
+                pointer,
+                format!("schema nests deeper than {MAX_DEPTH} levels"),
+            );
+            return placeholder;
+        }
+        let Some(map) = spec.as_object() else {
+            self.issue(pointer, format!("a schema must be an object, got {spec}"));
+            return placeholder;
+        };
+        let kind_name = map.get("type").and_then(JsonValue::as_str);
+        let allowed: &[&str] = match (kind_name, map.contains_key("oneOf")) {
+            (_, true) => &["oneOf"],
+            (Some("array"), _) => &["type", "items"],
+            (Some("object"), _) => &["type", "properties", "additionalProperties"],
+            (Some("json"), _) => &["type"],
+            _ => &["type", "enum", "const"],
+        };
+        for key in map.keys() {
+            let known = allowed.contains(&key.as_str())
+                || matches!(key.as_str(), "description" | "title")
+                || (property && key == "required");
+            if !known {
+                self.issue(pointer, format!("unexpected key `{key}`"));
+            }
+        }
+        let required = match map.get("required") {
+            Some(JsonValue::Bool(flag)) if property => *flag,
+            Some(other) if property => {
+                self.issue(
+                    pointer,
+                    format!("`required` must be true or false, got {other}"),
+                );
+                false
+            }
+            _ => false,
+        };
+        let saved = pointer.len();
+        let mut schema = if let Some(branches) = map.get("oneOf") {
+            match branches.as_array() {
+                Some(items) => {
+                    let mut nodes = Vec::new();
+                    for (index, item) in items.iter().enumerate() {
+                        pointer.push_str(&format!("/oneOf/{index}"));
+                        nodes.push(self.value(item, pointer, depth + 1, false).0);
+                        pointer.truncate(saved);
+                    }
+                    ValueSchema::one_of(nodes)
+                }
+                None => {
+                    self.issue(pointer, "`oneOf` must be an array of schemas".into());
+                    return placeholder;
+                }
+            }
+        } else {
+            match kind_name {
+                Some("string") => ValueSchema::string(),
+                Some("number") => ValueSchema::number(),
+                Some("integer") => ValueSchema::integer(),
+                Some("boolean") => ValueSchema::boolean(),
+                Some("null") => ValueSchema::null(),
+                Some("json") => ValueSchema::json(),
+                Some("array") => match map.get("items") {
+                    None => ValueSchema::array_of_any(),
+                    Some(items) => {
+                        pointer.push_str("/items");
+                        let items = self.value(items, pointer, depth + 1, false).0;
+                        pointer.truncate(saved);
+                        ValueSchema::array(items)
+                    }
+                },
+                Some("object") => {
+                    let additional = match map.get("additionalProperties") {
+                        Some(JsonValue::Bool(flag)) => *flag,
+                        Some(other) => {
+                            self.issue(
+                                pointer,
+                                format!(
+                                    "`additionalProperties` must be true or false, got {other}"
+                                ),
+                            );
+                            true
+                        }
+                        None => {
+                            self.issue(
+                                pointer,
+                                "object schemas declare `additionalProperties: true | false`"
+                                    .into(),
+                            );
+                            true
+                        }
+                    };
+                    let mut object = ValueSchema::object(additional);
+                    match map.get("properties") {
+                        None => {}
+                        Some(JsonValue::Object(props)) => {
+                            for (name, prop) in props {
+                                pointer.push_str("/properties/");
+                                pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
+                                let (schema, required) = self.value(prop, pointer, depth + 1, true);
+                                pointer.truncate(saved);
+                                object = object.with_property(name.clone(), schema, required);
+                            }
+                        }
+                        Some(other) => self.issue(
+                            pointer,
+                            format!("`properties` must be an object, got {other}"),
+                        ),
+                    }
+                    object
+                }
+                Some(other) => {
+                    self.issue(pointer, format!("unknown type {other:?}"));
+                    return placeholder;
+                }
+                None => {
+                    self.issue(pointer, "a schema needs `type` (or `oneOf`)".into());
+                    return placeholder;
+                }
+            }
+        };
+        if let Some(values) = map.get("enum") {
+            match values.as_array() {
+                Some(items) => schema.enum_values = Some(items.clone()),
+                None => self.issue(pointer, "`enum` must be an array".into()),
+            }
+        }
+        if let Some(value) = map.get("const") {
+            schema.constant = Some(value.clone());
+        }
+        match map.get("description") {
+            None => {}
+            Some(JsonValue::String(text)) => schema.description = Some(text.clone()),
+            Some(other) => self.issue(
+                pointer,
+                format!("`description` must be a string, got {other}"),
+            ),
+        }
+        match map.get("title") {
+            None => {}
+            Some(JsonValue::String(text)) => schema.title = Some(text.clone()),
+            Some(other) => self.issue(pointer, format!("`title` must be a string, got {other}")),
+        }
+        (schema, required)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_kind_compiles_to_the_subset() {
+        let schema = ValueSchema::object(false)
+            .required("s", ValueSchema::string().enum_values(["a", "b"]))
+            .required("n", ValueSchema::number().constant(1.5))
+            .property("i", ValueSchema::integer().description("count"))
+            .property("b", ValueSchema::boolean())
+            .property("z", ValueSchema::null())
+            .property("list", ValueSchema::array(ValueSchema::string()))
+            .property("any_list", ValueSchema::array_of_any())
+            .property("j", ValueSchema::json().title("anything"))
+            .property(
+                "either",
+                ValueSchema::one_of([ValueSchema::string(), ValueSchema::null()]),
+            )
+            .property("open", ValueSchema::object(true));
+        assert_eq!(
+            schema.to_json_schema(),
+            json!({
+                "type": "object",
+                "properties": {
+                    "s": {"type": "string", "enum": ["a", "b"]},
+                    "n": {"type": "number", "const": 1.5},
+                    "i": {"type": "integer", "description": "count"},
+                    "b": {"type": "boolean"},
+                    "z": {"type": "null"},
+                    "list": {"type": "array", "items": {"type": "string"}},
+                    "any_list": {"type": "array"},
+                    "j": {"title": "anything"},
+                    "either": {"oneOf": [{"type": "string"}, {"type": "null"}]},
+                    "open": {"type": "object", "properties": {}, "additionalProperties": true}
+                },
+                "required": ["s", "n"],
+                "additionalProperties": false
+            })
+        );
+        let compiled = schema.compile().unwrap();
+        assert!(compiled.is_valid(&json!({"s": "a", "n": 1.5, "j": [1, {"x": null}]})));
+        assert!(!compiled.is_valid(&json!({"s": "c", "n": 1.5})));
+    }
+
+    #[test]
+    fn enum_and_const_must_match_the_node_type() {
+        let err = ValueSchema::integer()
+            .enum_values([json!(1), json!("2")])
+            .compile()
+            .unwrap_err();
+        assert_eq!(err.code(), ErrorCode::UnsupportedSchema);
+        assert!(
+            err.message()
+                .contains("`enum` value \"2\" does not match the node's type integer"),
+            "{err}"
+        );
+        let err = ValueSchema::boolean()
+            .constant("yes")
+            .compile()
+            .unwrap_err();
+        assert!(
+            err.message()
+                .contains("does not match the node's type boolean"),
+            "{err}"
+        );
+        let err = ValueSchema::json().enum_values([1]).compile().unwrap_err();
+        assert!(
+            err.message().contains("only supported on scalar types"),
+            "{err}"
+        );
+        let err = ValueSchema::array_of_any()
+            .constant(1)
+            .compile()
+            .unwrap_err();
+        assert!(
+            err.message()
+                .contains("`const` is only supported on scalar types"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn one_of_needs_two_branches() {
+        let err = ValueSchema::one_of([ValueSchema::string()])
+            .compile()
+            .unwrap_err();
+        assert!(err.message().contains("at least two branches"), "{err}");
+    }
+
+    #[test]
+    fn misuse_and_duplicates_are_reported() {
+        let err = ValueSchema::string()
+            .property("x", ValueSchema::null())
+            .compile()
+            .unwrap_err();
+        assert!(
+            err.message()
+                .contains("properties can only be added to object schemas"),
+            "{err}"
+        );
+        let err = ParameterSchema::new()
+            .required("a", ValueSchema::string())
+            .optional("a", ValueSchema::null())
+            .compile()
+            .unwrap_err();
+        assert!(
+            err.message()
+                .contains("#/properties/a: property \"a\" is declared twice"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn parameters_are_an_open_root_with_per_property_required() {
+        let params = ParameterSchema::new()
+            .required("path", ValueSchema::string())
+            .optional("limit", ValueSchema::integer());
+        let compiled = params.compile().unwrap();
+        assert!(compiled.is_valid(&json!({"path": "x", "extra": true})));
+        assert!(!compiled.is_valid(&json!({"limit": 1})));
+        assert_eq!(
+            ParameterSchema::new().to_json_schema(),
+            json!({"type": "object", "properties": {}})
+        );
+    }
+
+    #[test]
+    fn the_data_form_reads_back_what_the_builder_writes() {
+        let spec = json!({
+            "path": {"type": "string", "required": true, "description": "Absolute file path"},
+            "mode": {"type": "string", "enum": ["r", "w"]},
+            "opts": {"type": "object", "additionalProperties": false, "properties": {
+                "deep": {"type": "boolean", "required": true}
+            }},
+            "items": {"type": "array", "items": {"oneOf": [{"type": "integer"}, {"type": "null"}]}},
+            "raw": {"type": "json"}
+        });
+        let params = ParameterSchema::from_json(&spec).unwrap();
+        let expected = ParameterSchema::new()
+            .required(
+                "path",
+                ValueSchema::string().description("Absolute file path"),
+            )
+            .optional("mode", ValueSchema::string().enum_values(["r", "w"]))
+            .optional(
+                "opts",
+                ValueSchema::object(false).required("deep", ValueSchema::boolean()),
+            )
+            .optional(
+                "items",
+                ValueSchema::array(ValueSchema::one_of([
+                    ValueSchema::integer(),
+                    ValueSchema::null(),
+                ])),
+            )
+            .optional("raw", ValueSchema::json());
+        assert_eq!(params, expected);
+        assert!(params.compile().is_ok());
+    }
+
+    #[test]
+    fn the_data_form_reports_every_problem() {
+        let err = ParameterSchema::from_json(&json!({
+            "a": {"type": "object", "properties": {}},
+            "b": {"type": "strin"},
+            "c": {"type": "string", "minLength": 3, "required": "yes"},
+            "d": {"description": "no type"},
+            "e": 5
+        }))
+        .unwrap_err();
+        assert_eq!(
+            err.message(),
+            "unsupported schema (6 issues):\n\
+             - #/a: object schemas declare `additionalProperties: true | false`\n\
+             - #/b: unknown type \"strin\"\n\
+             - #/c: unexpected key `minLength`\n\
+             - #/c: `required` must be true or false, got \"yes\"\n\
+             - #/d: a schema needs `type` (or `oneOf`)\n\
+             - #/e: a schema must be an object, got 5"
+        );
+        assert!(ValueSchema::from_json(&json!({"type": "string", "required": true})).is_err());
+        assert!(ParameterSchema::from_json(&json!([])).is_err());
+    }
+}

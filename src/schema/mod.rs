@@ -1,0 +1,149 @@
+//! The schema layer: one vocabulary for tool arguments, tool outputs and structured output.
+//!
+//! - [`JsonSchema`]: the *enforced raw subset* of JSON Schema. [`JsonSchema::parse`] is the
+//!   spec's `assertSupportedJsonSchema` (it rejects every unsupported keyword and invalid
+//!   combination, reporting every offending path at once), [`JsonSchema::validate`] is
+//!   `validateJsonSchemaValue`, [`JsonSchema::assert_object`] the object-root assertion.
+//! - [`StructuredOutputSchema`]: the narrower structured-output subset (object root, a
+//!   `type` on every node, no `oneOf`), loud outside it (`UNSUPPORTED_SCHEMA`), with a
+//!   total, path-qualified validator.
+//! - [`ValueSchema`] and [`ParameterSchema`]: the author-facing DSL, compiled to the
+//!   enforced subset.
+//! - [`Typed`]: serde types checked against those schemas, for typed tools.
+//!
+//! Validation never applies defaults and never recurses deeper than
+//! [`crate::json::MAX_DEPTH`]. This module must not know about tools or the registry.
+
+mod dsl;
+mod output;
+mod subset;
+mod typed;
+mod validate;
+
+pub use dsl::{ParameterSchema, PropertySpec, ValueSchema};
+pub use output::StructuredOutputSchema;
+pub use subset::{JsonSchema, JsonType, ObjectJsonSchema};
+pub use typed::Typed;
+
+use std::fmt;
+
+use crate::error::{Error, ErrorCode};
+
+/// One way a value fails a schema: where, and what is wrong.
+///
+/// ```
+/// use codemode::schema::JsonSchema;
+/// let schema = JsonSchema::parse(&serde_json::json!({"type": "string"})).unwrap();
+/// let violations = schema.validate(&serde_json::json!(3));
+/// assert_eq!(violations[0].to_string(), "$: expected string, got integer");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// Where in the value (`$.a[0]`).
+    pub path: String,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+/// One way a schema is outside the supported subset: where in the schema (a JSON Pointer
+/// fragment such as `#/properties/a/items`), and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaIssue {
+    /// Where in the schema.
+    pub pointer: String,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl fmt::Display for SchemaIssue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.pointer, self.message)
+    }
+}
+
+/// A schema was refused: every issue found, in document order. Its code is
+/// `UNSUPPORTED_SCHEMA`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", render_issues(.issues))]
+pub struct SchemaError {
+    /// Every issue found (never empty).
+    pub issues: Vec<SchemaIssue>,
+}
+
+fn render_issues(issues: &[SchemaIssue]) -> String {
+    let mut text = format!(
+        "unsupported schema ({} issue{}):",
+        issues.len(),
+        if issues.len() == 1 { "" } else { "s" }
+    );
+    for issue in issues {
+        text.push_str("\n- ");
+        text.push_str(&issue.to_string());
+    }
+    text
+}
+
+impl From<SchemaError> for Error {
+    fn from(err: SchemaError) -> Self {
+        Error::new(ErrorCode::UnsupportedSchema, err.to_string())
+    }
+}
+
+/// Turns violations into an error with `code` whose message lists every violation.
+///
+/// `subject` names what was checked, e.g. "arguments" or "output".
+pub(crate) fn violations_error(code: ErrorCode, subject: &str, violations: &[Violation]) -> Error {
+    let mut text = format!("invalid {subject}:");
+    for violation in violations {
+        text.push_str("\n- ");
+        text.push_str(&violation.to_string());
+    }
+    Error::new(code, text)
+}
+
+/// Validates tool arguments: `Err` with code `INVALID_ARGS` listing every violation.
+///
+/// ```
+/// use codemode::schema::{validate_args, ParameterSchema, ValueSchema};
+/// let params = ParameterSchema::new()
+///     .required("path", ValueSchema::string())
+///     .optional("limit", ValueSchema::integer())
+///     .compile()
+///     .unwrap();
+/// let err = validate_args(&params, &serde_json::json!({"limit": 1.5})).unwrap_err();
+/// assert_eq!(err.code(), codemode::ErrorCode::InvalidArgs);
+/// assert_eq!(err.message(), "invalid arguments:\n- $.path: required property is missing\n- $.limit: expected integer, got number");
+/// ```
+pub fn validate_args(schema: &JsonSchema, args: &crate::json::JsonValue) -> Result<(), Error> {
+    let violations = schema.validate(args);
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        Err(violations_error(
+            ErrorCode::InvalidArgs,
+            "arguments",
+            &violations,
+        ))
+    }
+}
+
+/// Validates a tool's output value: `Err` with code `INVALID_TOOL_OUTPUT` listing every
+/// violation.
+pub fn validate_output(schema: &JsonSchema, value: &crate::json::JsonValue) -> Result<(), Error> {
+    let violations = schema.validate(value);
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        Err(violations_error(
+            ErrorCode::InvalidToolOutput,
+            "tool output",
+            &violations,
+        ))
+    }
+}

@@ -1,0 +1,898 @@
+//! Parsing the enforced raw JSON Schema subset (and its structured-output dialect) into a
+//! checked tree.
+
+use std::collections::HashMap;
+
+use crate::json::{JsonValue, MAX_DEPTH, check_lossless};
+
+use super::{SchemaError, SchemaIssue, Violation};
+
+/// The single-type keywords of the subset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum JsonType {
+    /// `"object"`
+    Object,
+    /// `"array"`
+    Array,
+    /// `"string"`
+    String,
+    /// `"number"`
+    Number,
+    /// `"integer"` (a number with no fractional part)
+    Integer,
+    /// `"boolean"`
+    Boolean,
+    /// `"null"`
+    Null,
+}
+
+impl JsonType {
+    /// The keyword's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JsonType::Object => "object",
+            JsonType::Array => "array",
+            JsonType::String => "string",
+            JsonType::Number => "number",
+            JsonType::Integer => "integer",
+            JsonType::Boolean => "boolean",
+            JsonType::Null => "null",
+        }
+    }
+
+    fn parse(text: &str) -> Option<JsonType> {
+        Some(match text {
+            "object" => JsonType::Object,
+            "array" => JsonType::Array,
+            "string" => JsonType::String,
+            "number" => JsonType::Number,
+            "integer" => JsonType::Integer,
+            "boolean" => JsonType::Boolean,
+            "null" => JsonType::Null,
+            _ => return None,
+        })
+    }
+
+    fn is_scalar(self) -> bool {
+        !matches!(self, JsonType::Object | JsonType::Array)
+    }
+
+    /// Whether `value` has this type (`integer` accepts `2.0`, as JSON Schema does).
+    pub fn matches(self, value: &JsonValue) -> bool {
+        match (self, value) {
+            (JsonType::Object, JsonValue::Object(_))
+            | (JsonType::Array, JsonValue::Array(_))
+            | (JsonType::String, JsonValue::String(_))
+            | (JsonType::Number, JsonValue::Number(_))
+            | (JsonType::Boolean, JsonValue::Bool(_))
+            | (JsonType::Null, JsonValue::Null) => true,
+            (JsonType::Integer, JsonValue::Number(n)) => {
+                n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The shape part of a node: what kind of value it accepts.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Shape {
+    /// No `type`: any JSON value.
+    Any,
+    /// A scalar type.
+    Scalar(JsonType),
+    /// `type: "array"`, with an optional item schema.
+    Array { items: Option<Box<Node>> },
+    /// `type: "object"`.
+    Object(ObjectShape),
+    /// `oneOf`: exactly one branch must match.
+    OneOf(Vec<Node>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ObjectShape {
+    /// Declared properties, in declaration order.
+    pub properties: Vec<(String, Node)>,
+    /// Index of `properties` by name.
+    pub index: HashMap<String, usize>,
+    /// Required property names (each declared).
+    pub required: Vec<String>,
+    /// `additionalProperties` (absent = `true`).
+    pub additional: bool,
+}
+
+/// One checked node of the subset.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Node {
+    pub shape: Shape,
+    /// `enum`: allowed scalar values.
+    pub allowed: Option<Vec<JsonValue>>,
+    /// `const`: the single allowed scalar value.
+    pub constant: Option<JsonValue>,
+}
+
+/// A raw JSON Schema checked against the enforced subset: the only way to get one is
+/// [`JsonSchema::parse`], so holding one proves the schema is supported.
+///
+/// ```
+/// use codemode::schema::JsonSchema;
+/// use serde_json::json;
+/// let schema = JsonSchema::parse(&json!({
+///     "type": "object",
+///     "properties": {"name": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}},
+///     "required": ["name"],
+///     "additionalProperties": false
+/// })).unwrap();
+/// assert!(schema.is_valid(&json!({"name": "x", "tags": ["a"]})));
+/// assert!(!schema.is_valid(&json!({"name": "x", "other": 1})));
+///
+/// let err = JsonSchema::parse(&json!({"type": ["string", "null"], "pattern": "x"})).unwrap_err();
+/// assert_eq!(err.issues.len(), 2);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct JsonSchema {
+    pub(crate) root: Node,
+    source: JsonValue,
+}
+
+/// A [`JsonSchema`] whose root is `type: "object"`, for consumers that need one (structured
+/// output of subagents and workflows).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectJsonSchema(JsonSchema);
+
+impl ObjectJsonSchema {
+    /// The underlying schema.
+    pub fn schema(&self) -> &JsonSchema {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for ObjectJsonSchema {
+    type Target = JsonSchema;
+    fn deref(&self) -> &JsonSchema {
+        &self.0
+    }
+}
+
+/// Which vocabulary a parse accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// The enforced raw subset.
+    Enforced,
+    /// The structured-output subset: no `oneOf`, a `type` on every node.
+    StructuredOutput,
+}
+
+const ANNOTATIONS: [&str; 4] = ["description", "title", "default", "examples"];
+
+impl JsonSchema {
+    /// Checks `schema` against the enforced subset (`assertSupportedJsonSchema`): any JSON
+    /// root; every unsupported keyword and invalid combination is reported, with its path.
+    pub fn parse(schema: &JsonValue) -> Result<JsonSchema, SchemaError> {
+        parse_dialect(schema, Dialect::Enforced)
+    }
+
+    /// The schema that accepts any JSON value (`{}`).
+    pub fn any() -> JsonSchema {
+        JsonSchema {
+            root: Node {
+                shape: Shape::Any,
+                allowed: None,
+                constant: None,
+            },
+            source: JsonValue::Object(Default::default()),
+        }
+    }
+
+    /// The schema as JSON, exactly as given.
+    pub fn as_json(&self) -> &JsonValue {
+        &self.source
+    }
+
+    /// The root's declared type, if any.
+    pub fn root_type(&self) -> Option<JsonType> {
+        match &self.root.shape {
+            Shape::Any | Shape::OneOf(_) => None,
+            Shape::Scalar(kind) => Some(*kind),
+            Shape::Array { .. } => Some(JsonType::Array),
+            Shape::Object(_) => Some(JsonType::Object),
+        }
+    }
+
+    /// Requires an object root (`assertObjectJsonSchema`).
+    pub fn assert_object(self) -> Result<ObjectJsonSchema, SchemaError> {
+        if self.root_type() == Some(JsonType::Object) {
+            Ok(ObjectJsonSchema(self))
+        } else {
+            Err(SchemaError {
+                issues: vec![SchemaIssue {
+                    pointer: "#".into(),
+                    message: "the root must be `\"type\": \"object\"`".into(),
+                }],
+            })
+        }
+    }
+
+    /// Every way `value` fails this schema, each with its path; empty means valid. Total:
+    /// never panics, never recurses deeper than [`MAX_DEPTH`].
+    pub fn validate(&self, value: &JsonValue) -> Vec<Violation> {
+        super::validate::validate(&self.root, value)
+    }
+
+    /// Whether `value` satisfies this schema.
+    pub fn is_valid(&self, value: &JsonValue) -> bool {
+        super::validate::is_valid(&self.root, value)
+    }
+}
+
+pub(crate) fn parse_dialect(
+    schema: &JsonValue,
+    dialect: Dialect,
+) -> Result<JsonSchema, SchemaError> {
+    let mut parser = Parser {
+        dialect,
+        issues: Vec::new(),
+        pointer: String::from("#"),
+    };
+    let root = parser.node(schema, 0);
+    if parser.issues.is_empty() {
+        Ok(JsonSchema {
+            root,
+            source: schema.clone(),
+        })
+    } else {
+        Err(SchemaError {
+            issues: parser.issues,
+        })
+    }
+}
+
+struct Parser {
+    dialect: Dialect,
+    issues: Vec<SchemaIssue>,
+    pointer: String,
+}
+
+fn escape_pointer(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+fn describe(value: &JsonValue) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 40 {
+        let short: String = text.chars().take(37).collect();
+        format!("{short}...")
+    } else {
+        text
+    }
+}
+
+impl Parser {
+    fn issue(&mut self, message: impl Into<String>) {
+        self.issues.push(SchemaIssue {
+            pointer: self.pointer.clone(),
+            message: message.into(),
+        });
+    }
+
+    fn issue_at(&mut self, keyword: &str, message: impl Into<String>) {
+        self.issues.push(SchemaIssue {
+            pointer: format!("{}/{}", self.pointer, escape_pointer(keyword)),
+            message: message.into(),
+        });
+    }
+
+    fn with_segment<T>(&mut self, segments: &[&str], f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = self.pointer.len();
+        for segment in segments {
+            self.pointer.push('/');
+            self.pointer.push_str(&escape_pointer(segment));
+        }
+        let out = f(self);
+        self.pointer.truncate(saved);
+        out
+    }
+
+    fn any() -> Node {
+        Node {
+            shape: Shape::Any,
+            allowed: None,
+            constant: None,
+        }
+    }
+
+    fn node(&mut self, schema: &JsonValue, depth: usize) -> Node {
+        if depth > MAX_DEPTH {
+            self.issue(format!("schema nests deeper than {MAX_DEPTH} levels"));
+            return Self::any();
+        }
+        let Some(map) = schema.as_object() else {
+            let what = match schema {
+                JsonValue::Bool(_) => "boolean schemas are not supported; use {} for any value",
+                _ => "a schema must be a JSON object",
+            };
+            self.issue(format!("{what} (got {})", describe(schema)));
+            return Self::any();
+        };
+
+        let structured = self.dialect == Dialect::StructuredOutput;
+        for key in map.keys() {
+            let known = matches!(
+                key.as_str(),
+                "type"
+                    | "properties"
+                    | "required"
+                    | "additionalProperties"
+                    | "items"
+                    | "enum"
+                    | "const"
+            ) || ANNOTATIONS.contains(&key.as_str())
+                || (key == "oneOf" && !structured);
+            if !known {
+                self.issue_at(key, format!("unsupported keyword `{key}`"));
+            }
+        }
+
+        // Annotations: strings, or lossless JSON data.
+        for key in ["description", "title"] {
+            if let Some(value) = map.get(key)
+                && !value.is_string()
+            {
+                self.issue_at(
+                    key,
+                    format!("`{key}` must be a string, got {}", describe(value)),
+                );
+            }
+        }
+        for key in ["default", "examples"] {
+            if let Some(value) = map.get(key)
+                && let Err(err) = check_lossless(value)
+            {
+                self.issue_at(key, format!("`{key}` must be lossless JSON data: {err}"));
+            }
+        }
+
+        let declared = match map.get("type") {
+            None => None,
+            Some(JsonValue::String(text)) => match JsonType::parse(text) {
+                Some(kind) => Some(kind),
+                None => {
+                    self.issue_at("type", format!("unknown type {text:?}"));
+                    None
+                }
+            },
+            Some(JsonValue::Array(_)) => {
+                let hint = if structured { "" } else { "; use oneOf" };
+                self.issue_at("type", format!("type arrays are not supported{hint}"));
+                None
+            }
+            Some(other) => {
+                self.issue_at(
+                    "type",
+                    format!("`type` must be a string, got {}", describe(other)),
+                );
+                None
+            }
+        };
+        if structured && !map.contains_key("type") && !map.contains_key("oneOf") {
+            self.issue("every node of a structured-output schema declares `type`");
+        }
+
+        let one_of = if structured { None } else { map.get("oneOf") };
+        if let Some(branches) = one_of {
+            let others: Vec<&str> = map
+                .keys()
+                .map(String::as_str)
+                .filter(|key| *key != "oneOf" && !ANNOTATIONS.contains(key))
+                .collect();
+            if !others.is_empty() {
+                self.issue(format!(
+                    "`oneOf` cannot be combined with {}; put constraints inside the branches",
+                    others
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            let nodes = match branches {
+                JsonValue::Array(items) => {
+                    if items.len() < 2 {
+                        self.issue_at(
+                            "oneOf",
+                            format!("`oneOf` needs at least two branches, got {}", items.len()),
+                        );
+                    }
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, branch)| {
+                            self.with_segment(&["oneOf", &i.to_string()], |p| {
+                                p.node(branch, depth + 1)
+                            })
+                        })
+                        .collect()
+                }
+                other => {
+                    self.issue_at(
+                        "oneOf",
+                        format!(
+                            "`oneOf` must be an array of schemas, got {}",
+                            describe(other)
+                        ),
+                    );
+                    Vec::new()
+                }
+            };
+            return Node {
+                shape: Shape::OneOf(nodes),
+                allowed: None,
+                constant: None,
+            };
+        }
+
+        let requires = |p: &mut Self, key: &str, kind: JsonType| {
+            if map.contains_key(key) && declared != Some(kind) {
+                p.issue_at(
+                    key,
+                    format!("`{key}` requires `\"type\": \"{}\"`", kind.as_str()),
+                );
+            }
+        };
+        requires(self, "properties", JsonType::Object);
+        requires(self, "required", JsonType::Object);
+        requires(self, "additionalProperties", JsonType::Object);
+        requires(self, "items", JsonType::Array);
+
+        let shape = match declared {
+            None => Shape::Any,
+            Some(JsonType::Object) => Shape::Object(self.object(map, depth)),
+            Some(JsonType::Array) => Shape::Array {
+                items: match map.get("items") {
+                    None => None,
+                    Some(JsonValue::Array(_)) => {
+                        self.issue_at(
+                            "items",
+                            "tuple `items` (an array of schemas) is not supported",
+                        );
+                        None
+                    }
+                    Some(items) => Some(Box::new(
+                        self.with_segment(&["items"], |p| p.node(items, depth + 1)),
+                    )),
+                },
+            },
+            Some(kind) => Shape::Scalar(kind),
+        };
+
+        let scalar_type = match declared {
+            Some(kind) if kind.is_scalar() => Some(Some(kind)),
+            None => Some(None),
+            Some(_) => None,
+        };
+        let allowed = map
+            .get("enum")
+            .and_then(|values| self.enumeration(values, scalar_type, declared));
+        let constant = map.get("const").and_then(|value| {
+            let Some(scalar_type) = scalar_type else {
+                self.issue_at("const", "`const` is only supported on scalar types");
+                return None;
+            };
+            self.scalar_of(value, scalar_type, "const")
+                .then(|| value.clone())
+        });
+
+        Node {
+            shape,
+            allowed,
+            constant,
+        }
+    }
+
+    fn scalar_of(&mut self, value: &JsonValue, kind: Option<JsonType>, keyword: &str) -> bool {
+        if value.is_array() || value.is_object() {
+            self.issue_at(
+                keyword,
+                format!(
+                    "`{keyword}` values must be scalars, got {}",
+                    describe(value)
+                ),
+            );
+            return false;
+        }
+        if let Err(err) = check_lossless(value) {
+            self.issue_at(
+                keyword,
+                format!("`{keyword}` value is not lossless JSON: {err}"),
+            );
+            return false;
+        }
+        if let Some(kind) = kind
+            && !kind.matches(value)
+        {
+            self.issue_at(
+                keyword,
+                format!(
+                    "`{keyword}` value {} does not match the node's type {}",
+                    describe(value),
+                    kind.as_str()
+                ),
+            );
+            return false;
+        }
+        true
+    }
+
+    fn enumeration(
+        &mut self,
+        values: &JsonValue,
+        scalar_type: Option<Option<JsonType>>,
+        declared: Option<JsonType>,
+    ) -> Option<Vec<JsonValue>> {
+        let Some(scalar_type) = scalar_type else {
+            self.issue_at(
+                "enum",
+                format!(
+                    "`enum` is only supported on scalar types, not {}",
+                    declared.map_or("?", JsonType::as_str)
+                ),
+            );
+            return None;
+        };
+        let JsonValue::Array(items) = values else {
+            self.issue_at(
+                "enum",
+                format!("`enum` must be an array, got {}", describe(values)),
+            );
+            return None;
+        };
+        if items.is_empty() {
+            self.issue_at("enum", "`enum` needs at least one value");
+            return None;
+        }
+        let mut ok = true;
+        for (index, item) in items.iter().enumerate() {
+            ok &= self.scalar_of(item, scalar_type, "enum");
+            if items[..index]
+                .iter()
+                .any(|earlier| super::validate::json_equal(earlier, item))
+            {
+                self.issue_at("enum", format!("`enum` lists {} twice", describe(item)));
+                ok = false;
+            }
+        }
+        ok.then(|| items.clone())
+    }
+
+    fn object(&mut self, map: &serde_json::Map<String, JsonValue>, depth: usize) -> ObjectShape {
+        let mut properties = Vec::new();
+        let mut index = HashMap::new();
+        match map.get("properties") {
+            None => {}
+            Some(JsonValue::Object(props)) => {
+                for (name, schema) in props {
+                    let node =
+                        self.with_segment(&["properties", name], |p| p.node(schema, depth + 1));
+                    index.insert(name.clone(), properties.len());
+                    properties.push((name.clone(), node));
+                }
+            }
+            Some(other) => {
+                self.issue_at(
+                    "properties",
+                    format!("`properties` must be an object, got {}", describe(other)),
+                );
+            }
+        }
+        let mut required: Vec<String> = Vec::new();
+        match map.get("required") {
+            None => {}
+            Some(JsonValue::Array(names)) => {
+                for name in names {
+                    match name {
+                        JsonValue::String(name) => {
+                            if required.contains(name) {
+                                self.issue_at(
+                                    "required",
+                                    format!("`required` lists {name:?} twice"),
+                                );
+                            } else if !index.contains_key(name) {
+                                self.issue_at(
+                                    "required",
+                                    format!(
+                                        "required property {name:?} is not declared in `properties`"
+                                    ),
+                                );
+                            } else {
+                                required.push(name.clone());
+                            }
+                        }
+                        other => self.issue_at(
+                            "required",
+                            format!(
+                                "`required` must list property names, got {}",
+                                describe(other)
+                            ),
+                        ),
+                    }
+                }
+            }
+            Some(other) => {
+                self.issue_at(
+                    "required",
+                    format!(
+                        "`required` must be an array of names, got {}",
+                        describe(other)
+                    ),
+                );
+            }
+        }
+        let additional = match map.get("additionalProperties") {
+            None => true,
+            Some(JsonValue::Bool(flag)) => *flag,
+            Some(JsonValue::Object(_)) => {
+                self.issue_at(
+                    "additionalProperties",
+                    "`additionalProperties` must be true or false (schemas are not supported)",
+                );
+                true
+            }
+            Some(other) => {
+                self.issue_at(
+                    "additionalProperties",
+                    format!(
+                        "`additionalProperties` must be true or false, got {}",
+                        describe(other)
+                    ),
+                );
+                true
+            }
+        };
+        ObjectShape {
+            properties,
+            index,
+            required,
+            additional,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn issues(schema: JsonValue) -> Vec<String> {
+        match JsonSchema::parse(&schema) {
+            Ok(_) => Vec::new(),
+            Err(err) => err.issues.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    #[test]
+    fn every_supported_keyword_is_accepted() {
+        let schema = json!({
+            "type": "object",
+            "title": "T",
+            "description": "D",
+            "default": {"a": 1},
+            "examples": [{"a": 2}],
+            "properties": {
+                "a": {"type": "integer", "enum": [1, 2, 3]},
+                "b": {"type": "string", "const": "x"},
+                "c": {"type": "array", "items": {"type": "boolean"}},
+                "d": {"oneOf": [{"type": "null"}, {"type": "number"}], "description": "either"},
+                "e": {},
+                "f": {"type": "object", "additionalProperties": false},
+                "g": {"enum": ["x", 1, null, true]}
+            },
+            "required": ["a", "b"],
+            "additionalProperties": true
+        });
+        assert_eq!(issues(schema), Vec::<String>::new());
+    }
+
+    #[test]
+    fn any_json_root_is_accepted() {
+        for root in [
+            json!({}),
+            json!({"type": "string"}),
+            json!({"type": "array"}),
+            json!({"type": "null"}),
+        ] {
+            assert!(JsonSchema::parse(&root).is_ok(), "{root}");
+        }
+    }
+
+    #[test]
+    fn unsupported_keywords_are_rejected_at_their_paths() {
+        assert_eq!(
+            issues(
+                json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "^x", "minLength": 1}}})
+            ),
+            vec![
+                "#/properties/a/pattern: unsupported keyword `pattern`",
+                "#/properties/a/minLength: unsupported keyword `minLength`"
+            ]
+        );
+        assert_eq!(
+            issues(json!({"$ref": "#/$defs/x"})),
+            vec!["#/$ref: unsupported keyword `$ref`"]
+        );
+        assert_eq!(
+            issues(json!({"anyOf": []})),
+            vec!["#/anyOf: unsupported keyword `anyOf`"]
+        );
+    }
+
+    #[test]
+    fn every_issue_is_reported_at_once() {
+        let found = issues(json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": ["string", "null"]},
+                "b": {"type": "array", "items": [{"type": "string"}]},
+                "c": {"type": "strin"},
+                "d": true
+            },
+            "required": ["a", "zzz", "a"],
+            "additionalProperties": {"type": "string"}
+        }));
+        assert_eq!(
+            found,
+            vec![
+                "#/properties/a/type: type arrays are not supported; use oneOf",
+                "#/properties/b/items: tuple `items` (an array of schemas) is not supported",
+                "#/properties/c/type: unknown type \"strin\"",
+                "#/properties/d: boolean schemas are not supported; use {} for any value (got true)",
+                "#/required: required property \"zzz\" is not declared in `properties`",
+                "#/required: `required` lists \"a\" twice",
+                "#/additionalProperties: `additionalProperties` must be true or false (schemas are not supported)",
+            ]
+        );
+    }
+
+    #[test]
+    fn object_and_array_keywords_need_their_type() {
+        assert_eq!(
+            issues(
+                json!({"properties": {}, "required": [], "additionalProperties": false, "items": {}})
+            ),
+            vec![
+                "#/properties: `properties` requires `\"type\": \"object\"`",
+                "#/required: `required` requires `\"type\": \"object\"`",
+                "#/additionalProperties: `additionalProperties` requires `\"type\": \"object\"`",
+                "#/items: `items` requires `\"type\": \"array\"`",
+            ]
+        );
+        assert_eq!(
+            issues(json!({"type": "string", "items": {"type": "string"}})),
+            vec!["#/items: `items` requires `\"type\": \"array\"`"]
+        );
+    }
+
+    #[test]
+    fn one_of_needs_two_branches_and_stands_alone() {
+        assert_eq!(
+            issues(json!({"oneOf": [{"type": "string"}]})),
+            vec!["#/oneOf: `oneOf` needs at least two branches, got 1"]
+        );
+        assert_eq!(
+            issues(json!({"oneOf": [{"type": "string"}, {"type": "null"}], "type": "string"})),
+            vec!["#: `oneOf` cannot be combined with `type`; put constraints inside the branches"]
+        );
+        assert_eq!(
+            issues(json!({"oneOf": {"type": "string"}})),
+            vec!["#/oneOf: `oneOf` must be an array of schemas, got {\"type\":\"string\"}"]
+        );
+        assert_eq!(
+            issues(json!({"oneOf": [{"type": "string"}, {"type": "x"}]})),
+            vec!["#/oneOf/1/type: unknown type \"x\""]
+        );
+    }
+
+    #[test]
+    fn enum_and_const_are_scalar_and_match_the_type() {
+        assert_eq!(
+            issues(json!({"type": "string", "enum": ["a", 1]})),
+            vec!["#/enum: `enum` value 1 does not match the node's type string"]
+        );
+        assert_eq!(
+            issues(json!({"type": "integer", "enum": [1, 1.5]})),
+            vec!["#/enum: `enum` value 1.5 does not match the node's type integer"]
+        );
+        assert_eq!(
+            issues(json!({"type": "integer", "const": 2.0})),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            issues(json!({"type": "boolean", "const": "true"})),
+            vec!["#/const: `const` value \"true\" does not match the node's type boolean"]
+        );
+        assert_eq!(
+            issues(json!({"type": "object", "enum": [{}]})),
+            vec!["#/enum: `enum` is only supported on scalar types, not object"]
+        );
+        assert_eq!(
+            issues(json!({"enum": [[1]]})),
+            vec!["#/enum: `enum` values must be scalars, got [1]"]
+        );
+        assert_eq!(
+            issues(json!({"type": "string", "enum": []})),
+            vec!["#/enum: `enum` needs at least one value"]
+        );
+        assert_eq!(
+            issues(json!({"type": "number", "enum": [1, 1.0]})),
+            vec!["#/enum: `enum` lists 1.0 twice"]
+        );
+        assert_eq!(
+            issues(json!({"type": "array", "const": [1]})),
+            vec!["#/const: `const` is only supported on scalar types"]
+        );
+    }
+
+    #[test]
+    fn annotations_must_be_data() {
+        assert_eq!(
+            issues(json!({"description": 3, "title": null, "default": 9007199254740993u64})),
+            vec![
+                "#/description: `description` must be a string, got 3",
+                "#/title: `title` must be a string, got null",
+                "#/default: `default` must be lossless JSON data: $: integer 9007199254740993 is outside ±9007199254740991 and would change as a JavaScript number",
+            ]
+        );
+    }
+
+    #[test]
+    fn non_object_schemas_are_rejected() {
+        assert_eq!(
+            issues(json!("string")),
+            vec!["#: a schema must be a JSON object (got \"string\")"]
+        );
+        assert_eq!(
+            issues(json!({"type": "object", "properties": []})),
+            vec!["#/properties: `properties` must be an object, got []"]
+        );
+    }
+
+    #[test]
+    fn pointers_escape_slashes_and_tildes() {
+        assert_eq!(
+            issues(json!({"type": "object", "properties": {"a/b~c": {"x": 1}}})),
+            vec!["#/properties/a~1b~0c/x: unsupported keyword `x`"]
+        );
+    }
+
+    #[test]
+    fn object_root_assertion() {
+        let object = JsonSchema::parse(&json!({"type": "object"})).unwrap();
+        assert!(object.assert_object().is_ok());
+        let err = JsonSchema::parse(&json!({"type": "array"}))
+            .unwrap()
+            .assert_object()
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unsupported schema (1 issue):\n- #: the root must be `\"type\": \"object\"`"
+        );
+        assert!(JsonSchema::any().assert_object().is_err());
+    }
+
+    #[test]
+    fn deep_schemas_are_refused_without_overflowing() {
+        // 100,000 levels of `items`, built without recursion (built without json!, which would
+        // clone recursively; serde_json's Drop of a value this deep would recurse, so it is
+        // leaked on purpose via ManuallyDrop).
+        let mut schema = json!({"type": "string"});
+        for _ in 0..100_000 {
+            let mut node = serde_json::Map::new();
+            node.insert("type".into(), json!("array"));
+            node.insert("items".into(), schema);
+            schema = JsonValue::Object(node);
+        }
+        let schema = std::mem::ManuallyDrop::new(schema);
+        let err = JsonSchema::parse(&schema).unwrap_err();
+        assert_eq!(err.issues.len(), 1);
+        assert!(err.issues[0].message.contains("deeper than 128"), "{err}");
+    }
+}

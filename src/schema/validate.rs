@@ -1,0 +1,432 @@
+//! Validation of values against a checked schema tree: total, path-qualified, bounded.
+
+use crate::json::{JsonPath, JsonValue, MAX_DEPTH, type_name};
+
+use super::Violation;
+use super::subset::{Node, ObjectShape, Shape};
+
+/// JSON equality with numbers compared by value (`1 == 1.0`), as JSON Schema's `enum`
+/// and `const` require.
+pub(crate) fn json_equal(a: &JsonValue, b: &JsonValue) -> bool {
+    match (a, b) {
+        (JsonValue::Number(x), JsonValue::Number(y)) => {
+            if let (Some(x), Some(y)) = (x.as_i64(), y.as_i64()) {
+                x == y
+            } else if let (Some(x), Some(y)) = (x.as_u64(), y.as_u64()) {
+                x == y
+            } else {
+                x.as_f64() == y.as_f64()
+            }
+        }
+        (JsonValue::Array(x), JsonValue::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b))
+        }
+        (JsonValue::Object(x), JsonValue::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn short(value: &JsonValue) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 60 {
+        let head: String = text.chars().take(57).collect();
+        format!("{head}...")
+    } else {
+        text
+    }
+}
+
+struct Walk {
+    violations: Vec<Violation>,
+    path: JsonPath,
+    /// When only validity matters, stop at the first violation.
+    first_only: bool,
+}
+
+impl Walk {
+    fn report(&mut self, message: String) {
+        self.violations.push(Violation {
+            path: self.path.to_string(),
+            message,
+        });
+    }
+
+    fn done(&self) -> bool {
+        self.first_only && !self.violations.is_empty()
+    }
+
+    fn node(&mut self, node: &Node, value: &JsonValue, depth: usize) {
+        if depth >= MAX_DEPTH && (value.is_array() || value.is_object()) {
+            self.report(format!("value nests deeper than {MAX_DEPTH} levels"));
+            return;
+        }
+        match &node.shape {
+            Shape::Any => self.bounded(value, depth),
+            Shape::Scalar(kind) => {
+                if !kind.matches(value) {
+                    self.report(format!(
+                        "expected {}, got {}",
+                        kind.as_str(),
+                        type_name(value)
+                    ));
+                    return;
+                }
+            }
+            Shape::Array { items } => {
+                let JsonValue::Array(values) = value else {
+                    self.report(format!("expected array, got {}", type_name(value)));
+                    return;
+                };
+                let items = items.as_deref().unwrap_or(&ANY);
+                for (index, item) in values.iter().enumerate() {
+                    self.path.push_index(index);
+                    self.node(items, item, depth + 1);
+                    self.path.pop();
+                    if self.done() {
+                        return;
+                    }
+                }
+            }
+            Shape::Object(shape) => {
+                let JsonValue::Object(_) = value else {
+                    self.report(format!("expected object, got {}", type_name(value)));
+                    return;
+                };
+                self.object(shape, value, depth);
+            }
+            Shape::OneOf(branches) => {
+                let matching: Vec<usize> = branches
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, branch)| is_valid_at(branch, value, depth))
+                    .map(|(index, _)| index)
+                    .collect();
+                match matching.len() {
+                    1 => {}
+                    0 => {
+                        let mut reasons = Vec::new();
+                        for (index, branch) in branches.iter().enumerate() {
+                            let mut inner = Walk {
+                                violations: Vec::new(),
+                                path: JsonPath::root(),
+                                first_only: true,
+                            };
+                            inner.node(branch, value, depth);
+                            if let Some(first) = inner.violations.first() {
+                                reasons.push(format!("branch {index}: {first}"));
+                            }
+                        }
+                        self.report(format!(
+                            "matches none of the {} oneOf branches ({})",
+                            branches.len(),
+                            reasons.join("; ")
+                        ));
+                    }
+                    _ => self.report(format!(
+                        "matches {} oneOf branches ({}); exactly one must match",
+                        matching.len(),
+                        matching
+                            .iter()
+                            .map(usize::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
+                }
+            }
+        }
+        if let Some(allowed) = &node.allowed
+            && !allowed.iter().any(|candidate| json_equal(candidate, value))
+        {
+            let list: Vec<String> = allowed.iter().map(short).collect();
+            self.report(format!(
+                "expected one of {}, got {}",
+                list.join(", "),
+                short(value)
+            ));
+        }
+        if let Some(constant) = &node.constant
+            && !json_equal(constant, value)
+        {
+            self.report(format!(
+                "expected {}, got {}",
+                short(constant),
+                short(value)
+            ));
+        }
+    }
+
+    /// Any value is accepted, but its nesting still counts against [`MAX_DEPTH`]: the
+    /// first place too deep is reported once.
+    fn bounded(&mut self, value: &JsonValue, depth: usize) {
+        if let Some(too_deep) = too_deep_at(value, depth) {
+            let path = format!("{}{}", self.path, &too_deep.to_string()[1..]);
+            self.violations.push(Violation {
+                path,
+                message: format!("value nests deeper than {MAX_DEPTH} levels"),
+            });
+        }
+    }
+
+    fn object(&mut self, shape: &ObjectShape, value: &JsonValue, depth: usize) {
+        let Some(map) = value.as_object() else { return };
+        for name in &shape.required {
+            if !map.contains_key(name) {
+                self.path.push_key(name);
+                self.report("required property is missing".into());
+                self.path.pop();
+                if self.done() {
+                    return;
+                }
+            }
+        }
+        for (key, item) in map {
+            self.path.push_key(key);
+            match shape.index.get(key) {
+                Some(&slot) => self.node(&shape.properties[slot].1, item, depth + 1),
+                None if !shape.additional => {
+                    self.report("property is not allowed (additionalProperties is false)".into())
+                }
+                None => self.node(&ANY, item, depth + 1),
+            }
+            self.path.pop();
+            if self.done() {
+                return;
+            }
+        }
+    }
+}
+
+/// The relative path of the first container nested deeper than [`MAX_DEPTH`] in total.
+fn too_deep_at(value: &JsonValue, depth: usize) -> Option<JsonPath> {
+    let enter = |path: JsonPath, child: &JsonValue| {
+        too_deep_at(child, depth + 1).map(|rest| {
+            let mut full = path;
+            full.extend(rest);
+            full
+        })
+    };
+    match value {
+        JsonValue::Array(_) | JsonValue::Object(_) if depth >= MAX_DEPTH => Some(JsonPath::root()),
+        JsonValue::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(index, child)| enter(JsonPath::root().index(index), child)),
+        JsonValue::Object(map) => map
+            .iter()
+            .find_map(|(key, child)| enter(JsonPath::root().key(key), child)),
+        _ => None,
+    }
+}
+
+static ANY: Node = Node {
+    shape: Shape::Any,
+    allowed: None,
+    constant: None,
+};
+
+pub(crate) fn validate(node: &Node, value: &JsonValue) -> Vec<Violation> {
+    let mut walk = Walk {
+        violations: Vec::new(),
+        path: JsonPath::root(),
+        first_only: false,
+    };
+    walk.node(node, value, 0);
+    walk.violations
+}
+
+pub(crate) fn is_valid(node: &Node, value: &JsonValue) -> bool {
+    is_valid_at(node, value, 0)
+}
+
+fn is_valid_at(node: &Node, value: &JsonValue, depth: usize) -> bool {
+    let mut walk = Walk {
+        violations: Vec::new(),
+        path: JsonPath::root(),
+        first_only: true,
+    };
+    walk.node(node, value, depth);
+    walk.violations.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::JsonSchema;
+    use serde_json::{Value, json};
+
+    fn check(schema: Value, value: Value) -> Vec<String> {
+        JsonSchema::parse(&schema)
+            .unwrap()
+            .validate(&value)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn scalar_types() {
+        assert!(check(json!({"type": "string"}), json!("x")).is_empty());
+        assert_eq!(
+            check(json!({"type": "string"}), json!(1)),
+            ["$: expected string, got integer"]
+        );
+        assert!(check(json!({"type": "number"}), json!(1)).is_empty());
+        assert!(check(json!({"type": "number"}), json!(1.5)).is_empty());
+        assert!(check(json!({"type": "integer"}), json!(2)).is_empty());
+        assert!(check(json!({"type": "integer"}), json!(2.0)).is_empty());
+        assert_eq!(
+            check(json!({"type": "integer"}), json!(2.5)),
+            ["$: expected integer, got number"]
+        );
+        assert_eq!(
+            check(json!({"type": "boolean"}), json!(0)),
+            ["$: expected boolean, got integer"]
+        );
+        assert_eq!(
+            check(json!({"type": "null"}), json!(false)),
+            ["$: expected null, got boolean"]
+        );
+    }
+
+    #[test]
+    fn empty_schema_accepts_anything() {
+        for value in [
+            json!(null),
+            json!([1, {"a": []}]),
+            json!("x"),
+            json!({"k": 1.5}),
+        ] {
+            assert!(check(json!({"description": "anything"}), value).is_empty());
+        }
+    }
+
+    #[test]
+    fn objects_list_every_violation_with_paths() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "inner": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"], "additionalProperties": false}
+            },
+            "required": ["name", "tags"],
+            "additionalProperties": false
+        });
+        assert_eq!(
+            check(
+                schema,
+                json!({"tags": ["a", 2, "c", false], "inner": {"m": 1}, "zzz": 0})
+            ),
+            [
+                "$.name: required property is missing",
+                "$.tags[1]: expected string, got integer",
+                "$.tags[3]: expected string, got boolean",
+                "$.inner.n: required property is missing",
+                "$.inner.m: property is not allowed (additionalProperties is false)",
+                "$.zzz: property is not allowed (additionalProperties is false)",
+            ]
+        );
+    }
+
+    #[test]
+    fn open_objects_allow_extra_keys_and_no_defaults_apply() {
+        let schema =
+            json!({"type": "object", "properties": {"a": {"type": "string", "default": "x"}}});
+        assert!(check(schema.clone(), json!({"b": 1})).is_empty());
+        assert!(check(schema, json!({})).is_empty());
+    }
+
+    #[test]
+    fn enum_and_const_compare_numbers_by_value() {
+        assert!(check(json!({"type": "number", "enum": [1, 2]}), json!(1.0)).is_empty());
+        assert_eq!(
+            check(json!({"type": "string", "enum": ["a", "b"]}), json!("c")),
+            ["$: expected one of \"a\", \"b\", got \"c\""]
+        );
+        assert_eq!(
+            check(json!({"const": null}), json!(0)),
+            ["$: expected null, got 0"]
+        );
+        assert!(check(json!({"enum": ["x", 1, null]}), json!(null)).is_empty());
+    }
+
+    #[test]
+    fn one_of_needs_exactly_one_match() {
+        let schema = json!({"oneOf": [{"type": "string"}, {"type": "integer"}]});
+        assert!(check(schema.clone(), json!("a")).is_empty());
+        assert_eq!(
+            check(schema, json!(true)),
+            [
+                "$: matches none of the 2 oneOf branches (branch 0: $: expected string, got boolean; branch 1: $: expected integer, got boolean)"
+            ]
+        );
+        let overlapping = json!({"oneOf": [{"type": "number"}, {"type": "integer"}]});
+        assert_eq!(
+            check(overlapping.clone(), json!(3)),
+            ["$: matches 2 oneOf branches (0, 1); exactly one must match"]
+        );
+        assert!(check(overlapping, json!(3.5)).is_empty());
+    }
+
+    #[test]
+    fn arrays_without_items_accept_any_items() {
+        assert!(check(json!({"type": "array"}), json!([1, "a", null, {}])).is_empty());
+        assert_eq!(
+            check(json!({"type": "array"}), json!({})),
+            ["$: expected array, got object"]
+        );
+    }
+
+    /// A value nested `depth` arrays deep, never dropped (serde_json's Drop of a value
+    /// this deep would itself recurse).
+    fn nested_arrays(depth: usize) -> std::mem::ManuallyDrop<Value> {
+        let mut value = json!(1);
+        for _ in 0..depth {
+            value = Value::Array(vec![value]);
+        }
+        std::mem::ManuallyDrop::new(value)
+    }
+
+    #[test]
+    fn hostile_nesting_is_a_violation_not_a_stack_overflow() {
+        let deep = nested_arrays(100_000);
+        let any = JsonSchema::parse(&json!({})).unwrap();
+        let found = any.validate(&deep);
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0]
+                .message
+                .contains("value nests deeper than 128 levels"),
+            "{found:?}"
+        );
+        assert!(!any.is_valid(&deep));
+
+        let typed =
+            JsonSchema::parse(&json!({"type": "array", "items": {"type": "array"}})).unwrap();
+        assert_eq!(typed.validate(&deep).len(), 1);
+        let one_of =
+            JsonSchema::parse(&json!({"oneOf": [{"type": "array"}, {"type": "string"}]})).unwrap();
+        assert_eq!(one_of.validate(&deep).len(), 1);
+    }
+
+    #[test]
+    fn huge_arrays_are_validated_without_trouble() {
+        let value = Value::Array(vec![json!("x"); 1_000_000]);
+        assert!(
+            check(
+                json!({"type": "array", "items": {"type": "string"}}),
+                value.clone()
+            )
+            .is_empty()
+        );
+        let mut bad = value;
+        bad.as_array_mut().unwrap()[999_999] = json!(1);
+        assert_eq!(
+            check(json!({"type": "array", "items": {"type": "string"}}), bad),
+            ["$[999999]: expected string, got integer"]
+        );
+    }
+}

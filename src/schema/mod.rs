@@ -20,6 +20,9 @@ mod subset;
 mod typed;
 mod validate;
 
+#[cfg(test)]
+mod proptests;
+
 pub use dsl::{ParameterSchema, PropertySpec, ValueSchema};
 pub use output::StructuredOutputSchema;
 pub use subset::{JsonSchema, JsonType, ObjectJsonSchema};

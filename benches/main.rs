@@ -1,0 +1,10 @@
+//! The benchmarks, one binary (each bench binary links the whole JS engine).
+//!
+//! Run with `cargo bench --bench codemode`; one group with `cargo bench --bench codemode -- validation`.
+
+use criterion::{criterion_group, criterion_main};
+
+mod validation;
+
+criterion_group!(benches, validation::bench);
+criterion_main!(benches);

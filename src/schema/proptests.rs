@@ -1,0 +1,204 @@
+//! Property tests: the validator agrees with an independent JSON Schema implementation
+//! (the `jsonschema` crate) on generated schemas inside the subset and generated values.
+
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+
+use super::{JsonSchema, StructuredOutputSchema};
+
+const NAMES: [&str; 4] = ["a", "b", "c", "d"];
+
+fn scalar_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-3i64..4).prop_map(|n| json!(n)),
+        prop_oneof![Just(1.0f64), Just(2.5), Just(-0.5), Just(3.0)].prop_map(|f| json!(f)),
+        prop_oneof![Just("x"), Just("y"), Just(""), Just("a")].prop_map(|s| json!(s)),
+    ]
+}
+
+fn any_value() -> impl Strategy<Value = Value> {
+    scalar_value().prop_recursive(4, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map(prop::sample::select(NAMES.to_vec()), inner, 0..4).prop_map(|m| {
+                Value::Object(m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+            }),
+        ]
+    })
+}
+
+/// Distinct enum values of one scalar type (the subset refuses duplicates).
+fn enum_of(kind: &'static str) -> BoxedStrategy<Value> {
+    let pool: Vec<Value> = match kind {
+        "string" => vec![json!("x"), json!("y"), json!("")],
+        "integer" => vec![json!(0), json!(1), json!(-2)],
+        "number" => vec![json!(1), json!(2.5), json!(-0.5)],
+        "boolean" => vec![json!(true), json!(false)],
+        _ => vec![json!(null)],
+    };
+    let len = pool.len();
+    prop::sample::subsequence(pool, 1..=len)
+        .prop_map(move |values| json!({"type": kind, "enum": values}))
+        .boxed()
+}
+
+fn leaf_schema() -> BoxedStrategy<Value> {
+    let kinds = prop::sample::select(vec!["string", "number", "integer", "boolean", "null"]);
+    prop_oneof![
+        Just(json!({})),
+        Just(json!({"description": "anything"})),
+        kinds.clone().prop_map(|kind| json!({"type": kind})),
+        kinds.prop_flat_map(enum_of),
+        scalar_value().prop_map(|v| json!({"const": v})),
+        prop::sample::select(vec![json!(0), json!(2), json!(-3)]).prop_map(|v| json!({"type": "integer", "const": v})),
+        Just(json!({"type": "array"})),
+        Just(json!({"type": "object"})),
+    ]
+    .boxed()
+}
+
+fn schema(one_of: bool) -> impl Strategy<Value = Value> {
+    leaf_schema().prop_recursive(4, 32, 4, move |inner| {
+        let object = (
+            prop::collection::btree_map(prop::sample::select(NAMES.to_vec()), inner.clone(), 0..4),
+            prop::collection::vec(any::<bool>(), 4),
+            prop::option::of(any::<bool>()),
+        )
+            .prop_map(|(properties, required_flags, additional)| {
+                let mut node = Map::new();
+                node.insert("type".into(), json!("object"));
+                let required: Vec<Value> = properties
+                    .keys()
+                    .zip(&required_flags)
+                    .filter(|(_, flag)| **flag)
+                    .map(|(name, _)| json!(name))
+                    .collect();
+                node.insert(
+                    "properties".into(),
+                    Value::Object(properties.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()),
+                );
+                if !required.is_empty() {
+                    node.insert("required".into(), Value::Array(required));
+                }
+                if let Some(flag) = additional {
+                    node.insert("additionalProperties".into(), json!(flag));
+                }
+                Value::Object(node)
+            });
+        let array = inner.clone().prop_map(|items| json!({"type": "array", "items": items}));
+        if one_of {
+            prop_oneof![
+                object,
+                array,
+                prop::collection::vec(inner, 2..4).prop_map(|branches| json!({"oneOf": branches})),
+            ]
+            .boxed()
+        } else {
+            prop_oneof![object, array].boxed()
+        }
+    })
+}
+
+/// A value shaped like `schema` (often valid, sometimes not), so that agreement is tested
+/// on interesting values rather than mostly-rejected noise.
+fn value_for(schema: &Value, seed: &mut dyn Iterator<Item = u8>) -> Value {
+    fn pick(seed: &mut dyn Iterator<Item = u8>, n: usize) -> usize {
+        seed.next().map_or(0, |b| b as usize % n.max(1))
+    }
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        // An equal number in another spelling (1 vs 1.0) must match the same way.
+        let chosen = values[pick(seed, values.len())].clone();
+        return match chosen.as_i64() {
+            Some(n) if pick(seed, 2) == 0 => json!(n as f64),
+            _ => chosen,
+        };
+    }
+    if let Some(value) = schema.get("const") {
+        return value.clone();
+    }
+    if let Some(branches) = schema.get("oneOf").and_then(Value::as_array) {
+        let index = pick(seed, branches.len());
+        return value_for(&branches[index], seed);
+    }
+    match schema.get("type").and_then(Value::as_str) {
+        Some("string") => [json!("x"), json!(""), json!("a")][pick(seed, 3)].clone(),
+        Some("integer") => [json!(0), json!(1), json!(-2), json!(3.0), json!(2.5)][pick(seed, 5)].clone(),
+        Some("number") => [json!(1.5), json!(2), json!(-0.5), json!(1.0)][pick(seed, 4)].clone(),
+        Some("boolean") => json!(pick(seed, 2) == 0),
+        Some("null") => Value::Null,
+        Some("array") => {
+            let len = pick(seed, 3);
+            let items = schema.get("items").cloned().unwrap_or(json!({}));
+            Value::Array((0..len).map(|_| value_for(&items, seed)).collect())
+        }
+        Some("object") => {
+            let mut out = Map::new();
+            if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+                for (name, prop) in props {
+                    if pick(seed, 4) != 0 {
+                        out.insert(name.clone(), value_for(prop, seed));
+                    }
+                }
+            }
+            if pick(seed, 5) == 0 {
+                out.insert("extra".into(), json!(1));
+            }
+            Value::Object(out)
+        }
+        _ => [json!("x"), json!(1), Value::Null][pick(seed, 3)].clone(),
+    }
+}
+
+fn reference_is_valid(schema: &Value, value: &Value) -> bool {
+    match jsonschema::validator_for(schema) {
+        Ok(validator) => validator.is_valid(value),
+        Err(err) => panic!("the reference implementation refused a subset schema {schema}: {err}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn enforced_subset_agrees_with_the_reference(
+        schema in schema(true),
+        arbitrary in any_value(),
+        seed in prop::collection::vec(any::<u8>(), 64),
+    ) {
+        let parsed = JsonSchema::parse(&schema)
+            .unwrap_or_else(|err| panic!("generated schema {schema} refused: {err}"));
+        let shaped = value_for(&schema, &mut seed.into_iter());
+        for value in [arbitrary, shaped] {
+            let expected = reference_is_valid(&schema, &value);
+            prop_assert_eq!(parsed.is_valid(&value), expected, "schema {} value {}", schema, value);
+            prop_assert_eq!(parsed.validate(&value).is_empty(), expected, "schema {} value {}", schema, value);
+        }
+    }
+
+    #[test]
+    fn structured_output_subset_agrees_with_the_reference(
+        properties in prop::collection::btree_map(prop::sample::select(NAMES.to_vec()), schema(false), 0..4),
+        seed in prop::collection::vec(any::<u8>(), 64),
+        arbitrary in any_value(),
+    ) {
+        let root = json!({"type": "object", "properties": properties});
+        // The structured subset needs `type` on every node; keep the generated trees that
+        // have one everywhere.
+        prop_assume!(StructuredOutputSchema::parse(&root).is_ok());
+        let parsed = StructuredOutputSchema::parse(&root).unwrap();
+        let shaped = value_for(&root, &mut seed.into_iter());
+        for value in [arbitrary, shaped] {
+            prop_assert_eq!(parsed.validate(&value).is_empty(), reference_is_valid(&root, &value));
+        }
+    }
+
+    #[test]
+    fn parse_and_validate_never_panic_on_arbitrary_json(schema in any_value(), value in any_value()) {
+        if let Ok(parsed) = JsonSchema::parse(&schema) {
+            let _ = parsed.validate(&value);
+        }
+        let _ = StructuredOutputSchema::parse(&schema);
+    }
+}

@@ -10,24 +10,42 @@ use serde_json::json;
 
 fn schema() -> ParameterSchema {
     let mut params = ParameterSchema::new()
-        .required("owner", ValueSchema::string().description("Repository owner"))
+        .required(
+            "owner",
+            ValueSchema::string().description("Repository owner"),
+        )
         .required("repo", ValueSchema::string().description("Repository name"))
         .optional("query", ValueSchema::string().description("Search query"))
-        .optional("state", ValueSchema::string().enum_values(["open", "closed", "all"]))
-        .optional("sort", ValueSchema::string().enum_values(["created", "updated", "comments"]))
-        .optional("direction", ValueSchema::string().enum_values(["asc", "desc"]))
+        .optional(
+            "state",
+            ValueSchema::string().enum_values(["open", "closed", "all"]),
+        )
+        .optional(
+            "sort",
+            ValueSchema::string().enum_values(["created", "updated", "comments"]),
+        )
+        .optional(
+            "direction",
+            ValueSchema::string().enum_values(["asc", "desc"]),
+        )
         .optional("page", ValueSchema::integer())
         .optional("perPage", ValueSchema::integer())
         .optional("labels", ValueSchema::array(ValueSchema::string()))
         .optional("assignee", ValueSchema::string())
-        .optional("milestone", ValueSchema::one_of([ValueSchema::string(), ValueSchema::integer()]))
+        .optional(
+            "milestone",
+            ValueSchema::one_of([ValueSchema::string(), ValueSchema::integer()]),
+        )
         .optional("since", ValueSchema::string())
         .optional("draft", ValueSchema::boolean())
         .optional("locked", ValueSchema::boolean())
         .optional("mentioned", ValueSchema::string())
         .optional("creator", ValueSchema::string())
         .optional("type", ValueSchema::string().enum_values(["issue", "pr"]))
-        .optional("reason", ValueSchema::one_of([ValueSchema::string(), ValueSchema::null()]));
+        .optional(
+            "reason",
+            ValueSchema::one_of([ValueSchema::string(), ValueSchema::null()]),
+        );
     params = params.optional(
         "filter",
         ValueSchema::object(false)
@@ -61,6 +79,8 @@ pub fn bench(c: &mut Criterion) {
     group.bench_function("args_20_properties_invalid", |b| {
         b.iter(|| validate_args(black_box(&compiled), black_box(&invalid)))
     });
-    group.bench_function("compile_20_properties", |b| b.iter(|| black_box(schema()).compile()));
+    group.bench_function("compile_20_properties", |b| {
+        b.iter(|| black_box(schema()).compile())
+    });
     group.finish();
 }

@@ -20,3 +20,8 @@ pub mod engine_smoke;
 pub use content::{ContentBlock, EmbeddedResource, MessageSource, UserMessage};
 pub use error::{Error, ErrorCode, Result};
 pub use json::JsonValue;
+
+/// The README's Rust examples, compiled and run as doctests so the README stays true.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -22,9 +22,10 @@ fn any_value() -> impl Strategy<Value = Value> {
     scalar_value().prop_recursive(4, 24, 4, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::btree_map(prop::sample::select(NAMES.to_vec()), inner, 0..4).prop_map(|m| {
-                Value::Object(m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
-            }),
+            prop::collection::btree_map(prop::sample::select(NAMES.to_vec()), inner, 0..4)
+                .prop_map(|m| {
+                    Value::Object(m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+                }),
         ]
     })
 }
@@ -52,7 +53,8 @@ fn leaf_schema() -> BoxedStrategy<Value> {
         kinds.clone().prop_map(|kind| json!({"type": kind})),
         kinds.prop_flat_map(enum_of),
         scalar_value().prop_map(|v| json!({"const": v})),
-        prop::sample::select(vec![json!(0), json!(2), json!(-3)]).prop_map(|v| json!({"type": "integer", "const": v})),
+        prop::sample::select(vec![json!(0), json!(2), json!(-3)])
+            .prop_map(|v| json!({"type": "integer", "const": v})),
         Just(json!({"type": "array"})),
         Just(json!({"type": "object"})),
     ]
@@ -77,7 +79,12 @@ fn schema(one_of: bool) -> impl Strategy<Value = Value> {
                     .collect();
                 node.insert(
                     "properties".into(),
-                    Value::Object(properties.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()),
+                    Value::Object(
+                        properties
+                            .into_iter()
+                            .map(|(k, v)| (k.to_owned(), v))
+                            .collect(),
+                    ),
                 );
                 if !required.is_empty() {
                     node.insert("required".into(), Value::Array(required));
@@ -87,7 +94,9 @@ fn schema(one_of: bool) -> impl Strategy<Value = Value> {
                 }
                 Value::Object(node)
             });
-        let array = inner.clone().prop_map(|items| json!({"type": "array", "items": items}));
+        let array = inner
+            .clone()
+            .prop_map(|items| json!({"type": "array", "items": items}));
         if one_of {
             prop_oneof![
                 object,
@@ -124,7 +133,9 @@ fn value_for(schema: &Value, seed: &mut dyn Iterator<Item = u8>) -> Value {
     }
     match schema.get("type").and_then(Value::as_str) {
         Some("string") => [json!("x"), json!(""), json!("a")][pick(seed, 3)].clone(),
-        Some("integer") => [json!(0), json!(1), json!(-2), json!(3.0), json!(2.5)][pick(seed, 5)].clone(),
+        Some("integer") => {
+            [json!(0), json!(1), json!(-2), json!(3.0), json!(2.5)][pick(seed, 5)].clone()
+        }
         Some("number") => [json!(1.5), json!(2), json!(-0.5), json!(1.0)][pick(seed, 4)].clone(),
         Some("boolean") => json!(pick(seed, 2) == 0),
         Some("null") => Value::Null,

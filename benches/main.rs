@@ -4,7 +4,8 @@
 
 use criterion::{criterion_group, criterion_main};
 
+mod pipeline;
 mod validation;
 
-criterion_group!(benches, validation::bench);
+criterion_group!(benches, validation::bench, pipeline::bench);
 criterion_main!(benches);

@@ -45,6 +45,8 @@ pub enum ErrorCode {
     GuardDenied,
     /// The call needed approval and did not receive `allowed-once`.
     ApprovalDenied,
+    /// A `tools/post-execute` listener blocked the result (its feedback is the content).
+    ResultBlocked,
     /// The tool body failed: it returned an error or panicked.
     ToolFailed,
     /// A pipeline listener failed: it returned an error, panicked or answered malformed data.
@@ -57,7 +59,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 15] = [
+    pub const ALL: [ErrorCode; 16] = [
         ErrorCode::InvalidArgs,
         ErrorCode::InvalidToolOutput,
         ErrorCode::UnknownTool,
@@ -69,6 +71,7 @@ impl ErrorCode {
         ErrorCode::ToolDenied,
         ErrorCode::GuardDenied,
         ErrorCode::ApprovalDenied,
+        ErrorCode::ResultBlocked,
         ErrorCode::ToolFailed,
         ErrorCode::ListenerFailed,
         ErrorCode::InvalidDefinition,
@@ -89,6 +92,7 @@ impl ErrorCode {
             ErrorCode::ToolDenied => "TOOL_DENIED",
             ErrorCode::GuardDenied => "GUARD_DENIED",
             ErrorCode::ApprovalDenied => "APPROVAL_DENIED",
+            ErrorCode::ResultBlocked => "RESULT_BLOCKED",
             ErrorCode::ToolFailed => "TOOL_FAILED",
             ErrorCode::ListenerFailed => "LISTENER_FAILED",
             ErrorCode::InvalidDefinition => "INVALID_DEFINITION",
@@ -110,6 +114,7 @@ impl ErrorCode {
             ErrorCode::ToolDenied => "a policy denied the call",
             ErrorCode::GuardDenied => "a guard denied the call",
             ErrorCode::ApprovalDenied => "the call needed approval and was not approved",
+            ErrorCode::ResultBlocked => "a policy blocked the result",
             ErrorCode::ToolFailed => "the tool failed",
             ErrorCode::ListenerFailed => "a pipeline listener failed",
             ErrorCode::InvalidDefinition => "the definition or registration request is invalid",

@@ -8,11 +8,18 @@
 //!   blocks and user messages, stable error codes.
 //! - [`schema`]: the author DSL, the enforced JSON Schema subset, the structured-output
 //!   subset, and typed (serde) schemas.
+//! - [`tool`], [`presentation`]: tool definitions (raw and typed), call identity, results,
+//!   pipeline decisions, UI cards.
+//! - [`registry`]: scopes and visibility, restrictions, guards, the execute pipeline with
+//!   its waterfalls, the timeout policy, the ordered lane scheduler, session events.
 
 pub mod content;
 pub mod error;
 pub mod json;
+pub mod presentation;
+pub mod registry;
 pub mod schema;
+pub mod tool;
 
 #[doc(hidden)]
 pub mod engine_smoke;

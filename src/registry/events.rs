@@ -1,0 +1,103 @@
+//! Durable session events and the sink a host provides to store them.
+//!
+//! Events carry what replay needs — arguments, content, failure, meta — and never the
+//! execution-local canonical value of a call.
+
+use futures::future::BoxFuture;
+use serde::Serialize;
+
+use crate::content::ContentBlock;
+use crate::json::JsonValue;
+use crate::tool::{CallId, ToolFailure};
+
+/// One durable event.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type")]
+pub enum SessionEvent {
+    /// A top-level call entered the pipeline (after its arguments were frozen).
+    #[serde(rename = "tool/call", rename_all = "camelCase")]
+    ToolCall {
+        /// The call's id.
+        call_id: CallId,
+        /// The tool's name.
+        name: String,
+        /// The frozen arguments, byte-identical to what the tool received.
+        arguments: JsonValue,
+    },
+    /// A top-level call's final result.
+    #[serde(rename = "tool/result", rename_all = "camelCase")]
+    ToolResult {
+        /// The call's id.
+        call_id: CallId,
+        /// The tool's name.
+        name: String,
+        /// The model-facing content.
+        content: Vec<ContentBlock>,
+        /// Whether it failed.
+        is_error: bool,
+        /// The failure.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<ToolFailure>,
+        /// Presentation metadata.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        meta: Option<JsonValue>,
+    },
+    /// A `run_code` sub-call started (in submission order).
+    #[serde(rename = "tool/code-dispatch-start", rename_all = "camelCase")]
+    CodeDispatchStart {
+        /// The outer `run_code` call.
+        parent_call_id: CallId,
+        /// `<parent>:code:<n>`.
+        sub_call_id: CallId,
+        /// The tool called.
+        name: String,
+        /// Its arguments.
+        arguments: JsonValue,
+    },
+    /// A `run_code` sub-call settled (in submission order).
+    #[serde(rename = "tool/code-dispatch", rename_all = "camelCase")]
+    CodeDispatch {
+        /// The outer `run_code` call.
+        parent_call_id: CallId,
+        /// `<parent>:code:<n>`.
+        sub_call_id: CallId,
+        /// The tool called.
+        name: String,
+        /// Whether it failed.
+        is_error: bool,
+        /// The logged copy of its content (after the `tools/code-dispatch-log` waterfall).
+        content: Vec<ContentBlock>,
+    },
+}
+
+/// Where durable events go. `append` resolves when the event is stored; the registry
+/// awaits it, so a slow sink applies backpressure instead of losing events.
+pub trait SessionSink: Send + Sync + 'static {
+    /// Stores one event.
+    fn append(&self, event: SessionEvent) -> BoxFuture<'static, ()>;
+}
+
+/// A sink that keeps events in memory (tests, the command's `--json` output).
+#[derive(Debug, Default, Clone)]
+pub struct MemorySink {
+    events: std::sync::Arc<parking_lot::Mutex<Vec<SessionEvent>>>,
+}
+
+impl MemorySink {
+    /// An empty sink.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Everything appended so far.
+    pub fn events(&self) -> Vec<SessionEvent> {
+        self.events.lock().clone()
+    }
+}
+
+impl SessionSink for MemorySink {
+    fn append(&self, event: SessionEvent) -> BoxFuture<'static, ()> {
+        self.events.lock().push(event);
+        Box::pin(async {})
+    }
+}

@@ -1,0 +1,705 @@
+//! The execute pipeline, in three stages the `run_code` bridge can interleave with its
+//! ordered lane: `prepare` (materialize, token, visibility, pre-execute, guards),
+//! `dispatch` (around-dispatch wrappers and the body), `commit` (post-execute, cancellation,
+//! `finalize_content`, materialization, observers, session events).
+
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use futures::FutureExt;
+
+use crate::content::ContentBlock;
+use crate::error::{Error, ErrorCode};
+use crate::json::{JsonValue, check_lossless};
+use crate::tool::{
+    ApprovalAnswer, ExecutionToken, PostToolDecision, PreToolDecision, RUN_CODE, Replacement,
+    Signal, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult, ToolRunContext,
+    ToolStatus,
+};
+
+use super::listeners::{
+    CallListeners, DispatchExecution, DispatchNext, PostNext, PreNext, contained, panic_message,
+};
+use super::{PresentationMode, Registry, SessionEvent};
+
+/// A call after `prepare`: either cleared for dispatch, or already failed.
+pub(crate) struct Prepared {
+    pub execution: Arc<ToolExecution>,
+    definition: Option<Arc<ToolDefinition>>,
+    listeners: CallListeners,
+    failed: Option<ToolExecutionResult>,
+}
+
+impl Prepared {
+    /// Whether the call failed before dispatch (denied, unknown, aborted, ...).
+    pub fn has_failed(&self) -> bool {
+        self.failed.is_some()
+    }
+}
+
+/// A call after `dispatch`: its candidate result.
+pub(crate) struct Dispatched {
+    pub execution: Arc<ToolExecution>,
+    definition: Option<Arc<ToolDefinition>>,
+    listeners: CallListeners,
+    result: ToolExecutionResult,
+    /// Whether the result came from the dispatch stage (post-execute sees it) rather than
+    /// from a failure before dispatch.
+    dispatched: bool,
+    body_invoked: bool,
+}
+
+/// Runs `future`, but once `signal` fires, waits at most `grace` for it before giving up
+/// (dropping it). `None` means it was abandoned.
+async fn bounded<T>(
+    signal: &Signal,
+    grace: Duration,
+    future: impl Future<Output = T>,
+) -> Option<T> {
+    let cancelled = signal.cancelled();
+    tokio::select! {
+        biased;
+        value = future => Some(value),
+        _ = async { cancelled.await; tokio::time::sleep(grace).await } => None,
+    }
+}
+
+fn aborted_before_dispatch(name: &str) -> Error {
+    Error::new(
+        ErrorCode::AbortedBeforeDispatch,
+        format!("the call to `{name}` was cancelled before the tool started"),
+    )
+}
+
+fn aborted(name: &str) -> Error {
+    Error::new(
+        ErrorCode::Aborted,
+        format!("the call to `{name}` was cancelled"),
+    )
+}
+
+impl Registry {
+    /// Stage 1: materialize and freeze the call, assign its token, resolve visibility, run
+    /// `tools/pre-execute` and the guards.
+    pub(crate) async fn prepare(&self, input: ToolExecutionInput) -> Prepared {
+        let lossless = check_lossless(&input.arguments);
+        let call_id = input.call_id;
+        let execution = Arc::new(ToolExecution {
+            root_call_id: input.root_call_id.unwrap_or_else(|| call_id.clone()),
+            call_id,
+            name: input.name,
+            arguments: Arc::new(input.arguments),
+            agent: input.agent,
+            parent: input.parent,
+            token: ExecutionToken::next(),
+            signal: input.signal,
+        });
+        let listeners = self.call_listeners(execution.agent);
+        if execution.parent.is_none() {
+            self.emit(SessionEvent::ToolCall {
+                call_id: execution.call_id.clone(),
+                name: execution.name.clone(),
+                arguments: (*execution.arguments).clone(),
+            })
+            .await;
+        }
+
+        let mut prepared = Prepared {
+            definition: None,
+            listeners,
+            failed: None,
+            execution,
+        };
+        let failure = self.clear(&mut prepared, lossless.err()).await;
+        prepared.failed = failure.map(ToolExecutionResult::failure);
+        prepared
+    }
+
+    /// The checks of `prepare`, in order; the first failure wins.
+    async fn clear(
+        &self,
+        prepared: &mut Prepared,
+        not_lossless: Option<crate::json::NotLossless>,
+    ) -> Option<Error> {
+        let execution = prepared.execution.clone();
+        let name = execution.name.as_str();
+        let mode = self.mode(execution.agent);
+        // In pure Code Mode a model can only call run_code; every other tool is reached
+        // from a program (a sub-call, which carries a parent).
+        let code_only =
+            mode == PresentationMode::Code && execution.parent.is_none() && name != RUN_CODE;
+        let nested_transport = execution.parent.is_some() && name == RUN_CODE;
+        if code_only || nested_transport {
+            return Some(unknown_tool(name, code_only));
+        }
+        let Some(definition) = self.get(name, execution.agent) else {
+            return Some(unknown_tool(name, false));
+        };
+        prepared.definition = Some(definition);
+        if let Some(err) = not_lossless {
+            return Some(Error::new(
+                ErrorCode::InvalidArgs,
+                format!("invalid arguments: not lossless JSON: {err}"),
+            ));
+        }
+        if execution.signal.is_cancelled() {
+            return Some(aborted_before_dispatch(name));
+        }
+
+        let grace = self.inner.config.cancel_grace;
+        let chain = PreNext {
+            chain: prepared.listeners.pre.clone(),
+            index: 0,
+            execution: execution.clone(),
+        };
+        let decision = match bounded(&execution.signal, grace, chain.run()).await {
+            None => return Some(aborted_before_dispatch(name)),
+            Some(Err(err)) => return Some(err),
+            Some(Ok(decision)) => decision,
+        };
+        match decision {
+            PreToolDecision::Allow => {}
+            PreToolDecision::Deny { reason } => {
+                let reason = if reason.trim().is_empty() {
+                    "denied by policy".to_owned()
+                } else {
+                    reason
+                };
+                return Some(Error::new(
+                    ErrorCode::ToolDenied,
+                    format!("the call to `{name}` was denied: {reason}"),
+                ));
+            }
+            PreToolDecision::Ask { reason } => {
+                if let Some(err) = self.approve(&execution, reason).await {
+                    return Some(err);
+                }
+            }
+        }
+        if execution.signal.is_cancelled() {
+            return Some(aborted_before_dispatch(name));
+        }
+        for guard in prepared.listeners.guards.iter() {
+            match std::panic::catch_unwind(AssertUnwindSafe(|| guard(&execution))) {
+                Ok(None) => {}
+                Ok(Some(reason)) => {
+                    return Some(Error::new(
+                        ErrorCode::GuardDenied,
+                        format!("the call to `{name}` was denied by a guard: {reason}"),
+                    ));
+                }
+                Err(panic) => {
+                    return Some(Error::new(
+                        ErrorCode::ListenerFailed,
+                        format!(
+                            "a guard failed, so the call to `{name}` was denied: {}",
+                            panic_message(&panic)
+                        ),
+                    ));
+                }
+            }
+        }
+        None
+    }
+
+    /// Resolves an `ask`: only `allowed-once` proceeds.
+    async fn approve(
+        &self,
+        execution: &Arc<ToolExecution>,
+        reason: Option<String>,
+    ) -> Option<Error> {
+        let name = &execution.name;
+        let why = reason
+            .as_deref()
+            .map(|r| format!(" ({r})"))
+            .unwrap_or_default();
+        let denied = |detail: String| Some(Error::new(ErrorCode::ApprovalDenied, detail));
+        if execution.agent.is_none() {
+            return denied(format!(
+                "the call to `{name}` needs approval{why}, but it runs for no agent that could be asked"
+            ));
+        }
+        let Some(service) = self.inner.approval.read().clone() else {
+            return denied(format!(
+                "the call to `{name}` needs approval{why}, but no approval service is available"
+            ));
+        };
+        let request = contained("the approval service", async {
+            Ok::<_, Error>(service.request(execution.clone(), reason.clone()).await)
+        });
+        let answer = match bounded(&execution.signal, self.inner.config.cancel_grace, request).await
+        {
+            None => return Some(aborted_before_dispatch(name)),
+            Some(Err(err)) => {
+                return denied(format!(
+                    "the call to `{name}` needs approval{why}: {}",
+                    err.message()
+                ));
+            }
+            Some(Ok(answer)) => answer,
+        };
+        match answer {
+            ApprovalAnswer::AllowedOnce => None,
+            ApprovalAnswer::Rejected => denied(format!(
+                "the call to `{name}` was rejected by the approver{why}"
+            )),
+            ApprovalAnswer::Cancelled => denied(format!(
+                "the approval request for `{name}` was cancelled{why}"
+            )),
+            ApprovalAnswer::Unavailable => denied(format!(
+                "the call to `{name}` needs approval{why}, but the approver is unavailable"
+            )),
+        }
+    }
+
+    /// Stage 2: the around-dispatch chain (the timeout policy innermost) around the body.
+    pub(crate) async fn dispatch(&self, prepared: Prepared) -> Dispatched {
+        let Prepared {
+            execution,
+            definition,
+            listeners,
+            failed,
+        } = prepared;
+        let (Some(definition), None) = (definition.clone(), failed.as_ref()) else {
+            let result = failed.unwrap_or_else(|| {
+                ToolExecutionResult::failure(unknown_tool(&execution.name, false))
+            });
+            return Dispatched {
+                execution,
+                definition,
+                listeners,
+                result,
+                dispatched: false,
+                body_invoked: false,
+            };
+        };
+        if execution.signal.is_cancelled() {
+            return Dispatched {
+                result: ToolExecutionResult::failure(aborted_before_dispatch(&execution.name)),
+                execution,
+                definition: Some(definition),
+                listeners,
+                dispatched: false,
+                body_invoked: false,
+            };
+        }
+
+        let body_invoked = Arc::new(AtomicBool::new(false));
+        let base = {
+            let definition = definition.clone();
+            let body_invoked = body_invoked.clone();
+            let grace = self.inner.config.cancel_grace;
+            Arc::new(move |dispatch: DispatchExecution| {
+                let definition = definition.clone();
+                let body_invoked = body_invoked.clone();
+                async move { run_body(definition, dispatch, body_invoked, grace).await }.boxed()
+            })
+        };
+        let mut chain: Vec<_> = listeners.around.to_vec();
+        if self.inner.config.enforce_timeouts
+            && let Some(timeout) = definition.timeout()
+        {
+            chain.push(super::timeout::policy(timeout));
+        }
+        let next = DispatchNext {
+            chain: chain.into(),
+            index: 0,
+            base,
+        };
+        let result = next.run(DispatchExecution::new(execution.clone())).await;
+        Dispatched {
+            execution,
+            definition: Some(definition),
+            listeners,
+            result,
+            dispatched: true,
+            body_invoked: body_invoked.load(Ordering::SeqCst),
+        }
+    }
+
+    /// Stage 3: post-execute, cancellation, `finalize_content` exactly once,
+    /// materialization, observers and the `tool/result` event.
+    pub(crate) async fn commit(&self, dispatched: Dispatched) -> Arc<ToolExecutionResult> {
+        let Dispatched {
+            execution,
+            definition,
+            listeners,
+            mut result,
+            dispatched,
+            body_invoked,
+        } = dispatched;
+        let name = execution.name.clone();
+
+        if dispatched {
+            result = self
+                .post_execute(&execution, definition.as_deref(), &listeners, result)
+                .await;
+            if execution.signal.is_cancelled() && !result.is_error() {
+                let err = if body_invoked {
+                    aborted(&name)
+                } else {
+                    aborted_before_dispatch(&name)
+                };
+                result = with_contexts_of(ToolExecutionResult::failure(err), result);
+            }
+        }
+
+        if let Some(definition) = &definition
+            && let Some(finalize) = definition.finalize_content.clone()
+        {
+            match std::panic::catch_unwind(AssertUnwindSafe(|| finalize(&execution, &result))) {
+                Ok(None) => {}
+                Ok(Some(content)) => match validate_blocks(&content) {
+                    Ok(()) => result.content = content,
+                    Err(err) => {
+                        result = with_contexts_of(
+                            ToolExecutionResult::failure(Error::new(
+                                ErrorCode::ToolFailed,
+                                format!(
+                                    "`{name}`'s finalize_content returned invalid content: {}",
+                                    err.message()
+                                ),
+                            )),
+                            result,
+                        )
+                    }
+                },
+                Err(panic) => {
+                    result = with_contexts_of(
+                        ToolExecutionResult::failure(Error::new(
+                            ErrorCode::ToolFailed,
+                            format!(
+                                "`{name}`'s finalize_content panicked: {}",
+                                panic_message(&panic)
+                            ),
+                        )),
+                        result,
+                    )
+                }
+            }
+        }
+
+        let result = Arc::new(materialize(result, definition.as_deref()));
+        for observer in listeners.results.iter() {
+            if let Err(panic) =
+                std::panic::catch_unwind(AssertUnwindSafe(|| observer(&execution, &result)))
+            {
+                tracing::warn!(tool = %name, panic = %panic_message(&panic), "a tools/result observer panicked");
+            }
+        }
+        if execution.parent.is_none() {
+            self.emit(SessionEvent::ToolResult {
+                call_id: execution.call_id.clone(),
+                name,
+                content: result.content.clone(),
+                is_error: result.is_error(),
+                error: result.failure_info().cloned(),
+                meta: result.meta.clone(),
+            })
+            .await;
+        }
+        result
+    }
+
+    async fn post_execute(
+        &self,
+        execution: &Arc<ToolExecution>,
+        definition: Option<&ToolDefinition>,
+        listeners: &CallListeners,
+        result: ToolExecutionResult,
+    ) -> ToolExecutionResult {
+        if listeners.post.is_empty() {
+            return result;
+        }
+        let shared = Arc::new(result);
+        let chain = PostNext {
+            chain: listeners.post.clone(),
+            index: 0,
+            execution: execution.clone(),
+            result: shared.clone(),
+        };
+        let decision = bounded(
+            &execution.signal,
+            self.inner.config.cancel_grace,
+            chain.run(),
+        )
+        .await;
+        let result = Arc::try_unwrap(shared).unwrap_or_else(|shared| (*shared).clone());
+        let name = &execution.name;
+        match decision {
+            None => with_contexts_of(ToolExecutionResult::failure(aborted(name)), result),
+            Some(Err(err)) => with_contexts_of(ToolExecutionResult::failure(err), result),
+            Some(Ok(PostToolDecision::Block {
+                feedback,
+                additional_contexts,
+            })) => {
+                let message = crate::content::text_of(&feedback);
+                let message = if message.is_empty() {
+                    format!("the result of `{name}` was blocked by policy")
+                } else {
+                    message
+                };
+                let mut blocked =
+                    ToolExecutionResult::failure(Error::new(ErrorCode::ResultBlocked, message));
+                if let Err(err) = validate_blocks(&feedback) {
+                    return with_contexts_of(
+                        ToolExecutionResult::failure(listener_failure(name, err)),
+                        result,
+                    );
+                }
+                blocked.content = feedback;
+                blocked = with_contexts_of(blocked, result);
+                blocked.additional_contexts.extend(additional_contexts);
+                blocked
+            }
+            Some(Ok(PostToolDecision::Accept {
+                replace,
+                additional_contexts,
+            })) => {
+                let mut accepted = match replace {
+                    None => result,
+                    Some(Replacement::Content(content)) => match validate_blocks(&content) {
+                        Ok(()) => ToolExecutionResult { content, ..result },
+                        Err(err) => with_contexts_of(
+                            ToolExecutionResult::failure(listener_failure(name, err)),
+                            result,
+                        ),
+                    },
+                    Some(Replacement::Value(value)) => match (&result.status, definition) {
+                        (ToolStatus::Success { concludes_turn, .. }, Some(definition)) => {
+                            let concludes_turn = *concludes_turn;
+                            let contexts = result.additional_contexts.clone();
+                            let mut replaced = normalize_value(definition, execution, value);
+                            if let ToolStatus::Success {
+                                concludes_turn: c, ..
+                            } = &mut replaced.status
+                            {
+                                *c = concludes_turn;
+                            }
+                            replaced.additional_contexts = contexts;
+                            replaced
+                        }
+                        _ => with_contexts_of(
+                            ToolExecutionResult::failure(Error::new(
+                                ErrorCode::ListenerFailed,
+                                format!(
+                                    "a tools/post-execute listener tried to replace the value of the failed call to `{name}`"
+                                ),
+                            )),
+                            result,
+                        ),
+                    },
+                };
+                accepted.additional_contexts.extend(additional_contexts);
+                accepted
+            }
+        }
+    }
+
+    pub(crate) async fn emit(&self, event: SessionEvent) {
+        let sink = self.inner.sink.read().clone();
+        if let Some(sink) = sink {
+            let append = AssertUnwindSafe(sink.append(event)).catch_unwind();
+            if let Err(panic) = append.await {
+                tracing::warn!(panic = %panic_message(&panic), "the session sink panicked; the event was lost");
+            }
+        }
+    }
+}
+
+fn unknown_tool(name: &str, code_only: bool) -> Error {
+    let hint = if code_only {
+        " (in Code Mode, call tools from a run_code program)"
+    } else {
+        ""
+    };
+    Error::new(
+        ErrorCode::UnknownTool,
+        format!("unknown tool `{name}`{hint}"),
+    )
+}
+
+fn listener_failure(name: &str, err: Error) -> Error {
+    Error::new(
+        ErrorCode::ListenerFailed,
+        format!(
+            "a tools/post-execute listener returned invalid content for `{name}`: {}",
+            err.message()
+        ),
+    )
+}
+
+fn validate_blocks(blocks: &[ContentBlock]) -> Result<(), Error> {
+    blocks.iter().try_for_each(ContentBlock::validate)
+}
+
+/// `replacement`, keeping the additional contexts `previous` had collected.
+fn with_contexts_of(
+    mut replacement: ToolExecutionResult,
+    previous: ToolExecutionResult,
+) -> ToolExecutionResult {
+    let mut contexts = previous.additional_contexts;
+    contexts.append(&mut replacement.additional_contexts);
+    replacement.additional_contexts = contexts;
+    replacement
+}
+
+/// The core dispatch: the body inside its error boundary (panics and errors become error
+/// results; a body that ignores cancellation is abandoned after the grace period), then
+/// output normalization.
+async fn run_body(
+    definition: Arc<ToolDefinition>,
+    dispatch: DispatchExecution,
+    body_invoked: Arc<AtomicBool>,
+    grace: Duration,
+) -> ToolExecutionResult {
+    let execution = dispatch.execution().clone();
+    let name = execution.name.clone();
+    // The caller's signal is fused back in: a wrapper's substitute cannot detach it.
+    let signal = execution.signal.fuse(dispatch.signal());
+    if signal.is_cancelled() {
+        return ToolExecutionResult::failure(aborted_before_dispatch(&name));
+    }
+    let (context, effects) = ToolRunContext::new(execution.clone(), signal.clone());
+    body_invoked.store(true, Ordering::SeqCst);
+    let body =
+        AssertUnwindSafe((definition.execute)(execution.arguments.clone(), context)).catch_unwind();
+    let outcome = bounded(&signal, grace, body).await;
+    let effects = std::mem::take(&mut *effects.lock());
+    let mut result = match outcome {
+        None => ToolExecutionResult::failure(Error::new(
+            ErrorCode::Aborted,
+            format!(
+                "the tool `{name}` did not stop within {} ms of cancellation and was abandoned",
+                grace.as_millis()
+            ),
+        )),
+        Some(Err(panic)) => ToolExecutionResult::failure(Error::new(
+            ErrorCode::ToolFailed,
+            format!("the tool `{name}` panicked: {}", panic_message(&panic)),
+        )),
+        Some(Ok(Err(err))) => {
+            let err = if err.message().is_empty() {
+                Error::new(err.code(), format!("the tool `{name}` failed"))
+            } else {
+                err
+            };
+            ToolExecutionResult::failure(err)
+        }
+        Some(Ok(Ok(value))) => normalize_value(&definition, &execution, value),
+    };
+    result.additional_contexts = effects.deferred;
+    if effects.concludes_turn
+        && let ToolStatus::Success { concludes_turn, .. } = &mut result.status
+    {
+        *concludes_turn = true;
+    }
+    result
+}
+
+/// Checks a value (lossless, output schema), renders it, and computes presentation meta
+/// for a top-level call.
+fn normalize_value(
+    definition: &ToolDefinition,
+    execution: &ToolExecution,
+    value: JsonValue,
+) -> ToolExecutionResult {
+    let name = &execution.name;
+    if let Err(err) = check_lossless(&value) {
+        return ToolExecutionResult::failure(Error::new(
+            ErrorCode::InvalidToolOutput,
+            format!("invalid tool output:\n- {err}"),
+        ));
+    }
+    if let Err(err) = crate::schema::validate_output(definition.output.schema(), &value) {
+        return ToolExecutionResult::failure(err);
+    }
+    let args = &execution.arguments;
+    let render = definition.output.render.clone();
+    let content = match std::panic::catch_unwind(AssertUnwindSafe(|| render(args, &value))) {
+        Ok(content) => content,
+        Err(panic) => {
+            return ToolExecutionResult::failure(Error::new(
+                ErrorCode::ToolFailed,
+                format!(
+                    "rendering the result of `{name}` panicked: {}",
+                    panic_message(&panic)
+                ),
+            ));
+        }
+    };
+    if let Err(err) = validate_blocks(&content) {
+        return ToolExecutionResult::failure(Error::new(
+            ErrorCode::ToolFailed,
+            format!("`{name}` rendered invalid content: {}", err.message()),
+        ));
+    }
+    let meta = match (&definition.output.presentation_meta, execution.parent) {
+        (Some(project), None) => match std::panic::catch_unwind(AssertUnwindSafe(|| {
+            project(args, &value)
+        })) {
+            Ok(meta) => match check_lossless(&meta) {
+                Ok(()) => Some(meta),
+                Err(err) => {
+                    return ToolExecutionResult::failure(Error::new(
+                        ErrorCode::ToolFailed,
+                        format!("the presentation meta of `{name}` is not lossless JSON: {err}"),
+                    ));
+                }
+            },
+            Err(panic) => {
+                return ToolExecutionResult::failure(Error::new(
+                    ErrorCode::ToolFailed,
+                    format!(
+                        "the presentation meta of `{name}` panicked: {}",
+                        panic_message(&panic)
+                    ),
+                ));
+            }
+        },
+        _ => None,
+    };
+    let mut result = ToolExecutionResult::success(value, content);
+    result.meta = meta;
+    result
+}
+
+/// The last check before a result is frozen: everything durable is lossless JSON and a
+/// success's value still satisfies the output schema (a wrapper may have short-circuited
+/// the body).
+fn materialize(
+    result: ToolExecutionResult,
+    definition: Option<&ToolDefinition>,
+) -> ToolExecutionResult {
+    let problem = match (&result.status, definition) {
+        (ToolStatus::Success { value, .. }, Some(definition)) => check_lossless(value)
+            .map_err(|err| {
+                Error::new(
+                    ErrorCode::InvalidToolOutput,
+                    format!("invalid tool output:\n- {err}"),
+                )
+            })
+            .and_then(|()| crate::schema::validate_output(definition.output.schema(), value))
+            .err(),
+        _ => None,
+    };
+    let problem = problem.or_else(|| {
+        result
+            .meta
+            .as_ref()
+            .and_then(|meta| check_lossless(meta).err())
+            .map(|err| {
+                Error::new(
+                    ErrorCode::ToolFailed,
+                    format!("presentation meta is not lossless JSON: {err}"),
+                )
+            })
+    });
+    match problem {
+        Some(err) => with_contexts_of(ToolExecutionResult::failure(err), result),
+        None => result,
+    }
+}

@@ -1,0 +1,25 @@
+//! Tools: definitions (raw and typed), the identity of a call, results and pipeline
+//! decisions, cancellation signals.
+//!
+//! This module owns the data a tool is made of; it must not know how the registry
+//! resolves, orders or runs calls.
+
+mod definition;
+mod execution;
+mod result;
+mod signal;
+mod typed;
+
+pub use definition::{
+    RUN_CODE, ToolAnnotations, ToolBuilder, ToolDefinition, ToolFuture, ToolOutput, ToolSchema,
+    render_json,
+};
+pub use execution::{
+    CallId, ExecutionToken, ScopeId, ToolExecution, ToolExecutionInput, ToolRunContext,
+};
+pub use result::{
+    ApprovalAnswer, PostToolDecision, PreToolDecision, Replacement, ToolExecutionResult,
+    ToolFailure, ToolResult, ToolStatus,
+};
+pub use signal::Signal;
+pub use typed::{TypedToolBuilder, define_tool};

@@ -12,6 +12,8 @@
 //!   pipeline decisions, UI cards.
 //! - [`registry`]: scopes and visibility, restrictions, guards, the execute pipeline with
 //!   its waterfalls, the timeout policy, the ordered lane scheduler, session events.
+//! - [`sources`]: where tools come from; [`sources::builtin`] holds the file tools confined
+//!   to a root directory.
 
 pub mod content;
 pub mod error;
@@ -19,6 +21,7 @@ pub mod json;
 pub mod presentation;
 pub mod registry;
 pub mod schema;
+pub mod sources;
 pub mod tool;
 
 #[doc(hidden)]

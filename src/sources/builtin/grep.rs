@@ -238,14 +238,10 @@ fn search_file(
         SEARCH_CAP_BYTES,
     );
     let mut number = 0u64;
-    loop {
-        let line = match lines.next_line() {
-            Ok(Some(line)) => line,
-            // A file that fails mid-way keeps the matches found so far.
-            Ok(None) | Err(_) => break,
-        };
+    // A file that fails mid-way keeps the matches found so far.
+    while let Ok(Some(line)) = lines.next_line() {
         number += 1;
-        if number % 65_536 == 0 && signal.is_cancelled() {
+        if number.is_multiple_of(65_536) && signal.is_cancelled() {
             return Err(aborted());
         }
         // A CRLF line is searched without its `\r`, so `$` matches at its end.

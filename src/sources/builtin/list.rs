@@ -126,7 +126,7 @@ fn list(root: &Root, args: ListArgs, signal: &Signal) -> Result<ListOutput, Erro
         std::fs::read_dir(&resolved.path).map_err(|err| io_failure("list", &display, &err))?;
     let mut entries = Vec::new();
     for (seen, item) in reader.enumerate() {
-        if seen % 256 == 0 && signal.is_cancelled() {
+        if seen.is_multiple_of(256) && signal.is_cancelled() {
             return Err(aborted());
         }
         let Ok(item) = item else { continue };

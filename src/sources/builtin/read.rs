@@ -218,7 +218,7 @@ pub(crate) fn read_window(
     let mut truncated = false;
     while let Some(line) = lines.next_line().map_err(WindowError::Io)? {
         number += 1;
-        if number % 65_536 == 0 && signal.is_cancelled() {
+        if number.is_multiple_of(65_536) && signal.is_cancelled() {
             return Err(WindowError::Aborted);
         }
         if number < offset || full {
@@ -282,6 +282,7 @@ fn render(out: &ReadOutput) -> String {
             out.offset, out.total_lines
         )
     } else {
+        text.pop();
         return text;
     };
     text.push_str(&note);

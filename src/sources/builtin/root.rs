@@ -218,6 +218,11 @@ impl Root {
         let suggestion = path
             .strip_prefix(&self.dir)
             .ok()
+            // Only a plain path below the root is worth suggesting (not `root/../x`).
+            .filter(|rest| {
+                rest.components()
+                    .all(|part| matches!(part, Component::Normal(_)))
+            })
             .map(|rest| join_display(rest.iter()))
             .filter(|rest| rest != ".");
         match suggestion {
@@ -373,6 +378,12 @@ mod tests {
         assert_eq!(
             message,
             "absolute paths are not accepted; paths are relative to the workspace root: use `dir/inner.txt`"
+        );
+        let climbing = fx.root.dir().join("../outside/secret.txt");
+        let message = refused_message(&fx.root, &climbing.display().to_string());
+        assert!(
+            message.starts_with("absolute paths are not accepted; give a path relative"),
+            "{message}"
         );
     }
 

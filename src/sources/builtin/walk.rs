@@ -108,7 +108,7 @@ pub(crate) fn walk_files(
         .sort_by_file_name(|a, b| a.cmp(b))
         .build();
     for (seen, entry) in walker.enumerate() {
-        if seen % 256 == 0 && signal.is_cancelled() {
+        if seen.is_multiple_of(256) && signal.is_cancelled() {
             return Err(aborted());
         }
         let Ok(entry) = entry else { continue };

@@ -212,3 +212,39 @@ async fn a_window_is_capped_in_bytes_and_long_lines_are_shortened() {
     assert_eq!(value["total_lines"], 1);
     assert_eq!(value["truncated"], true);
 }
+
+#[tokio::test]
+async fn special_files_are_refused_without_being_opened() {
+    let ws = Workspace::new();
+    ws.write("a.txt", "x\n");
+    let made = std::process::Command::new("mkfifo")
+        .arg(ws.root.join("pipe"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    // Opening a FIFO would block forever: each tool must refuse or skip it instead.
+    let (code, message) = ws.fails("read_file", json!({"path": "pipe"})).await;
+    assert_eq!(code, "TOOL_FAILED");
+    assert!(message.contains("not a regular file"), "{message}");
+    let (_, message) = ws
+        .fails("write_file", json!({"path": "pipe", "content": "x"}))
+        .await;
+    assert!(message.contains("not a regular file"), "{message}");
+    let (_, message) = ws
+        .fails(
+            "edit_file",
+            json!({"path": "pipe", "old_text": "x", "new_text": "y"}),
+        )
+        .await;
+    assert!(message.contains("not a regular file"), "{message}");
+    assert_eq!(ws.ok("grep", json!({"pattern": "x"})).await["total"], 1);
+    assert_eq!(
+        ws.ok("glob", json!({"pattern": "*"})).await["paths"],
+        json!(["a.txt"])
+    );
+    let listing = ws.ok("list_dir", json!({})).await;
+    assert_eq!(
+        listing["entries"][1],
+        json!({"name": "pipe", "kind": "other"})
+    );
+}

@@ -33,13 +33,6 @@ pub(crate) struct Prepared {
     failed: Option<ToolExecutionResult>,
 }
 
-impl Prepared {
-    /// Whether the call failed before dispatch (denied, unknown, aborted, ...).
-    pub fn has_failed(&self) -> bool {
-        self.failed.is_some()
-    }
-}
-
 /// A call after `dispatch`: its candidate result.
 pub(crate) struct Dispatched {
     pub execution: Arc<ToolExecution>,

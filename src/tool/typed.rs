@@ -20,6 +20,11 @@ use super::{
 
 type TypedRender<A, O> = dyn Fn(&A, &O) -> Vec<ContentBlock> + Send + Sync;
 type TypedMeta<A, O> = dyn Fn(&A, &O) -> JsonValue + Send + Sync;
+type TypedClassify<A> = dyn Fn(&A) -> bool + Send + Sync;
+type TypedPresentCall<A> = dyn Fn(&A) -> Option<ToolCallView> + Send + Sync;
+type TypedPresentResult<A> = dyn Fn(&A, &ToolResult) -> Option<ToolResultView> + Send + Sync;
+type FinalizeFn =
+    dyn Fn(&ToolExecution, &ToolExecutionResult) -> Option<Vec<ContentBlock>> + Send + Sync;
 type TypedBody<A, O> = dyn Fn(A, ToolRunContext) -> futures::future::BoxFuture<'static, Result<O, Error>>
     + Send
     + Sync;
@@ -81,15 +86,10 @@ pub struct TypedToolBuilder<A, O> {
     meta: Option<Arc<TypedMeta<A, O>>>,
     body: Option<Arc<TypedBody<A, O>>>,
     timeout_ms: Option<f64>,
-    classify: Option<Arc<dyn Fn(&A) -> bool + Send + Sync>>,
-    present_call: Option<Arc<dyn Fn(&A) -> Option<ToolCallView> + Send + Sync>>,
-    present_result: Option<Arc<dyn Fn(&A, &ToolResult) -> Option<ToolResultView> + Send + Sync>>,
-    #[allow(clippy::type_complexity)]
-    finalize: Option<
-        Arc<
-            dyn Fn(&ToolExecution, &ToolExecutionResult) -> Option<Vec<ContentBlock>> + Send + Sync,
-        >,
-    >,
+    classify: Option<Arc<TypedClassify<A>>>,
+    present_call: Option<Arc<TypedPresentCall<A>>>,
+    present_result: Option<Arc<TypedPresentResult<A>>>,
+    finalize: Option<Arc<FinalizeFn>>,
     _types: PhantomData<fn() -> (A, O)>,
 }
 

@@ -8,14 +8,14 @@
 //!   blocks and user messages, stable error codes.
 //! - [`schema`]: the author DSL, the enforced JSON Schema subset, the structured-output
 //!   subset, and typed (serde) schemas.
+//! - [`runtime`]: the code runtime seam (`CodeRuntime`) and the embedded JavaScript engine
+//!   that runs Code Mode programs (`JsEngine`).
 
 pub mod content;
 pub mod error;
 pub mod json;
+pub mod runtime;
 pub mod schema;
-
-#[doc(hidden)]
-pub mod engine_smoke;
 
 pub use content::{ContentBlock, EmbeddedResource, MessageSource, UserMessage};
 pub use error::{Error, ErrorCode, Result};

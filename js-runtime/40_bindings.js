@@ -46,9 +46,11 @@ function makeMember(namespaceIndex, memberIndex, member, ErrorClass, argumentLim
       }
       text = checked.text;
     }
-    const result = await opCall(namespaceIndex, memberIndex, text);
-    if (result[0] === 0) return result[1];
-    throw new ErrorClass(result[1], member);
+    // The host answers `J<json>` (resolve with the parsed value) or `E<message>` (reject).
+    const answer = await opCall(namespaceIndex, memberIndex, text);
+    const payload = StringPrototypeSlice(answer, 1);
+    if (StringPrototypeSlice(answer, 0, 1) === "J") return JSONParse(payload);
+    throw new ErrorClass(payload, member);
   };
   ObjectDefineProperty(call, "name", { __proto__: null, value: member, configurable: true });
   return call;

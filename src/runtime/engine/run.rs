@@ -263,7 +263,7 @@ async fn drive(
             }
         }
         Settled::Rejected(error) => match fresh.describe_thrown(&error) {
-            Ok(message) => failed(CodeRunErrorKind::Exception, message),
+            Ok(message) => thrown(message, config),
             Err(_) => stopped_or(
                 stop,
                 config,
@@ -273,7 +273,7 @@ async fn drive(
                 ),
             ),
         },
-        Settled::Uncaught(message) => failed(CodeRunErrorKind::Exception, message),
+        Settled::Uncaught(message) => thrown(message, config),
         Settled::NeverSettles => failed(
             CodeRunErrorKind::Exception,
             "the program can never finish: it awaits a promise that nothing will settle (no binding call, timer or other work is pending). Resolve or remove that promise.",
@@ -371,6 +371,30 @@ fn stop_ending(stop: &RunStop, config: &EngineConfig) -> Ending {
         Some(StopReason::Output) => failed(OutputLimit, "the logs exceeded the output cap"),
         None => failed(WorkerExit, "the engine stopped the program"),
     }
+}
+
+/// The engine's own out-of-memory errors (QuickJS, V8): an allocation the heap limit refused.
+const OUT_OF_MEMORY: [&str; 2] = [
+    "InternalError: out of memory",
+    "RangeError: Array buffer allocation failed",
+];
+
+/// The ending for an uncaught thrown value: an exception, except that the engine's own
+/// out-of-memory error means the program exhausted its heap.
+fn thrown(message: String, config: &EngineConfig) -> Ending {
+    let unprefixed = message
+        .strip_prefix("Uncaught (in promise) ")
+        .unwrap_or(&message);
+    if OUT_OF_MEMORY.iter().any(|oom| unprefixed.starts_with(oom)) {
+        return failed(
+            CodeRunErrorKind::WorkerExit,
+            format!(
+                "the program ran out of memory: the JavaScript heap limit is {} MiB ({unprefixed})",
+                config.heap_mb
+            ),
+        );
+    }
+    failed(CodeRunErrorKind::Exception, message)
 }
 
 /// A failure reported by the engine itself (not by the program's promise).

@@ -22,7 +22,7 @@ function checkLossless(value, limit) {
     overLimit: false,
   };
   try {
-    const text = jsonValue(value, state, null, 0);
+    const text = jsonValue(value, state, null, undefined);
     return { __proto__: null, ok: true, text };
   } catch (error) {
     if (error !== JSON_STOP) throw error;

@@ -45,6 +45,11 @@ setReportExceptionCallback((error) => {
   opUncaught(describeThrown(error));
 });
 
+// deno_core's async op stubs call `originalOp.call(...)`: a program that replaced
+// Function.prototype.call would receive the raw op. Pin `call` and `apply`.
+ObjectDefineProperty(FunctionPrototype, "call", { __proto__: null, writable: false, configurable: false });
+ObjectDefineProperty(FunctionPrototype, "apply", { __proto__: null, writable: false, configurable: false });
+
 {
   const atomics = ownDataValue(globalObject, "Atomics");
   if (atomics !== undefined) {

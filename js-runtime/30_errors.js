@@ -31,11 +31,16 @@ function describeError(error) {
   return frames === "" ? head : head + "\n" + frames;
 }
 
-/** The stack's `    at ...` lines that point into the program, positions mapped. */
+/** Frames shown per error, as V8's default Error.stackTraceLimit. */
+const STACK_FRAMES_SHOWN = 10;
+
+/** The stack's `    at ...` lines that point into the program, positions mapped; at most
+ * ten (deep recursion would otherwise print thousands). */
 function programFrames(stack) {
   let frames = "";
+  let shown = 0;
   let start = 0;
-  while (start < stack.length) {
+  while (start < stack.length && shown < STACK_FRAMES_SHOWN) {
     let end = StringPrototypeIndexOf(stack, "\n", start);
     if (end === -1) end = stack.length;
     const line = StringPrototypeSlice(stack, start, end);
@@ -45,6 +50,7 @@ function programFrames(stack) {
     // The call of the wrapper function, on the line after the program: not the model's code.
     if (StringPrototypeIndexOf(line, PROGRAM_FILE + ":" + (programLines + 1) + ":") !== -1) continue;
     frames = frames === "" ? mapProgramPositions(line) : frames + "\n" + mapProgramPositions(line);
+    shown++;
   }
   return frames;
 }

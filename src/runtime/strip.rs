@@ -12,7 +12,6 @@
 //!
 //! This module owns the wrapper and the position mapping; it must not know about the engine.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex};
 
 use swc_common::errors::{DiagnosticBuilder, Emitter, HANDLER, Handler};
@@ -30,6 +29,19 @@ const WRAPPER_HEAD: &str = "(async function () {";
 /// Text placed after the program: on a line of its own, so a trailing `//` comment in the
 /// program cannot swallow it.
 const WRAPPER_TAIL: &str = "\n})()";
+
+/// The largest program accepted, in bytes (model-written programs are far smaller).
+pub const MAX_PROGRAM_BYTES: usize = 512 * 1024;
+
+/// Stack reserved for stripping, per byte of program. The stripper's parser, its
+/// type-erasing visitor and the syntax tree's drop recurse once per nesting level, and a stack
+/// overflow aborts the process. Measured: about 1.3 KiB per byte for the worst construct
+/// (nested parentheses) with optimized dependencies; this leaves room for unoptimized builds.
+/// The reservation is virtual address space: only the pages used are touched.
+const STACK_PER_PROGRAM_BYTE: usize = 6 * 1024;
+
+/// Stack reserved for stripping on top of the per-byte part.
+const STACK_BASE: usize = 1024 * 1024;
 
 /// The program, wrapped and stripped of types: a script whose completion value is the
 /// promise of the program's async function.
@@ -51,10 +63,39 @@ pub struct StripError {
 }
 
 /// Wraps `program` as the body of an async function and erases its TypeScript types.
+///
+/// Strips on a thread whose stack is sized for the program (see [`MAX_PROGRAM_BYTES`]), so
+/// any thread may call this and no nesting depth can overflow a stack.
 pub fn prepare_program(program: &str) -> Result<PreparedProgram, StripError> {
+    if program.len() > MAX_PROGRAM_BYTES {
+        return Err(StripError {
+            message: format!(
+                "the program is {} bytes; the limit is {MAX_PROGRAM_BYTES} bytes",
+                program.len()
+            ),
+        });
+    }
     let wrapped = format!("{WRAPPER_HEAD}{program}{WRAPPER_TAIL}");
     let program_lines = program.split('\n').count();
-    match catch_unwind(AssertUnwindSafe(|| strip_types(&wrapped))) {
+    let stack = STACK_BASE + wrapped.len() * STACK_PER_PROGRAM_BYTE;
+    let stripped = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("codemode-strip".to_owned())
+            .stack_size(stack)
+            .spawn_scoped(scope, || strip_types(&wrapped))
+            .map(|thread| thread.join())
+    });
+    let stripped = match stripped {
+        Ok(joined) => joined,
+        Err(err) => {
+            return Err(StripError {
+                message: format!(
+                    "the program could not be prepared (no stack for the TypeScript stripper: {err})"
+                ),
+            });
+        }
+    };
+    match stripped {
         Ok(Ok(script)) => Ok(PreparedProgram {
             script,
             lines: u32::try_from(program_lines).unwrap_or(u32::MAX),
@@ -313,6 +354,35 @@ mod tests {
     fn a_trailing_line_comment_does_not_swallow_the_wrapper() {
         let js = stripped("return 1 // done");
         assert_eq!(js, "return 1 // done");
+    }
+
+    #[test]
+    fn deep_nesting_cannot_overflow_the_stack() {
+        // 40,000 levels of the deepest-recursing constructs, from a thread with a small stack.
+        let programs = [
+            format!("return {}1{};", "(".repeat(40_000), ")".repeat(40_000)),
+            format!("return {}1{};", "[".repeat(40_000), "]".repeat(40_000)),
+            format!("return {}1;", "() => ".repeat(40_000)),
+            format!(
+                "let v: {}number{} = [];",
+                "Array<".repeat(40_000),
+                ">".repeat(40_000)
+            ),
+            format!("{}{}", "{".repeat(40_000), "}".repeat(40_000)),
+        ];
+        let prepared = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || programs.iter().map(|p| prepare_program(p).is_ok()).count())
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(prepared, 5);
+    }
+
+    #[test]
+    fn programs_over_the_size_limit_are_refused() {
+        let message = error(&"x;".repeat(MAX_PROGRAM_BYTES));
+        assert!(message.contains("the limit is 524288 bytes"), "{message}");
     }
 
     #[test]

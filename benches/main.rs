@@ -1,10 +1,12 @@
 //! The benchmarks, one binary (each bench binary links the whole JS engine).
 //!
-//! Run with `cargo bench --bench codemode`; one group with `cargo bench --bench codemode -- validation`.
+//! Run with `cargo bench --bench codemode`; one group with `cargo bench --bench codemode -- validation`
+//! (or `-- runtime`).
 
 use criterion::{criterion_group, criterion_main};
 
+mod runtime;
 mod validation;
 
-criterion_group!(benches, validation::bench);
+criterion_group!(benches, validation::bench, runtime::bench);
 criterion_main!(benches);

@@ -10,7 +10,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use codemode::JsonValue;
-use codemode::runtime::{BindingHost, BindingNamespace, CodeRunRequest, CodeRuntime, EngineConfig, JsEngine};
+use codemode::runtime::{
+    BindingHost, BindingNamespace, CodeRunRequest, CodeRuntime, EngineConfig, JsEngine,
+};
 use criterion::Criterion;
 use deno_core::{JsRuntime, RuntimeOptions, op2, v8};
 use futures::future::BoxFuture;
@@ -23,7 +25,11 @@ deno_core::extension!(bench_ops, ops = [op_bench_ready]);
 struct Noop;
 
 impl BindingHost for Noop {
-    fn call(&self, _member: &str, _args: JsonValue) -> BoxFuture<'static, Result<JsonValue, String>> {
+    fn call(
+        &self,
+        _member: &str,
+        _args: JsonValue,
+    ) -> BoxFuture<'static, Result<JsonValue, String>> {
         Box::pin(async { Ok(JsonValue::Null) })
     }
 }
@@ -52,7 +58,10 @@ fn wait_warm(engine: &JsEngine) {
 
 pub fn bench(c: &mut Criterion) {
     let host_runtime = tokio::runtime::Runtime::new().expect("tokio");
-    let local = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio");
+    let local = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio");
     let mut group = c.benchmark_group("runtime");
     group
         .sample_size(20)

@@ -288,3 +288,81 @@ async fn run_job(shared: &Shared, mut fresh: FreshRuntime, job: Job) {
         tracing::error!("dropping a spent JavaScript runtime panicked");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::runtime::engine::ledger::Ledger;
+
+    fn pool(warm_pool: usize) -> Pool {
+        let config = EngineConfig {
+            warm_pool,
+            ..EngineConfig::default()
+        };
+        Pool::start(config, Watchdog::start().unwrap())
+    }
+
+    async fn wait_for(pool: &Pool, condition: impl Fn((usize, usize)) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !condition(pool.counts()) {
+            assert!(
+                Instant::now() < deadline,
+                "pool counts stuck at {:?}",
+                pool.counts()
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    fn new_job(program: &str) -> (Job, oneshot::Receiver<CodeRunOutcome>) {
+        let (reply, outcome) = oneshot::channel();
+        let job = Job {
+            program: program.to_owned(),
+            namespaces: vec![],
+            handle: tokio::runtime::Handle::current(),
+            stop: Arc::default(),
+            ledger: Arc::new(Mutex::new(Ledger::new(1 << 20))),
+            reply,
+        };
+        (job, outcome)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_pool_fills_refills_and_shuts_down_every_thread() {
+        let pool = pool(2);
+        wait_for(&pool, |(threads, idle)| threads == 2 && idle == 2).await;
+        let (job, outcome) = new_job("return 7");
+        pool.submit(job);
+        assert_eq!(outcome.await.unwrap().value, Some(serde_json::json!(7)));
+        // Refilled to two fresh runtimes, without keeping extra threads.
+        wait_for(&pool, |(threads, idle)| threads == 2 && idle == 2).await;
+
+        // A running program is stopped by shutdown, and every thread exits.
+        let (job, outcome) = new_job("while (true) {}");
+        pool.submit(job);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let stopper = tokio::task::spawn_blocking(move || {
+            pool.shutdown();
+            pool.counts()
+        });
+        let outcome = outcome.await.unwrap();
+        assert_eq!(outcome.error.map(|e| e.kind), Some(CodeRunErrorKind::Abort));
+        assert_eq!(stopper.await.unwrap(), (0, 0));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn without_a_pool_each_run_gets_a_thread_that_then_exits() {
+        let pool = pool(0);
+        assert_eq!(pool.counts(), (0, 0));
+        let (job, outcome) = new_job("return 'on demand'");
+        pool.submit(job);
+        assert_eq!(
+            outcome.await.unwrap().value,
+            Some(serde_json::json!("on demand"))
+        );
+        wait_for(&pool, |counts| counts == (0, 0)).await;
+        pool.shutdown();
+    }
+}

@@ -18,35 +18,54 @@ fn config(compute_ms: u64, wall_ms: u64) -> EngineConfig {
     }
 }
 
+/// CPU time this process has used (user + system), from /proc/self/stat, in 10 ms ticks.
+fn process_cpu() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the parenthesized command name, from `state` on: utime and stime are the
+    // 12th and 13th (fields 14 and 15 of proc(5)).
+    let after_name = stat.rsplit_once(')').map(|(_, rest)| rest).unwrap_or("");
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let field = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    Duration::from_millis((field(11) + field(12)) * 10)
+}
+
 #[tokio::test]
 async fn an_endless_loop_times_out_within_the_compute_budget_plus_100ms() {
     // CPU time is only as fast as the core the loop gets: keep other busy tests off it.
     let _cpu = super::CPU.lock().await;
     let engine = engine_with(config(300, 20_000));
-    // The machine is shared: one of five tries must make the bound; all must time out.
-    let mut fastest = Duration::MAX;
+    // On an idle machine the loop ends within 400 ms of wall time. On a loaded one the loop's
+    // thread gets less than a core and 300 ms of CPU take longer, so the bound is checked
+    // in CPU time too: the process may spend at most the budget + 100 ms (+ 50 ms for the
+    // rest of the process and the 10 ms clock ticks) before the program is stopped.
+    let mut tries = Vec::new();
     for _ in 0..5 {
+        let cpu_before = process_cpu();
         let started = Instant::now();
         let outcome = run(&engine, "while (true) {}").await;
-        let elapsed = started.elapsed();
+        let (elapsed, cpu) = (started.elapsed(), process_cpu().saturating_sub(cpu_before));
         let message = failure(&outcome, CodeRunErrorKind::Timeout);
         assert!(
             message.contains("compute budget") && message.contains("300 ms"),
             "{message}"
         );
         assert!(
-            elapsed >= Duration::from_millis(300),
-            "stopped before the budget: {elapsed:?}"
+            cpu >= Duration::from_millis(250),
+            "stopped before the budget: {cpu:?} of CPU"
         );
-        fastest = fastest.min(elapsed);
-        if fastest <= Duration::from_millis(400) {
-            break;
+        tries.push((elapsed, cpu));
+        if elapsed <= Duration::from_millis(400)
+            || (cpu <= Duration::from_millis(450) && elapsed < Duration::from_secs(5))
+        {
+            return;
         }
     }
-    assert!(
-        fastest <= Duration::from_millis(400),
-        "fastest stop took {fastest:?}"
-    );
+    panic!("no try stopped within the budget + 100 ms (wall, CPU): {tries:?}");
 }
 
 #[tokio::test]

@@ -29,6 +29,12 @@ use crate::runtime::{CodeRunError, CodeRunErrorKind, CodeRunOutcome, EngineConfi
 /// How long shutdown waits for engine threads to exit.
 const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
 
+/// Runtimes one engine thread creates before it retires. The QuickJS backend keeps
+/// per-thread state for every runtime a thread has created (its module bookkeeping), and
+/// after a few hundred creations on one thread a new runtime fails to start; a fresh
+/// thread starts clean.
+const RUNTIMES_PER_THREAD: usize = 32;
+
 pub(crate) struct Pool {
     shared: Arc<Shared>,
 }
@@ -73,7 +79,7 @@ impl Pool {
                 thread_exited: Condvar::new(),
             }),
         };
-        pool.replenish();
+        replenish(&pool.shared);
         pool
     }
 
@@ -96,7 +102,7 @@ impl Pool {
             match idle.send(job) {
                 Ok(()) => {
                     drop(state);
-                    self.replenish();
+                    replenish(&self.shared);
                     return;
                 }
                 Err(returned) => job = returned,
@@ -105,25 +111,7 @@ impl Pool {
         state.threads += 1;
         drop(state);
         start_thread(&self.shared, Some(job), false);
-        self.replenish();
-    }
-
-    /// Starts warming threads until idle plus warming threads reach the pool size.
-    fn replenish(&self) {
-        let missing = {
-            let mut state = lock(&self.shared);
-            if state.shutdown {
-                return;
-            }
-            let have = state.idle.len() + state.warming;
-            let missing = self.shared.config.warm_pool.saturating_sub(have);
-            state.warming += missing;
-            state.threads += missing;
-            missing
-        };
-        for _ in 0..missing {
-            start_thread(&self.shared, None, true);
-        }
+        replenish(&self.shared);
     }
 
     /// Stops running programs, releases idle threads and waits for every thread to exit.
@@ -162,6 +150,24 @@ impl Pool {
     }
 }
 
+/// Starts warming threads until idle plus warming threads reach the pool size.
+fn replenish(shared: &Arc<Shared>) {
+    let missing = {
+        let mut state = lock(shared);
+        if state.shutdown {
+            return;
+        }
+        let have = state.idle.len() + state.warming;
+        let missing = shared.config.warm_pool.saturating_sub(have);
+        state.warming += missing;
+        state.threads += missing;
+        missing
+    };
+    for _ in 0..missing {
+        start_thread(shared, None, true);
+    }
+}
+
 /// Starts an engine thread (already counted in `threads`, and in `warming` if `warming`).
 fn start_thread(shared: &Arc<Shared>, job: Option<Job>, warming: bool) {
     let thread_shared = shared.clone();
@@ -185,8 +191,8 @@ fn start_thread(shared: &Arc<Shared>, job: Option<Job>, warming: bool) {
 }
 
 /// The life of an engine thread: create a runtime, get a job (or wait for one in the pool),
-/// run it, repeat while the pool needs this thread.
-fn engine_thread(shared: &Shared, mut job: Option<Job>, mut warming: bool) {
+/// run it, repeat while the pool needs this thread and it has not retired.
+fn engine_thread(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) {
     let tokio = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -197,22 +203,36 @@ fn engine_thread(shared: &Shared, mut job: Option<Job>, mut warming: bool) {
             if warming {
                 lock(shared).warming -= 1;
             }
+            if let Some(job) = job {
+                refuse(
+                    job,
+                    &format!("the engine could not start a thread runtime: {err}"),
+                );
+            }
             return;
         }
     };
+    let mut runtimes_created = 0;
     tokio.block_on(async {
         loop {
             let created = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 FreshRuntime::create(shared.config.heap_bytes())
             }));
+            runtimes_created += 1;
             let fresh = match created {
                 Ok(Ok(fresh)) => fresh,
                 Ok(Err(err)) => {
                     tracing::error!(%err, "no JavaScript runtime");
+                    if let Some(job) = job.take() {
+                        refuse(job, &err);
+                    }
                     break;
                 }
                 Err(_) => {
                     tracing::error!("creating a JavaScript runtime panicked");
+                    if let Some(job) = job.take() {
+                        refuse(job, "creating the JavaScript runtime failed");
+                    }
                     break;
                 }
             };
@@ -242,12 +262,28 @@ fn engine_thread(shared: &Shared, mut job: Option<Job>, mut warming: bool) {
             if state.shutdown || state.idle.len() + state.warming >= shared.config.warm_pool {
                 break;
             }
+            if runtimes_created >= RUNTIMES_PER_THREAD {
+                // Retire: a fresh thread takes this one's place in the pool.
+                drop(state);
+                replenish(shared);
+                break;
+            }
             state.warming += 1;
             warming = true;
         }
         if warming {
             lock(shared).warming -= 1;
         }
+    });
+}
+
+/// Answers a job this thread cannot run.
+fn refuse(job: Job, reason: &str) {
+    let logs = Vec::new();
+    let _ = job.reply.send(CodeRunOutcome {
+        value: None,
+        logs,
+        error: Some(CodeRunError::new(CodeRunErrorKind::WorkerExit, reason)),
     });
 }
 

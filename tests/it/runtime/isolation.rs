@@ -282,3 +282,16 @@ async fn concurrent_runs_share_nothing_and_overlap() {
         started.elapsed()
     );
 }
+
+#[tokio::test]
+async fn hundreds_of_runs_in_a_row_all_succeed() {
+    // Long sequences of runs keep working (on the QuickJS backend a thread that has created a
+    // few hundred runtimes cannot start another; the pool retires threads long before that).
+    let engine = engine();
+    for i in 0..300 {
+        let outcome = run(&engine, &format!("return {i}")).await;
+        assert_eq!(value(&outcome), json!(i), "run {i}");
+    }
+    let (threads, _) = engine.thread_counts();
+    assert!(threads <= 3, "{threads} engine threads");
+}

@@ -398,10 +398,10 @@ fn thrown(message: String, config: &EngineConfig) -> Ending {
 }
 
 /// A failure reported by the engine itself (not by the program's promise).
+/// deno_core reports a terminated isolate as "execution terminated"; with no stop reason
+/// recorded, the engine itself ended the program.
 fn engine_failure(message: String) -> Ending {
-    if message.contains("execution terminated")
-        || message.contains("terminated") && message.len() < 80
-    {
+    if message.contains("execution terminated") {
         failed(
             CodeRunErrorKind::WorkerExit,
             format!("the engine terminated the program: {message}"),

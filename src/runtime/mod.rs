@@ -67,6 +67,7 @@ pub trait CodeRuntime: Send + Sync + 'static {
 }
 
 /// One program to run.
+#[derive(Clone)]
 pub struct CodeRunRequest {
     /// The program: the body of an async function (top-level `await` and `return` work).
     pub program: String,

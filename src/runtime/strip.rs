@@ -12,6 +12,7 @@
 //!
 //! This module owns the wrapper and the position mapping; it must not know about the engine.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex};
 
 use swc_common::errors::{DiagnosticBuilder, Emitter, HANDLER, Handler};
@@ -64,8 +65,8 @@ pub struct StripError {
 
 /// Wraps `program` as the body of an async function and erases its TypeScript types.
 ///
-/// Strips on a thread whose stack is sized for the program (see [`MAX_PROGRAM_BYTES`]), so
-/// any thread may call this and no nesting depth can overflow a stack.
+/// Strips on a stack segment sized for the program (see [`MAX_PROGRAM_BYTES`]), so any
+/// thread may call this and no nesting depth can overflow a stack.
 pub fn prepare_program(program: &str) -> Result<PreparedProgram, StripError> {
     if program.len() > MAX_PROGRAM_BYTES {
         return Err(StripError {
@@ -78,23 +79,10 @@ pub fn prepare_program(program: &str) -> Result<PreparedProgram, StripError> {
     let wrapped = format!("{WRAPPER_HEAD}{program}{WRAPPER_TAIL}");
     let program_lines = program.split('\n').count();
     let stack = STACK_BASE + wrapped.len() * STACK_PER_PROGRAM_BYTE;
-    let stripped = std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("codemode-strip".to_owned())
-            .stack_size(stack)
-            .spawn_scoped(scope, || strip_types(&wrapped))
-            .map(|thread| thread.join())
+    // A stack segment of its own (mapped, not a thread: a thread costs far more to start).
+    let stripped = stacker::grow(stack, || {
+        catch_unwind(AssertUnwindSafe(|| strip_types(&wrapped)))
     });
-    let stripped = match stripped {
-        Ok(joined) => joined,
-        Err(err) => {
-            return Err(StripError {
-                message: format!(
-                    "the program could not be prepared (no stack for the TypeScript stripper: {err})"
-                ),
-            });
-        }
-    };
     match stripped {
         Ok(Ok(script)) => Ok(PreparedProgram {
             script,

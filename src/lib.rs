@@ -14,18 +14,18 @@
 //!   its waterfalls, the timeout policy, the ordered lane scheduler, session events.
 //! - [`sources`]: where tools come from; [`sources::builtin`] holds the file tools confined
 //!   to a root directory.
+//! - [`runtime`]: the code runtime seam (`CodeRuntime`) and the embedded JavaScript engine
+//!   that runs Code Mode programs (`JsEngine`).
 
 pub mod content;
 pub mod error;
 pub mod json;
 pub mod presentation;
 pub mod registry;
+pub mod runtime;
 pub mod schema;
 pub mod sources;
 pub mod tool;
-
-#[doc(hidden)]
-pub mod engine_smoke;
 
 pub use content::{ContentBlock, EmbeddedResource, MessageSource, UserMessage};
 pub use error::{Error, ErrorCode, Result};

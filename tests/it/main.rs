@@ -1,5 +1,5 @@
 //! The one integration-test binary (every extra test binary would link the JS engine again).
 
 mod builtin;
-mod engine;
 mod registry;
+mod runtime;

@@ -1,0 +1,122 @@
+//! The output ledger of a run: its log lines and the bytes they would take in the result.
+//!
+//! Output is measured the way the result carries it: the JSON-serialized logs array plus the
+//! value (or the failure message). A line that would push the logs over the cap is refused
+//! and every later line with it, so the logs kept are always the prefix that fits.
+//!
+//! This module owns the accounting; it must not know about the engine.
+
+/// Log lines and their serialized size.
+#[derive(Debug)]
+pub(crate) struct Ledger {
+    logs: Vec<String>,
+    /// Size of the logs serialized as a JSON array of strings (`[]` when empty).
+    bytes: u64,
+    cap: u64,
+    overflowed: bool,
+}
+
+impl Ledger {
+    /// An empty ledger with a cap of `cap` bytes.
+    pub(crate) fn new(cap: u64) -> Ledger {
+        Ledger {
+            logs: Vec::new(),
+            bytes: 2,
+            cap,
+            overflowed: false,
+        }
+    }
+
+    /// Records a line; `false` (and nothing recorded, now or later) once the logs would
+    /// exceed the cap.
+    pub(crate) fn push(&mut self, line: String) -> bool {
+        if self.overflowed {
+            return false;
+        }
+        let separator = u64::from(!self.logs.is_empty());
+        let added = json_string_len(&line) + separator;
+        if self.bytes + added > self.cap {
+            self.overflowed = true;
+            return false;
+        }
+        self.bytes += added;
+        self.logs.push(line);
+        true
+    }
+
+    /// Whether a line was refused for the cap.
+    pub(crate) fn overflowed(&self) -> bool {
+        self.overflowed
+    }
+
+    /// Bytes left under the cap after the logs.
+    pub(crate) fn remaining(&self) -> u64 {
+        self.cap.saturating_sub(self.bytes)
+    }
+
+    /// The cap.
+    pub(crate) fn cap(&self) -> u64 {
+        self.cap
+    }
+
+    /// Takes the lines out.
+    pub(crate) fn take_logs(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.logs)
+    }
+}
+
+/// The length of `text` serialized as a JSON string by `serde_json` (quotes and escapes
+/// included), computed without serializing it.
+pub(crate) fn json_string_len(text: &str) -> u64 {
+    let mut len = 2u64;
+    for byte in text.bytes() {
+        len += match byte {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
+            0..=0x1f => 6,
+            _ => 1,
+        };
+    }
+    len
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_lengths_match_serde_json() {
+        for text in [
+            "",
+            "plain",
+            "quote\"back\\slash",
+            "line\nfeed\ttab",
+            "\u{1}\u{1f}",
+            "路径😀",
+            "\u{7f}",
+        ] {
+            let serialized = serde_json::to_string(text).unwrap();
+            assert_eq!(json_string_len(text), serialized.len() as u64, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn the_ledger_measures_the_serialized_array() {
+        let mut ledger = Ledger::new(1000);
+        ledger.push("a".to_owned());
+        ledger.push("b\n".to_owned());
+        let logs = ledger.take_logs();
+        let serialized = serde_json::to_string(&logs).unwrap();
+        assert_eq!(ledger.remaining(), 1000 - serialized.len() as u64);
+    }
+
+    #[test]
+    fn lines_past_the_cap_are_refused_and_the_prefix_is_kept() {
+        let mut ledger = Ledger::new(20);
+        assert!(ledger.push("12345".to_owned())); // ["12345"] = 9 bytes
+        assert!(ledger.push("1234".to_owned())); // ,"1234" = 7 more: 16
+        assert!(!ledger.push("1234".to_owned())); // would be 23
+        assert!(!ledger.push("".to_owned())); // fits, but after a refusal nothing is kept
+        assert!(ledger.overflowed());
+        assert_eq!(ledger.take_logs(), ["12345", "1234"]);
+    }
+}

@@ -1,0 +1,192 @@
+//! [`JsEngine`]: the deno_core code runtime (QuickJS by default, V8 by feature).
+//!
+//! Each run gets a fresh runtime on its own engine thread, from a warm pool ([`pool`]); the
+//! program runs there under its budgets ([`budget`]) with the bootstrap of `js-runtime/`
+//! ([`bootstrap`]) and the bridge's ops ([`ops`]). The caller's side of a run lives here: it
+//! submits the job, forwards the caller's cancellation, and turns a vanished engine thread
+//! into a `worker-exit` outcome that still carries the logs.
+//!
+//! This module owns the public engine type; it must not know about tools or the registry.
+
+use std::sync::{Arc, Mutex};
+
+use futures::future::BoxFuture;
+use tokio::sync::oneshot;
+
+use super::{
+    CodeRunError, CodeRunErrorKind, CodeRunOutcome, CodeRunRequest, CodeRuntime, EngineConfig,
+    Language,
+};
+use crate::error::{Error, ErrorCode};
+
+mod bootstrap;
+mod budget;
+mod clock;
+mod ledger;
+mod ops;
+mod pool;
+mod run;
+mod threads;
+
+use budget::{RunStop, StopReason, Watchdog};
+use ledger::Ledger;
+use pool::Pool;
+use run::Job;
+
+/// The JavaScript/TypeScript code runtime.
+///
+/// ```no_run
+/// use codemode::runtime::{CodeRunRequest, CodeRuntime, EngineConfig, JsEngine};
+/// # async fn demo() -> Result<(), codemode::Error> {
+/// let engine = JsEngine::new(EngineConfig::default())?;
+/// let outcome = engine
+///     .run(CodeRunRequest {
+///         program: "const n: number = 2; console.log('hi'); return n * 21;".into(),
+///         namespaces: vec![],
+///         signal: Default::default(),
+///     })
+///     .await;
+/// assert_eq!(outcome.value, Some(serde_json::json!(42)));
+/// assert_eq!(outcome.logs, ["hi"]);
+/// # Ok(()) }
+/// ```
+pub struct JsEngine {
+    pool: Arc<Pool>,
+    config: EngineConfig,
+}
+
+impl JsEngine {
+    /// Validates `config` (`INVALID_CONFIG` naming the field) and starts the engine: its
+    /// watchdog thread and the warm pool.
+    pub fn new(config: EngineConfig) -> Result<JsEngine, Error> {
+        config.validate()?;
+        let watchdog = Watchdog::start().map_err(|err| {
+            Error::new(
+                ErrorCode::InvalidConfig,
+                format!("the engine's watchdog thread could not start: {err}"),
+            )
+        })?;
+        Ok(JsEngine {
+            pool: Arc::new(Pool::start(config, watchdog)),
+            config,
+        })
+    }
+
+    /// The engine's configuration.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// Live engine threads and idle warm runtimes (diagnostics; the counts move as the pool
+    /// refills in the background).
+    pub fn thread_counts(&self) -> (usize, usize) {
+        self.pool.counts()
+    }
+}
+
+impl Drop for JsEngine {
+    fn drop(&mut self) {
+        self.pool.shutdown();
+    }
+}
+
+impl std::fmt::Debug for JsEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JsEngine")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl CodeRuntime for JsEngine {
+    fn language(&self) -> Language {
+        Language::TypeScript
+    }
+
+    fn isolation(&self) -> &'static str {
+        if cfg!(feature = "quickjs") {
+            "deno_core/quickjs isolate on its own thread, fresh per run"
+        } else {
+            "deno_core/v8 isolate on its own thread, fresh per run"
+        }
+    }
+
+    fn run(&self, request: CodeRunRequest) -> BoxFuture<'static, CodeRunOutcome> {
+        let pool = self.pool.clone();
+        let cap = self.config.max_output_bytes;
+        Box::pin(run_on_pool(pool, cap, request))
+    }
+}
+
+fn failure(kind: CodeRunErrorKind, message: &str) -> CodeRunOutcome {
+    CodeRunOutcome {
+        error: Some(CodeRunError::new(kind, message)),
+        ..Default::default()
+    }
+}
+
+async fn run_on_pool(pool: Arc<Pool>, cap: u64, request: CodeRunRequest) -> CodeRunOutcome {
+    let CodeRunRequest {
+        program,
+        namespaces,
+        signal,
+    } = request;
+    if signal.is_cancelled() {
+        return failure(
+            CodeRunErrorKind::Abort,
+            "the run was cancelled by its caller",
+        );
+    }
+    let Ok(handle) = tokio::runtime::Handle::try_current() else {
+        return failure(
+            CodeRunErrorKind::Exception,
+            "a code run must be awaited inside a tokio runtime (host calls are spawned there)",
+        );
+    };
+    let stop = Arc::new(RunStop::default());
+    let ledger = Arc::new(Mutex::new(Ledger::new(cap)));
+    let (reply, mut outcome) = oneshot::channel();
+    let mut stop_if_dropped = StopIfDropped(Some(stop.clone()));
+    pool.submit(Job {
+        program,
+        namespaces,
+        handle,
+        stop: stop.clone(),
+        ledger: ledger.clone(),
+        reply,
+    });
+    let outcome = tokio::select! {
+        biased;
+        outcome = &mut outcome => outcome,
+        () = signal.cancelled() => {
+            stop.request(StopReason::Abort);
+            outcome.await
+        }
+    };
+    stop_if_dropped.0 = None;
+    outcome.unwrap_or_else(|_| {
+        let logs = ledger
+            .lock()
+            .map(|mut ledger| ledger.take_logs())
+            .unwrap_or_default();
+        CodeRunOutcome {
+            value: None,
+            logs,
+            error: Some(CodeRunError::new(
+                CodeRunErrorKind::WorkerExit,
+                "the engine thread running the program is gone",
+            )),
+        }
+    })
+}
+
+/// Stops the run when the caller drops its future before the outcome arrives.
+struct StopIfDropped(Option<Arc<RunStop>>);
+
+impl Drop for StopIfDropped {
+    fn drop(&mut self) {
+        if let Some(stop) = self.0.take() {
+            stop.request(StopReason::Abort);
+        }
+    }
+}

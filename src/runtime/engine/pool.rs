@@ -1,0 +1,404 @@
+//! Engine threads and the warm pool.
+//!
+//! A `JsRuntime` cannot move between threads, so every runtime lives on its own engine
+//! thread (with a current-thread tokio runtime), and the pool is a queue of idle threads,
+//! each holding a fresh, never-used runtime. A run takes an idle thread if there is one, and
+//! otherwise starts a thread that creates its runtime and runs at once. After a run the
+//! thread drops the spent runtime and, if the pool is short, creates a fresh one and waits
+//! again; otherwise it exits. Taking a thread tops the pool up in the background.
+//!
+//! Shutdown (dropping the engine) stops running programs, wakes idle threads so they exit,
+//! and waits for every thread.
+//!
+//! This module owns threads and their lifecycle; it must not know what a run does.
+
+use std::collections::{HashMap, VecDeque};
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use futures::FutureExt;
+use tokio::sync::oneshot;
+
+use super::bootstrap::FreshRuntime;
+use super::budget::{RunStop, StopReason, Watchdog};
+use super::run::{Job, execute};
+use super::threads::spawn_engine_thread;
+use crate::runtime::{CodeRunError, CodeRunErrorKind, CodeRunOutcome, EngineConfig};
+
+/// How long shutdown waits for engine threads to exit.
+const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
+
+/// Runtimes one engine thread creates before it retires. The QuickJS backend keeps
+/// per-thread state for every runtime a thread has created (its module bookkeeping), and
+/// after a few hundred creations on one thread a new runtime fails to start; a fresh
+/// thread starts clean.
+const RUNTIMES_PER_THREAD: usize = 32;
+
+pub(crate) struct Pool {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    config: EngineConfig,
+    watchdog: Watchdog,
+    state: Mutex<PoolState>,
+    thread_exited: Condvar,
+}
+
+#[derive(Default)]
+struct PoolState {
+    /// Idle threads, each waiting for one job with a fresh runtime.
+    idle: VecDeque<oneshot::Sender<Job>>,
+    /// Threads creating a runtime to become idle (no job yet).
+    warming: usize,
+    /// Live engine threads.
+    threads: usize,
+    /// The stop switches of running programs.
+    running: HashMap<u64, Arc<RunStop>>,
+    next_run: u64,
+    shutdown: bool,
+}
+
+fn lock(shared: &Shared) -> MutexGuard<'_, PoolState> {
+    // A poisoned lock only means a panic elsewhere; the counters stay meaningful.
+    shared
+        .state
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner())
+}
+
+impl Pool {
+    /// A pool that keeps `config.warm_pool` fresh runtimes ready (started at once).
+    pub(crate) fn start(config: EngineConfig, watchdog: Watchdog) -> Pool {
+        let pool = Pool {
+            shared: Arc::new(Shared {
+                config,
+                watchdog,
+                state: Mutex::new(PoolState::default()),
+                thread_exited: Condvar::new(),
+            }),
+        };
+        replenish(&pool.shared);
+        pool
+    }
+
+    /// Hands `job` to an idle thread, or to a new one. If no thread can run it, the job is
+    /// dropped and its caller sees the reply channel close.
+    pub(crate) fn submit(&self, mut job: Job) {
+        let mut state = lock(&self.shared);
+        if state.shutdown {
+            drop(state);
+            let _ = job.reply.send(CodeRunOutcome {
+                error: Some(CodeRunError::new(
+                    CodeRunErrorKind::Abort,
+                    "the engine is shut down",
+                )),
+                ..Default::default()
+            });
+            return;
+        }
+        while let Some(idle) = state.idle.pop_front() {
+            match idle.send(job) {
+                Ok(()) => {
+                    drop(state);
+                    replenish(&self.shared);
+                    return;
+                }
+                Err(returned) => job = returned,
+            }
+        }
+        state.threads += 1;
+        drop(state);
+        start_thread(&self.shared, Some(job), false);
+        replenish(&self.shared);
+    }
+
+    /// Stops running programs, releases idle threads and waits for every thread to exit.
+    pub(crate) fn shutdown(&self) {
+        let mut state = lock(&self.shared);
+        state.shutdown = true;
+        state.idle.clear();
+        for stop in state.running.values() {
+            stop.request(StopReason::Shutdown);
+        }
+        let deadline = Instant::now() + SHUTDOWN_WAIT;
+        while state.threads > 0 {
+            let now = Instant::now();
+            if now >= deadline {
+                tracing::warn!(
+                    threads = state.threads,
+                    "engine threads still running after shutdown"
+                );
+                break;
+            }
+            state = match self
+                .shared
+                .thread_exited
+                .wait_timeout(state, deadline - now)
+            {
+                Ok((guard, _)) => guard,
+                Err(poison) => poison.into_inner().0,
+            };
+        }
+    }
+
+    /// Live engine threads and idle (warm) runtimes, for tests and diagnostics.
+    pub(crate) fn counts(&self) -> (usize, usize) {
+        let state = lock(&self.shared);
+        (state.threads, state.idle.len())
+    }
+}
+
+/// Starts warming threads until idle plus warming threads reach the pool size.
+fn replenish(shared: &Arc<Shared>) {
+    let missing = {
+        let mut state = lock(shared);
+        if state.shutdown {
+            return;
+        }
+        let have = state.idle.len() + state.warming;
+        let missing = shared.config.warm_pool.saturating_sub(have);
+        state.warming += missing;
+        state.threads += missing;
+        missing
+    };
+    for _ in 0..missing {
+        start_thread(shared, None, true);
+    }
+}
+
+/// Starts an engine thread (already counted in `threads`, and in `warming` if `warming`).
+fn start_thread(shared: &Arc<Shared>, job: Option<Job>, warming: bool) {
+    let thread_shared = shared.clone();
+    let started = spawn_engine_thread("codemode-engine", move || {
+        engine_thread(&thread_shared, job, warming);
+        let mut state = lock(&thread_shared);
+        state.threads -= 1;
+        drop(state);
+        thread_shared.thread_exited.notify_all();
+    });
+    if let Err(err) = started {
+        tracing::error!(%err, "no engine thread");
+        let mut state = lock(shared);
+        state.threads -= 1;
+        if warming {
+            state.warming -= 1;
+        }
+        drop(state);
+        shared.thread_exited.notify_all();
+    }
+}
+
+/// The life of an engine thread: create a runtime, get a job (or wait for one in the pool),
+/// run it, repeat while the pool needs this thread and it has not retired.
+fn engine_thread(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) {
+    let tokio = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(tokio) => tokio,
+        Err(err) => {
+            tracing::error!(%err, "no tokio runtime for an engine thread");
+            if warming {
+                lock(shared).warming -= 1;
+            }
+            if let Some(job) = job {
+                refuse(
+                    job,
+                    &format!("the engine could not start a thread runtime: {err}"),
+                );
+            }
+            return;
+        }
+    };
+    let mut runtimes_created = 0;
+    tokio.block_on(async {
+        loop {
+            let created = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                FreshRuntime::create(shared.config.heap_bytes())
+            }));
+            runtimes_created += 1;
+            let fresh = match created {
+                Ok(Ok(fresh)) => fresh,
+                Ok(Err(err)) => {
+                    tracing::error!(%err, "no JavaScript runtime");
+                    if let Some(job) = job.take() {
+                        refuse(job, &err);
+                    }
+                    break;
+                }
+                Err(_) => {
+                    tracing::error!("creating a JavaScript runtime panicked");
+                    if let Some(job) = job.take() {
+                        refuse(job, "creating the JavaScript runtime failed");
+                    }
+                    break;
+                }
+            };
+            let next = match job.take() {
+                Some(job) => job,
+                None => {
+                    let (offer, taken) = oneshot::channel();
+                    {
+                        let mut state = lock(shared);
+                        if warming {
+                            state.warming -= 1;
+                            warming = false;
+                        }
+                        if state.shutdown || state.idle.len() >= shared.config.warm_pool {
+                            break;
+                        }
+                        state.idle.push_back(offer);
+                    }
+                    match taken.await {
+                        Ok(job) => job,
+                        Err(_) => break,
+                    }
+                }
+            };
+            run_job(shared, fresh, next).await;
+            let mut state = lock(shared);
+            if state.shutdown || state.idle.len() + state.warming >= shared.config.warm_pool {
+                break;
+            }
+            if runtimes_created >= RUNTIMES_PER_THREAD {
+                // Retire: a fresh thread takes this one's place in the pool.
+                drop(state);
+                replenish(shared);
+                break;
+            }
+            state.warming += 1;
+            warming = true;
+        }
+        if warming {
+            lock(shared).warming -= 1;
+        }
+    });
+}
+
+/// Answers a job this thread cannot run.
+fn refuse(job: Job, reason: &str) {
+    let logs = Vec::new();
+    let _ = job.reply.send(CodeRunOutcome {
+        value: None,
+        logs,
+        error: Some(CodeRunError::new(CodeRunErrorKind::WorkerExit, reason)),
+    });
+}
+
+async fn run_job(shared: &Shared, mut fresh: FreshRuntime, job: Job) {
+    let id = {
+        let mut state = lock(shared);
+        let id = state.next_run;
+        state.next_run += 1;
+        state.running.insert(id, job.stop.clone());
+        id
+    };
+    if lock(shared).shutdown {
+        job.stop.request(StopReason::Shutdown);
+    }
+    let outcome = AssertUnwindSafe(execute(&mut fresh, &job, &shared.watchdog, &shared.config))
+        .catch_unwind()
+        .await
+        .unwrap_or_else(|_| {
+            tracing::error!("a code run panicked in the engine");
+            let logs = job
+                .ledger
+                .lock()
+                .map(|mut ledger| ledger.take_logs())
+                .unwrap_or_default();
+            CodeRunOutcome {
+                value: None,
+                logs,
+                error: Some(CodeRunError::new(
+                    CodeRunErrorKind::WorkerExit,
+                    "the engine failed while running the program",
+                )),
+            }
+        });
+    lock(shared).running.remove(&id);
+    let _ = job.reply.send(outcome);
+    // The spent runtime goes after the reply, so the caller does not wait for its teardown.
+    if std::panic::catch_unwind(AssertUnwindSafe(|| drop(fresh))).is_err() {
+        tracing::error!("dropping a spent JavaScript runtime panicked");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::runtime::engine::ledger::Ledger;
+
+    fn pool(warm_pool: usize) -> Pool {
+        let config = EngineConfig {
+            warm_pool,
+            ..EngineConfig::default()
+        };
+        Pool::start(config, Watchdog::start().unwrap())
+    }
+
+    async fn wait_for(pool: &Pool, condition: impl Fn((usize, usize)) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !condition(pool.counts()) {
+            assert!(
+                Instant::now() < deadline,
+                "pool counts stuck at {:?}",
+                pool.counts()
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    fn new_job(program: &str) -> (Job, oneshot::Receiver<CodeRunOutcome>) {
+        let (reply, outcome) = oneshot::channel();
+        let job = Job {
+            program: program.to_owned(),
+            namespaces: vec![],
+            handle: tokio::runtime::Handle::current(),
+            stop: Arc::default(),
+            ledger: Arc::new(Mutex::new(Ledger::new(1 << 20))),
+            reply,
+        };
+        (job, outcome)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_pool_fills_refills_and_shuts_down_every_thread() {
+        let pool = pool(2);
+        wait_for(&pool, |(threads, idle)| threads == 2 && idle == 2).await;
+        let (job, outcome) = new_job("return 7");
+        pool.submit(job);
+        assert_eq!(outcome.await.unwrap().value, Some(serde_json::json!(7)));
+        // Refilled to two fresh runtimes, without keeping extra threads.
+        wait_for(&pool, |(threads, idle)| threads == 2 && idle == 2).await;
+
+        // A running program is stopped by shutdown, and every thread exits.
+        let (job, outcome) = new_job("while (true) {}");
+        pool.submit(job);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let stopper = tokio::task::spawn_blocking(move || {
+            pool.shutdown();
+            pool.counts()
+        });
+        let outcome = outcome.await.unwrap();
+        assert_eq!(outcome.error.map(|e| e.kind), Some(CodeRunErrorKind::Abort));
+        assert_eq!(stopper.await.unwrap(), (0, 0));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn without_a_pool_each_run_gets_a_thread_that_then_exits() {
+        let pool = pool(0);
+        assert_eq!(pool.counts(), (0, 0));
+        let (job, outcome) = new_job("return 'on demand'");
+        pool.submit(job);
+        assert_eq!(
+            outcome.await.unwrap().value,
+            Some(serde_json::json!("on demand"))
+        );
+        wait_for(&pool, |counts| counts == (0, 0)).await;
+        pool.shutdown();
+    }
+}

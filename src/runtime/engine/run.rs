@@ -1,0 +1,436 @@
+//! One run, on its engine thread: from a program and a fresh runtime to an outcome.
+//!
+//! The program is stripped and wrapped ([`crate::runtime::strip`]), the namespaces installed,
+//! the script evaluated (its completion value is the program's promise), and the event loop
+//! driven until the promise settles, a failure escapes it, the event loop runs dry with the
+//! promise still pending (it can never settle), or the run is stopped. The settled value
+//! crosses the lossless-JSON check; the output ledger decides whether it fits.
+//!
+//! This module owns the sequence of a run and the failure messages; it must not know about
+//! threads or the pool.
+
+use std::future::poll_fn;
+use std::sync::{Arc, Mutex};
+use std::task::Poll;
+use std::time::Duration;
+
+use deno_core::{PollEventLoopOptions, v8};
+use tokio::sync::oneshot;
+
+use super::bootstrap::FreshRuntime;
+use super::budget::{RunStop, StopReason, TimeBudget, Watchdog};
+use super::ledger::{Ledger, json_string_len};
+use super::ops::RunContext;
+use crate::json::{JsonValue, parse_lossless};
+use crate::runtime::strip::{PROGRAM_FILE, PreparedProgram, map_stack_positions, prepare_program};
+use crate::runtime::{
+    BindingNamespace, CodeRunError, CodeRunErrorKind, CodeRunOutcome, EngineConfig,
+};
+
+/// A run handed to an engine thread.
+pub(crate) struct Job {
+    pub(crate) program: String,
+    pub(crate) namespaces: Vec<BindingNamespace>,
+    /// The tokio runtime that called `run` (host futures are spawned there).
+    pub(crate) handle: tokio::runtime::Handle,
+    pub(crate) stop: Arc<RunStop>,
+    /// Shared with the caller, so logs survive even if the engine thread dies.
+    pub(crate) ledger: Arc<Mutex<Ledger>>,
+    pub(crate) reply: oneshot::Sender<CodeRunOutcome>,
+}
+
+/// How a program ended, before the output ledger has its say.
+#[derive(Debug)]
+enum Ending {
+    /// Settled with this value (`None`: undefined); `bytes` is its JSON text's size.
+    Value {
+        value: Option<JsonValue>,
+        bytes: u64,
+    },
+    Failed(CodeRunError),
+}
+
+fn failed(kind: CodeRunErrorKind, message: impl Into<String>) -> Ending {
+    Ending::Failed(CodeRunError::new(kind, message))
+}
+
+/// Runs `job` in `fresh` (which is spent afterwards) and returns the outcome.
+pub(crate) async fn execute(
+    fresh: &mut FreshRuntime,
+    job: &Job,
+    watchdog: &Watchdog,
+    config: &EngineConfig,
+) -> CodeRunOutcome {
+    let ending = match prepare_program(&job.program) {
+        Err(error) => failed(CodeRunErrorKind::Exception, error.message),
+        Ok(prepared) => {
+            fresh.runtime.op_state().borrow_mut().put(RunContext {
+                namespaces: job
+                    .namespaces
+                    .iter()
+                    .map(|namespace| (namespace.host.clone(), namespace.members.clone()))
+                    .collect(),
+                handle: job.handle.clone(),
+                ledger: job.ledger.clone(),
+                stop: job.stop.clone(),
+                in_flight: Vec::new(),
+                uncaught: None,
+            });
+            *fresh.heap_watch.borrow_mut() = Some(job.stop.clone());
+            job.stop
+                .attach(fresh.runtime.v8_isolate().thread_safe_handle());
+            let budget = TimeBudget {
+                compute: Duration::from_millis(config.compute_ms),
+                wall: Duration::from_millis(config.wall_ms),
+            };
+            let watch = watchdog.watch(job.stop.clone(), budget);
+            let ending = drive(fresh, prepared, job, config).await;
+            drop(watch);
+            job.stop.detach();
+            *fresh.heap_watch.borrow_mut() = None;
+            if let Some(run) = fresh
+                .runtime
+                .op_state()
+                .borrow_mut()
+                .try_borrow_mut::<RunContext>()
+            {
+                run.abort_in_flight();
+            }
+            ending
+        }
+    };
+    settle_output(ending, &job.ledger)
+}
+
+/// Applies the output cap: logs plus value (or failure message) must fit.
+fn settle_output(ending: Ending, ledger: &Mutex<Ledger>) -> CodeRunOutcome {
+    let mut ledger = ledger.lock().unwrap_or_else(|poison| poison.into_inner());
+    let cap = ledger.cap();
+    let over_cap = |what: &str| {
+        CodeRunError::new(
+            CodeRunErrorKind::OutputLimit,
+            format!(
+                "the output exceeded the cap of {cap} bytes ({what}); the logs that fit are kept: print less, or return a smaller value"
+            ),
+        )
+    };
+    let (value, error) = if ledger.overflowed() {
+        (None, Some(over_cap("the logs alone")))
+    } else {
+        match ending {
+            Ending::Value { value, bytes } if bytes <= ledger.remaining() => (value, None),
+            Ending::Value { bytes, .. } => (
+                None,
+                Some(over_cap(&format!(
+                    "logs plus a return value of {bytes} bytes"
+                ))),
+            ),
+            Ending::Failed(error) => {
+                let bytes = json_string_len(&error.message);
+                if bytes <= ledger.remaining() {
+                    (None, Some(error))
+                } else {
+                    (
+                        None,
+                        Some(over_cap(&format!(
+                            "logs plus a failure message of {bytes} bytes"
+                        ))),
+                    )
+                }
+            }
+        }
+    };
+    CodeRunOutcome {
+        value,
+        logs: ledger.take_logs(),
+        error,
+    }
+}
+
+/// How the event loop left the program.
+enum Settled {
+    Fulfilled(v8::Global<v8::Value>),
+    Rejected(v8::Global<v8::Value>),
+    Uncaught(String),
+    NeverSettles,
+    EngineError(String),
+    Stopped,
+}
+
+async fn drive(
+    fresh: &mut FreshRuntime,
+    prepared: PreparedProgram,
+    job: &Job,
+    config: &EngineConfig,
+) -> Ending {
+    let stop = &*job.stop;
+    let spec = namespace_spec(&job.namespaces);
+    if fresh
+        .prepare_run(&spec, config.max_output_bytes, prepared.lines)
+        .is_err()
+    {
+        return stopped_or(
+            stop,
+            config,
+            failed(
+                CodeRunErrorKind::Exception,
+                "the binding namespaces could not be installed",
+            ),
+        );
+    }
+    let completion = match fresh.runtime.execute_script(PROGRAM_FILE, prepared.script) {
+        Ok(completion) => completion,
+        Err(error) => {
+            let message = describe_js_error(error.stack.as_deref(), &error.exception_message);
+            return stopped_or(stop, config, engine_failure(message));
+        }
+    };
+    let promise = {
+        deno_core::scope!(scope, fresh.runtime);
+        let completion = v8::Local::new(scope, completion);
+        match v8::Local::<v8::Promise>::try_from(completion) {
+            Ok(promise) => {
+                // The host reads the outcome from the promise itself: no handler is needed.
+                promise.mark_as_handled();
+                v8::Global::new(scope, promise)
+            }
+            Err(_) => {
+                return failed(
+                    CodeRunErrorKind::Exception,
+                    "the program closed the function it runs in (an unbalanced `}`)",
+                );
+            }
+        }
+    };
+
+    let settled = {
+        let event_loop = poll_fn(|cx| {
+            if stop.reason().is_some() {
+                return Poll::Ready(Settled::Stopped);
+            }
+            let progress = fresh
+                .runtime
+                .poll_event_loop(cx, PollEventLoopOptions::default());
+            if stop.reason().is_some() {
+                return Poll::Ready(Settled::Stopped);
+            }
+            if let Some(settled) = promise_outcome(fresh, &promise) {
+                return Poll::Ready(settled);
+            }
+            if let Some(message) = uncaught(fresh) {
+                return Poll::Ready(Settled::Uncaught(message));
+            }
+            match progress {
+                Poll::Ready(Ok(())) => Poll::Ready(Settled::NeverSettles),
+                Poll::Ready(Err(error)) => Poll::Ready(Settled::EngineError(error.to_string())),
+                Poll::Pending => Poll::Pending,
+            }
+        });
+        tokio::select! {
+            settled = event_loop => settled,
+            () = stop.stopped() => Settled::Stopped,
+        }
+    };
+
+    match settled {
+        Settled::Stopped => stop_ending(stop, config),
+        Settled::Fulfilled(value) => {
+            let undefined = {
+                deno_core::scope!(scope, fresh.runtime);
+                v8::Local::new(scope, &value).is_undefined()
+            };
+            if undefined {
+                return Ending::Value {
+                    value: None,
+                    bytes: 0,
+                };
+            }
+            let remaining = job
+                .ledger
+                .lock()
+                .map(|ledger| ledger.remaining())
+                .unwrap_or(0);
+            match fresh.check_lossless(&value, remaining) {
+                Err(_) => stopped_or(
+                    stop,
+                    config,
+                    failed(
+                        CodeRunErrorKind::InvalidOutput,
+                        "the return value could not be checked",
+                    ),
+                ),
+                Ok(checked) => completion_value(&checked),
+            }
+        }
+        Settled::Rejected(error) => match fresh.describe_thrown(&error) {
+            Ok(message) => thrown(message, config),
+            Err(_) => stopped_or(
+                stop,
+                config,
+                failed(
+                    CodeRunErrorKind::Exception,
+                    "the program threw a value that could not be described",
+                ),
+            ),
+        },
+        Settled::Uncaught(message) => thrown(message, config),
+        Settled::NeverSettles => failed(
+            CodeRunErrorKind::Exception,
+            "the program can never finish: it awaits a promise that nothing will settle (no binding call, timer or other work is pending). Resolve or remove that promise.",
+        ),
+        Settled::EngineError(message) => stopped_or(stop, config, engine_failure(message)),
+    }
+}
+
+/// The program's promise, once it has settled.
+fn promise_outcome(fresh: &mut FreshRuntime, promise: &v8::Global<v8::Promise>) -> Option<Settled> {
+    deno_core::scope!(scope, fresh.runtime);
+    let promise = v8::Local::new(scope, promise);
+    match promise.state() {
+        v8::PromiseState::Pending => None,
+        v8::PromiseState::Fulfilled => Some(Settled::Fulfilled(v8::Global::new(
+            scope,
+            promise.result(scope),
+        ))),
+        v8::PromiseState::Rejected => Some(Settled::Rejected(v8::Global::new(
+            scope,
+            promise.result(scope),
+        ))),
+    }
+}
+
+fn uncaught(fresh: &mut FreshRuntime) -> Option<String> {
+    let state = fresh.runtime.op_state();
+    let mut state = state.borrow_mut();
+    state
+        .try_borrow_mut::<RunContext>()
+        .and_then(|run| run.uncaught.take())
+}
+
+/// The value from the bootstrap's check: `J<json>`, `E<path: reason>` or `L<reason>`.
+fn completion_value(checked: &str) -> Ending {
+    let (tag, rest) = checked.split_at(checked.len().min(1));
+    match tag {
+        "J" => match parse_lossless(rest) {
+            Ok(value) => Ending::Value {
+                value: Some(value),
+                bytes: rest.len() as u64,
+            },
+            Err(error) => failed(
+                CodeRunErrorKind::InvalidOutput,
+                format!("the return value is not lossless JSON: {error}"),
+            ),
+        },
+        "L" => Ending::Value {
+            value: None,
+            bytes: u64::MAX,
+        },
+        _ => failed(
+            CodeRunErrorKind::InvalidOutput,
+            format!("the return value is not lossless JSON: {rest}"),
+        ),
+    }
+}
+
+/// The ending for a stopped run, or `otherwise` when nothing stopped it.
+fn stopped_or(stop: &RunStop, config: &EngineConfig, otherwise: Ending) -> Ending {
+    if stop.reason().is_some() {
+        stop_ending(stop, config)
+    } else {
+        otherwise
+    }
+}
+
+fn stop_ending(stop: &RunStop, config: &EngineConfig) -> Ending {
+    use CodeRunErrorKind::*;
+    match stop.reason() {
+        Some(StopReason::Compute) => failed(
+            Timeout,
+            format!(
+                "compute budget exceeded: the program ran JavaScript for {} ms of CPU time (an endless loop, or too much work for one run)",
+                config.compute_ms
+            ),
+        ),
+        Some(StopReason::Wall) => failed(
+            Timeout,
+            format!(
+                "wall-time budget exceeded: the run took longer than {} ms (it was still waiting on binding calls or timers)",
+                config.wall_ms
+            ),
+        ),
+        Some(StopReason::Abort) => failed(Abort, "the run was cancelled by its caller"),
+        Some(StopReason::Shutdown) => failed(Abort, "the engine shut down during the run"),
+        Some(StopReason::Heap) => failed(
+            WorkerExit,
+            format!(
+                "the program ran out of memory: the JavaScript heap limit is {} MiB",
+                config.heap_mb
+            ),
+        ),
+        // The ledger reports this one (settle_output).
+        Some(StopReason::Output) => failed(OutputLimit, "the logs exceeded the output cap"),
+        None => failed(WorkerExit, "the engine stopped the program"),
+    }
+}
+
+/// The engine's own out-of-memory errors (QuickJS, V8): an allocation the heap limit refused.
+const OUT_OF_MEMORY: [&str; 2] = [
+    "InternalError: out of memory",
+    "RangeError: Array buffer allocation failed",
+];
+
+/// The ending for an uncaught thrown value: an exception, except that the engine's own
+/// out-of-memory error means the program exhausted its heap.
+fn thrown(message: String, config: &EngineConfig) -> Ending {
+    let unprefixed = message
+        .strip_prefix("Uncaught (in promise) ")
+        .unwrap_or(&message);
+    if OUT_OF_MEMORY.iter().any(|oom| unprefixed.starts_with(oom)) {
+        return failed(
+            CodeRunErrorKind::WorkerExit,
+            format!(
+                "the program ran out of memory: the JavaScript heap limit is {} MiB ({unprefixed})",
+                config.heap_mb
+            ),
+        );
+    }
+    failed(CodeRunErrorKind::Exception, message)
+}
+
+/// A failure reported by the engine itself (not by the program's promise).
+/// deno_core reports a terminated isolate as "execution terminated"; with no stop reason
+/// recorded, the engine itself ended the program.
+fn engine_failure(message: String) -> Ending {
+    if message.contains("execution terminated") {
+        failed(
+            CodeRunErrorKind::WorkerExit,
+            format!("the engine terminated the program: {message}"),
+        )
+    } else {
+        failed(CodeRunErrorKind::Exception, message)
+    }
+}
+
+/// A message from deno_core's error: the stack when there is one, positions as written.
+fn describe_js_error(stack: Option<&str>, message: &str) -> String {
+    match stack {
+        Some(stack) if stack.contains(PROGRAM_FILE) => map_stack_positions(stack),
+        _ => map_stack_positions(message),
+    }
+}
+
+/// The namespaces as the bootstrap's `prepareRun` reads them.
+fn namespace_spec(namespaces: &[BindingNamespace]) -> String {
+    let spec: Vec<JsonValue> = namespaces
+        .iter()
+        .map(|namespace| {
+            serde_json::json!({
+                "global": namespace.global,
+                "errorClass": namespace.error_class,
+                "memberProperty": namespace.member_property,
+                "members": namespace.members,
+            })
+        })
+        .collect();
+    JsonValue::Array(spec).to_string()
+}

@@ -1,0 +1,239 @@
+//! The code runtime seam: what Code Mode needs from an engine that runs model-written programs.
+//!
+//! A [`CodeRuntime`] runs one program per [`CodeRunRequest`]: the program is the body of an
+//! async function; it reaches the host only through the [`BindingNamespace`]s of the request
+//! (for Code Mode: the global `tools`, whose members re-enter the tool pipeline) and the
+//! console. The answer is always a [`CodeRunOutcome`] — a failed program is an outcome with a
+//! [`CodeRunError`] of one of six kinds, never an `Err`.
+//!
+//! The shipped runtime is [`JsEngine`] (deno_core; QuickJS by default, V8 by feature), with
+//! TypeScript erased by [`strip`] and budgets set by [`EngineConfig`].
+//!
+//! This module owns the seam's types; the engine lives in [`engine`]. It must not know about
+//! tools, the registry or `run_code` (the bridge builds on this seam).
+
+use std::fmt;
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use tokio_util::sync::CancellationToken;
+
+use crate::json::JsonValue;
+
+pub mod config;
+pub mod engine;
+pub mod strip;
+
+pub use config::EngineConfig;
+pub use engine::JsEngine;
+
+/// The language a runtime executes (it selects the SDK renderer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Language {
+    /// TypeScript, type-stripped before it runs.
+    TypeScript,
+    /// Python.
+    Python,
+}
+
+impl Language {
+    /// The stable string form: `"typescript"` or `"python"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Language::TypeScript => "typescript",
+            Language::Python => "python",
+        }
+    }
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An engine that runs model-written programs.
+pub trait CodeRuntime: Send + Sync + 'static {
+    /// The language programs are written in.
+    fn language(&self) -> Language;
+
+    /// A short label of how runs are isolated, e.g. `"deno_core/quickjs isolate, fresh per
+    /// run"` (for logs and diagnostics).
+    fn isolation(&self) -> &'static str;
+
+    /// Runs one program. Every failure (the program threw, a budget expired, the signal
+    /// fired, ...) is an outcome with an error, never a panic or an `Err`.
+    fn run(&self, request: CodeRunRequest) -> BoxFuture<'static, CodeRunOutcome>;
+}
+
+/// One program to run.
+#[derive(Clone)]
+pub struct CodeRunRequest {
+    /// The program: the body of an async function (top-level `await` and `return` work).
+    pub program: String,
+    /// The host functions the program can call, each namespace a global object.
+    pub namespaces: Vec<BindingNamespace>,
+    /// Cancels the run: it ends promptly as [`CodeRunErrorKind::Abort`].
+    pub signal: CancellationToken,
+}
+
+impl fmt::Debug for CodeRunRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CodeRunRequest")
+            .field("program", &self.program)
+            .field("namespaces", &self.namespaces)
+            .field("cancelled", &self.signal.is_cancelled())
+            .finish()
+    }
+}
+
+/// A global object of host functions, e.g. `tools` with one async function per tool.
+#[derive(Clone)]
+pub struct BindingNamespace {
+    /// The global's name, e.g. `"tools"`. Must be an identifier.
+    pub global: String,
+    /// The error class injected as a global, e.g. `"ToolCallError"`: a failed call rejects
+    /// with an instance whose `.name` is this, with `.message` and the member-name property.
+    /// Must be an identifier.
+    pub error_class: String,
+    /// The property of error instances that names the member, e.g. `"toolName"`.
+    pub member_property: String,
+    /// The member names. Any string: `"__proto__"`, `"constructor"`, `"路径"` are ordinary
+    /// own properties of a null-prototype object.
+    pub members: Vec<String>,
+    /// Who answers the calls.
+    pub host: Arc<dyn BindingHost>,
+}
+
+impl fmt::Debug for BindingNamespace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BindingNamespace")
+            .field("global", &self.global)
+            .field("error_class", &self.error_class)
+            .field("member_property", &self.member_property)
+            .field("members", &self.members)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Answers a namespace's calls.
+pub trait BindingHost: Send + Sync + 'static {
+    /// Invoked synchronously on the engine thread, once per binding call, in the program's
+    /// submission order, with the call's arguments already checked as lossless JSON. The host
+    /// assigns ordering at invocation time (not at first poll). The returned future is
+    /// spawned onto the tokio runtime that called [`CodeRuntime::run`], never polled on the
+    /// engine thread, so host and tool work never counts as the program's compute time; it is
+    /// dropped when the run ends before it completes.
+    ///
+    /// `Ok(value)` resolves the program's promise with that JSON value (it must be lossless
+    /// JSON, or the call rejects); `Err(message)` rejects it with an instance of the
+    /// namespace's error class carrying the member name and the message.
+    fn call(&self, member: &str, args: JsonValue) -> BoxFuture<'static, Result<JsonValue, String>>;
+}
+
+/// What a run produced.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CodeRunOutcome {
+    /// The returned value; `None` when the program returned nothing (`undefined`) or failed.
+    pub value: Option<JsonValue>,
+    /// One string per console call, in order, including those printed before a failure.
+    pub logs: Vec<String>,
+    /// Why the run failed, if it did.
+    pub error: Option<CodeRunError>,
+}
+
+/// Why a run failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeRunError {
+    /// The failure class.
+    pub kind: CodeRunErrorKind,
+    /// What happened, written for the model to act on.
+    pub message: String,
+}
+
+impl CodeRunError {
+    /// A failure of `kind` with `message`.
+    pub fn new(kind: CodeRunErrorKind, message: impl Into<String>) -> Self {
+        CodeRunError {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for CodeRunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind, self.message)
+    }
+}
+
+/// The six ways a run fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CodeRunErrorKind {
+    /// The program threw, or failed to parse or strip.
+    Exception,
+    /// A budget expired (compute or wall time; the message says which).
+    Timeout,
+    /// The caller's signal fired.
+    Abort,
+    /// The engine died under the program: heap exhausted, an uncatchable stack overflow.
+    WorkerExit,
+    /// The completion value is not lossless JSON.
+    InvalidOutput,
+    /// The logs plus the value or failure message exceeded the output cap.
+    OutputLimit,
+}
+
+impl CodeRunErrorKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [CodeRunErrorKind; 6] = [
+        CodeRunErrorKind::Exception,
+        CodeRunErrorKind::Timeout,
+        CodeRunErrorKind::Abort,
+        CodeRunErrorKind::WorkerExit,
+        CodeRunErrorKind::InvalidOutput,
+        CodeRunErrorKind::OutputLimit,
+    ];
+
+    /// The stable string form: `"exception"`, `"timeout"`, `"abort"`, `"worker-exit"`,
+    /// `"invalid-output"`, `"output-limit"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CodeRunErrorKind::Exception => "exception",
+            CodeRunErrorKind::Timeout => "timeout",
+            CodeRunErrorKind::Abort => "abort",
+            CodeRunErrorKind::WorkerExit => "worker-exit",
+            CodeRunErrorKind::InvalidOutput => "invalid-output",
+            CodeRunErrorKind::OutputLimit => "output-limit",
+        }
+    }
+}
+
+impl fmt::Display for CodeRunErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_have_their_stable_spelling() {
+        let spelled: Vec<&str> = CodeRunErrorKind::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(
+            spelled,
+            [
+                "exception",
+                "timeout",
+                "abort",
+                "worker-exit",
+                "invalid-output",
+                "output-limit"
+            ]
+        );
+        assert_eq!(Language::TypeScript.as_str(), "typescript");
+        assert_eq!(Language::Python.to_string(), "python");
+    }
+}

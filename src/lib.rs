@@ -8,7 +8,10 @@
 //!   blocks and user messages, stable error codes.
 //! - [`schema`]: the author DSL, the enforced JSON Schema subset, the structured-output
 //!   subset, and typed (serde) schemas.
+//! - [`codemode`]: Code Mode — the generated, byte-stable TypeScript and Python SDK text of
+//!   the tools a program may call.
 
+pub mod codemode;
 pub mod content;
 pub mod error;
 pub mod json;

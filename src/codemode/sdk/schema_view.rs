@@ -1,0 +1,970 @@
+//! The shared schema walker: JSON Schema as authors write it -> a small type model both
+//! renderers read.
+//!
+//! This module owns the *meaning* of schema keywords for the SDK: `$ref` resolution (each
+//! in-document target becomes one named alias, so recursive schemas terminate), `allOf`
+//! as intersection, `anyOf`/`oneOf` as union, `type` arrays, `nullable`, tuples,
+//! `additionalProperties`/`patternProperties`, literals, and the facts (bounds, formats,
+//! defaults, examples, deprecation) that go into documentation. It is total: anything it
+//! cannot read becomes [`Ty::Unknown`] and is reported with its location, never a panic.
+//! Recursion is bounded by [`MAX_SCHEMA_DEPTH`] and a per-document work budget.
+//!
+//! It must not produce source text: spelling belongs to the renderers.
+
+use std::collections::HashMap;
+
+use crate::json::JsonValue;
+
+use super::SdkTool;
+use super::text::{NameRegistry, one_line, pascal_case, string_literal};
+
+/// The deepest nesting of subschemas the walker follows; deeper ones become `unknown`.
+pub(crate) const MAX_SCHEMA_DEPTH: usize = 48;
+
+/// Subschemas walked per document (one tool's parameters or output) at most: bounds the
+/// work a hostile schema can cause.
+const DOCUMENT_BUDGET: usize = 50_000;
+
+/// Index into [`SdkModel::aliases`].
+pub(crate) type AliasId = usize;
+
+/// The type of a value, as far as a schema says.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Ty {
+    /// The schema could not be read (malformed, or a construct no type expresses).
+    Unknown,
+    /// Any JSON value (no constraint).
+    Any,
+    /// No value at all (`false`, an empty `enum`).
+    Never,
+    String,
+    Number,
+    Integer,
+    Boolean,
+    Null,
+    /// Exactly this JSON value (`const`, one `enum` member).
+    Literal(JsonValue),
+    /// An array of items of one type.
+    Array(Box<Ty>),
+    Tuple(TupleTy),
+    Object(ObjectTy),
+    Union(Vec<Ty>),
+    Intersection(Vec<Ty>),
+    /// A named alias (a `$ref` target).
+    Alias(AliasId),
+}
+
+/// `prefixItems` (or draft-04 tuple `items`): positional item types.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TupleTy {
+    pub items: Vec<Ty>,
+    /// How many leading items must be present (`minItems`, capped at `items.len()`).
+    pub required: usize,
+    /// The type of items after the prefix; `None` when no more items are allowed.
+    pub rest: Option<Box<Ty>>,
+}
+
+/// An object type.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ObjectTy {
+    /// Declared properties, in the author's order.
+    pub properties: Vec<Property>,
+    /// What other keys may hold.
+    pub extra: Extra,
+}
+
+/// What keys other than the declared properties may hold.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Extra {
+    /// No other keys (`additionalProperties: false`).
+    Closed,
+    /// Any other key with any JSON value (the JSON Schema default).
+    Open,
+    /// Other keys hold values of this type; the string documents key patterns, if any.
+    Typed(Box<Ty>, String),
+}
+
+/// One declared property.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Property {
+    pub name: String,
+    pub ty: Ty,
+    pub required: bool,
+    /// One-line documentation (may be empty).
+    pub doc: String,
+}
+
+/// A named type: the target of a `$ref`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Alias {
+    /// Unique across the whole SDK.
+    pub name: String,
+    pub ty: Ty,
+    pub doc: String,
+}
+
+/// One tool, walked.
+#[derive(Debug, Clone)]
+pub(crate) struct ToolModel {
+    pub name: String,
+    pub description: String,
+    /// Unique PascalCase stem for the tool's generated type names (`MyTool`).
+    pub stem: String,
+    pub args: Ty,
+    pub output: Ty,
+}
+
+/// Every tool of an SDK, walked, in SDK order.
+#[derive(Debug, Clone)]
+pub(crate) struct SdkModel {
+    pub tools: Vec<ToolModel>,
+    pub aliases: Vec<Alias>,
+    /// Type names already taken (aliases and the fixed declarations).
+    pub names: NameRegistry,
+    /// Where a schema degraded to `unknown`, as `"tool" args#/json/pointer`.
+    pub unknowns: Vec<String>,
+}
+
+/// The SDK's tool order: by name (byte order); tools with equal names are ordered by
+/// their content and only the first is kept, so the input order never matters.
+pub(crate) fn canonical_order(tools: &[SdkTool]) -> Vec<&SdkTool> {
+    let mut ordered: Vec<&SdkTool> = tools.iter().collect();
+    ordered.sort_by(|a, b| {
+        a.name
+            .cmp(&b.name)
+            .then_with(|| content_key(a).cmp(&content_key(b)))
+    });
+    ordered.dedup_by(|later, first| later.name == first.name);
+    ordered
+}
+
+fn content_key(tool: &SdkTool) -> String {
+    let parts = (&tool.description, &tool.parameters, &tool.output);
+    serde_json::to_string(&parts).unwrap_or_default()
+}
+
+/// Walks every tool (in [`canonical_order`]).
+pub(crate) fn build_model(tools: &[SdkTool]) -> SdkModel {
+    let mut builder = ModelBuilder::default();
+    let mut stems = NameRegistry::empty();
+    let mut models = Vec::new();
+    for tool in canonical_order(tools) {
+        let stem_base = pascal_case(&tool.name);
+        let stem = stems.claim(if stem_base.is_empty() {
+            "Tool"
+        } else {
+            &stem_base
+        });
+        let args = builder.walk_document(&tool.name, &stem, Role::Args, &tool.parameters);
+        let output = match &tool.output {
+            Some(schema) => builder.walk_document(&tool.name, &stem, Role::Output, schema),
+            None => Ty::Any,
+        };
+        models.push(ToolModel {
+            name: tool.name.clone(),
+            description: tool.description.clone(),
+            stem,
+            args,
+            output,
+        });
+    }
+    builder.break_unguarded_cycles();
+    SdkModel {
+        tools: models,
+        aliases: builder.aliases,
+        names: builder.names,
+        unknowns: builder.unknowns,
+    }
+}
+
+/// Walks one schema on its own (for `json_schema_to_ts`): aliases are named after `Schema`.
+pub(crate) fn build_single(schema: &JsonValue) -> (Ty, SdkModel) {
+    let mut builder = ModelBuilder::default();
+    let ty = builder.walk_document("schema", "Schema", Role::Schema, schema);
+    builder.break_unguarded_cycles();
+    let model = SdkModel {
+        tools: Vec::new(),
+        aliases: builder.aliases,
+        names: builder.names,
+        unknowns: builder.unknowns,
+    };
+    (ty, model)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Args,
+    Output,
+    Schema,
+}
+
+impl Role {
+    fn label(self) -> &'static str {
+        match self {
+            Role::Args => "args",
+            Role::Output => "output",
+            Role::Schema => "schema",
+        }
+    }
+
+    fn root_alias(self) -> &'static str {
+        match self {
+            Role::Args => "Args",
+            Role::Output => "Output",
+            Role::Schema => "Root",
+        }
+    }
+}
+
+#[derive(Default)]
+struct ModelBuilder {
+    aliases: Vec<Alias>,
+    names: NameRegistry,
+    unknowns: Vec<String>,
+}
+
+impl ModelBuilder {
+    fn walk_document(&mut self, tool: &str, stem: &str, role: Role, root: &JsonValue) -> Ty {
+        let mut walker = DocumentWalker {
+            builder: self,
+            root,
+            label: format!("{} {}", string_literal(tool), role.label()),
+            stem,
+            role,
+            by_pointer: HashMap::new(),
+            pending: Vec::new(),
+            budget: DOCUMENT_BUDGET,
+        };
+        let mut path = String::new();
+        let mut ty = walker.walk(root, &mut path, 0);
+        // Alias targets are walked one after another, never nested, so a long chain of
+        // references cannot deepen the Rust stack.
+        while let Some((id, pointer)) = walker.pending.pop() {
+            let target = walker.root.pointer(&pointer).unwrap_or(&JsonValue::Null);
+            let mut path = pointer.clone();
+            let ty = walker.walk(target, &mut path, 0);
+            if let Some(alias) = walker.builder.aliases.get_mut(id) {
+                alias.ty = ty;
+            }
+        }
+        // A document that refers to its own root (`"$ref": "#"`) is that alias: naming it
+        // once beats declaring the same shape twice.
+        if let Some(&id) = walker.by_pointer.get("") {
+            ty = Ty::Alias(id);
+        }
+        ty
+    }
+
+    /// A type alias that is, through unions and intersections only, itself (`type A = A`,
+    /// `type A = B | string; type B = A`) names no type: such references become `unknown`.
+    /// References through objects, arrays and tuples are fine and stay.
+    fn break_unguarded_cycles(&mut self) {
+        loop {
+            let Some((from, to)) = self.find_unguarded_back_edge() else {
+                return;
+            };
+            if let Some(alias) = self.aliases.get_mut(from) {
+                replace_unguarded_ref(&mut alias.ty, to);
+                let name = alias.name.clone();
+                self.unknowns.push(format!("type {name}: refers to itself"));
+            }
+        }
+    }
+
+    fn find_unguarded_back_edge(&self) -> Option<(AliasId, AliasId)> {
+        // Iterative depth-first search (the graph may be long), colours: 0 new, 1 on the
+        // path, 2 done.
+        let edges: Vec<Vec<AliasId>> = self
+            .aliases
+            .iter()
+            .map(|alias| {
+                let mut out = Vec::new();
+                unguarded_refs(&alias.ty, &mut out);
+                out
+            })
+            .collect();
+        let mut colour = vec![0u8; self.aliases.len()];
+        for start in 0..self.aliases.len() {
+            if colour[start] != 0 {
+                continue;
+            }
+            let mut stack = vec![(start, 0usize)];
+            colour[start] = 1;
+            while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+                if let Some(&target) = edges[node].get(*next) {
+                    *next += 1;
+                    match colour.get(target) {
+                        Some(1) => return Some((node, target)),
+                        Some(0) => {
+                            colour[target] = 1;
+                            stack.push((target, 0));
+                        }
+                        _ => {}
+                    }
+                } else {
+                    colour[node] = 2;
+                    stack.pop();
+                }
+            }
+        }
+        None
+    }
+}
+
+fn unguarded_refs(ty: &Ty, out: &mut Vec<AliasId>) {
+    match ty {
+        Ty::Alias(id) => out.push(*id),
+        Ty::Union(members) | Ty::Intersection(members) => {
+            for member in members {
+                unguarded_refs(member, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn replace_unguarded_ref(ty: &mut Ty, target: AliasId) {
+    match ty {
+        Ty::Alias(id) if *id == target => *ty = Ty::Unknown,
+        Ty::Union(members) | Ty::Intersection(members) => {
+            for member in members {
+                replace_unguarded_ref(member, target);
+            }
+        }
+        _ => {}
+    }
+}
+
+struct DocumentWalker<'b, 'd> {
+    builder: &'b mut ModelBuilder,
+    root: &'d JsonValue,
+    label: String,
+    stem: &'d str,
+    role: Role,
+    /// JSON Pointer -> alias, for this document. Only looked up, never iterated.
+    by_pointer: HashMap<String, AliasId>,
+    /// Aliases whose target is still to walk.
+    pending: Vec<(AliasId, String)>,
+    budget: usize,
+}
+
+/// The JSON Schema type keywords.
+const TYPE_NAMES: [&str; 7] = [
+    "string", "number", "integer", "boolean", "null", "object", "array",
+];
+
+const OBJECT_KEYWORDS: [&str; 4] = [
+    "properties",
+    "additionalProperties",
+    "patternProperties",
+    "required",
+];
+
+const ARRAY_KEYWORDS: [&str; 2] = ["items", "prefixItems"];
+
+type Map = serde_json::Map<String, JsonValue>;
+
+impl DocumentWalker<'_, '_> {
+    fn unknown(&mut self, path: &str) -> Ty {
+        self.builder
+            .unknowns
+            .push(format!("{}#{}", self.label, path));
+        Ty::Unknown
+    }
+
+    /// Runs `f` with `suffix` appended to `path`, then restores `path`.
+    fn at<T>(
+        &mut self,
+        path: &mut String,
+        suffix: &str,
+        f: impl FnOnce(&mut Self, &mut String) -> T,
+    ) -> T {
+        let len = path.len();
+        path.push_str(suffix);
+        let out = f(self, path);
+        path.truncate(len);
+        out
+    }
+
+    fn walk(&mut self, node: &JsonValue, path: &mut String, depth: usize) -> Ty {
+        if depth > MAX_SCHEMA_DEPTH || self.budget == 0 {
+            return self.unknown(path);
+        }
+        self.budget -= 1;
+        match node {
+            JsonValue::Bool(true) => Ty::Any,
+            JsonValue::Bool(false) => Ty::Never,
+            JsonValue::Object(map) => self.walk_map(map, path, depth),
+            _ => self.unknown(path),
+        }
+    }
+
+    fn walk_map(&mut self, map: &Map, path: &mut String, depth: usize) -> Ty {
+        let mut parts = Vec::new();
+        if let Some(reference) = map.get("$ref") {
+            let ty = self.at(path, "/$ref", |w, path| w.reference(reference, path));
+            parts.push(ty);
+        }
+        parts.push(self.core(map, path, depth));
+        if let Some(all) = map.get("allOf") {
+            let ty = self.at(path, "/allOf", |w, path| match all {
+                JsonValue::Array(items) if !items.is_empty() => {
+                    Ty::Intersection(w.walk_each(items, path, depth))
+                }
+                _ => w.unknown(path),
+            });
+            parts.push(ty);
+        }
+        for keyword in ["anyOf", "oneOf"] {
+            if let Some(branches) = map.get(keyword) {
+                let ty = self.at(path, &format!("/{keyword}"), |w, path| match branches {
+                    JsonValue::Array(items) if !items.is_empty() => {
+                        union(w.walk_each(items, path, depth))
+                    }
+                    _ => w.unknown(path),
+                });
+                parts.push(ty);
+            }
+        }
+        let ty = intersection(parts);
+        if map.get("nullable") == Some(&JsonValue::Bool(true)) {
+            union(vec![ty, Ty::Null])
+        } else {
+            ty
+        }
+    }
+
+    fn walk_each(&mut self, items: &[JsonValue], path: &mut String, depth: usize) -> Vec<Ty> {
+        items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| {
+                self.at(path, &format!("/{index}"), |w, path| {
+                    w.walk(item, path, depth + 1)
+                })
+            })
+            .collect()
+    }
+
+    /// `type`, `const`, `enum` and the type-specific keywords of one node.
+    fn core(&mut self, map: &Map, path: &mut String, depth: usize) -> Ty {
+        if let Some(value) = map.get("const") {
+            return Ty::Literal(value.clone());
+        }
+        let types = match map.get("type") {
+            None => {
+                let mut inferred = Vec::new();
+                if OBJECT_KEYWORDS.iter().any(|k| map.contains_key(*k)) {
+                    inferred.push("object");
+                }
+                if ARRAY_KEYWORDS.iter().any(|k| map.contains_key(*k)) {
+                    inferred.push("array");
+                }
+                Some(inferred)
+            }
+            Some(JsonValue::String(name)) => known_type(name).map(|t| vec![t]),
+            Some(JsonValue::Array(names)) if !names.is_empty() => names
+                .iter()
+                .map(|name| name.as_str().and_then(known_type))
+                .collect::<Option<Vec<_>>>(),
+            Some(_) => None,
+        };
+        let Some(mut types) = types else {
+            return self.at(path, "/type", |w, path| w.unknown(path));
+        };
+        types.dedup();
+        if let Some(values) = map.get("enum") {
+            let JsonValue::Array(values) = values else {
+                return self.at(path, "/enum", |w, path| w.unknown(path));
+            };
+            let members = values
+                .iter()
+                .filter(|value| types.is_empty() || types.iter().any(|t| value_has_type(value, t)))
+                .map(|value| Ty::Literal(value.clone()))
+                .collect();
+            return union(members);
+        }
+        if types.is_empty() {
+            return Ty::Any;
+        }
+        let members = types
+            .iter()
+            .map(|name| match *name {
+                "string" => Ty::String,
+                "number" => Ty::Number,
+                "integer" => Ty::Integer,
+                "boolean" => Ty::Boolean,
+                "null" => Ty::Null,
+                "object" => self.object(map, path, depth),
+                _ => self.array(map, path, depth),
+            })
+            .collect();
+        union(members)
+    }
+
+    fn object(&mut self, map: &Map, path: &mut String, depth: usize) -> Ty {
+        let required: Vec<&str> = match map.get("required") {
+            Some(JsonValue::Array(names)) => names.iter().filter_map(JsonValue::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let mut properties = Vec::new();
+        match map.get("properties") {
+            None => {}
+            Some(JsonValue::Object(declared)) => {
+                for (name, schema) in declared {
+                    let suffix = format!("/properties/{}", pointer_escape(name));
+                    let ty = self.at(path, &suffix, |w, path| w.walk(schema, path, depth + 1));
+                    properties.push(Property {
+                        name: name.clone(),
+                        ty,
+                        required: required.contains(&name.as_str()),
+                        doc: doc_of(schema),
+                    });
+                }
+            }
+            Some(_) => return self.at(path, "/properties", |w, path| w.unknown(path)),
+        }
+        for name in required {
+            if !properties.iter().any(|p| p.name == name) {
+                properties.push(Property {
+                    name: name.to_owned(),
+                    ty: Ty::Any,
+                    required: true,
+                    doc: String::new(),
+                });
+            }
+        }
+        let mut extra = match map.get("additionalProperties") {
+            None | Some(JsonValue::Bool(true)) => {
+                if map.get("unevaluatedProperties") == Some(&JsonValue::Bool(false)) {
+                    Extra::Closed
+                } else {
+                    Extra::Open
+                }
+            }
+            Some(JsonValue::Bool(false)) => Extra::Closed,
+            Some(schema) => {
+                match self.at(path, "/additionalProperties", |w, path| {
+                    w.walk(schema, path, depth + 1)
+                }) {
+                    Ty::Any => Extra::Open,
+                    ty => Extra::Typed(Box::new(ty), String::new()),
+                }
+            }
+        };
+        if let Some(patterns) = map.get("patternProperties") {
+            let JsonValue::Object(patterns) = patterns else {
+                return self.at(path, "/patternProperties", |w, path| w.unknown(path));
+            };
+            let mut types = Vec::new();
+            let mut described = Vec::new();
+            for (pattern, schema) in patterns {
+                let suffix = format!("/patternProperties/{}", pointer_escape(pattern));
+                types.push(self.at(path, &suffix, |w, path| w.walk(schema, path, depth + 1)));
+                described.push(format!("/{pattern}/"));
+            }
+            if !types.is_empty() {
+                let doc = format!("keys matching {}", described.join(", "));
+                extra = match extra {
+                    // Other keys may hold anything: the patterns narrow nothing a type can say.
+                    Extra::Open => Extra::Open,
+                    Extra::Closed => Extra::Typed(Box::new(union(types)), doc),
+                    Extra::Typed(other, _) => {
+                        types.push(*other);
+                        Extra::Typed(Box::new(union(types)), doc)
+                    }
+                };
+            }
+        }
+        Ty::Object(ObjectTy { properties, extra })
+    }
+
+    fn array(&mut self, map: &Map, path: &mut String, depth: usize) -> Ty {
+        let (prefix, prefix_keyword, rest, rest_keyword) =
+            if let Some(prefix) = map.get("prefixItems") {
+                (prefix, "/prefixItems", map.get("items"), "/items")
+            } else {
+                match map.get("items") {
+                    None | Some(JsonValue::Bool(true)) => return Ty::Array(Box::new(Ty::Any)),
+                    Some(JsonValue::Bool(false)) => {
+                        return Ty::Tuple(TupleTy {
+                            items: Vec::new(),
+                            required: 0,
+                            rest: None,
+                        });
+                    }
+                    // Draft 4 tuples: `items` is an array, `additionalItems` the rest.
+                    Some(prefix @ JsonValue::Array(_)) => (
+                        prefix,
+                        "/items",
+                        map.get("additionalItems"),
+                        "/additionalItems",
+                    ),
+                    Some(items) => {
+                        let ty = self.at(path, "/items", |w, path| w.walk(items, path, depth + 1));
+                        return Ty::Array(Box::new(ty));
+                    }
+                }
+            };
+        let min_items = map.get("minItems").and_then(JsonValue::as_u64).unwrap_or(0);
+        let JsonValue::Array(prefix) = prefix else {
+            return self.at(path, prefix_keyword, |w, path| w.unknown(path));
+        };
+        let items = self.at(path, prefix_keyword, |w, path| {
+            w.walk_each(prefix, path, depth)
+        });
+        let rest = match rest {
+            None | Some(JsonValue::Bool(true)) => Some(Box::new(Ty::Any)),
+            Some(JsonValue::Bool(false)) => None,
+            Some(schema) => Some(Box::new(self.at(path, rest_keyword, |w, path| {
+                w.walk(schema, path, depth + 1)
+            }))),
+        };
+        let required = usize::try_from(min_items)
+            .unwrap_or(usize::MAX)
+            .min(items.len());
+        Ty::Tuple(TupleTy {
+            items,
+            required,
+            rest,
+        })
+    }
+
+    fn reference(&mut self, reference: &JsonValue, path: &mut String) -> Ty {
+        let Some(pointer) = reference.as_str().and_then(local_pointer) else {
+            return self.unknown(path);
+        };
+        if let Some(&id) = self.by_pointer.get(&pointer) {
+            return Ty::Alias(id);
+        }
+        let Some(target) = self.root.pointer(&pointer) else {
+            return self.unknown(path);
+        };
+        let suffix = alias_suffix(&pointer, self.role);
+        let name = self
+            .builder
+            .names
+            .claim(&format!("{}{}", self.stem, suffix));
+        let id = self.builder.aliases.len();
+        self.builder.aliases.push(Alias {
+            name,
+            ty: Ty::Unknown,
+            doc: doc_of(target),
+        });
+        self.by_pointer.insert(pointer.clone(), id);
+        self.pending.push((id, pointer));
+        Ty::Alias(id)
+    }
+}
+
+fn known_type(name: &str) -> Option<&'static str> {
+    TYPE_NAMES.iter().copied().find(|t| *t == name)
+}
+
+fn value_has_type(value: &JsonValue, type_name: &str) -> bool {
+    match (type_name, value) {
+        ("string", JsonValue::String(_))
+        | ("number", JsonValue::Number(_))
+        | ("boolean", JsonValue::Bool(_))
+        | ("null", JsonValue::Null)
+        | ("object", JsonValue::Object(_))
+        | ("array", JsonValue::Array(_)) => true,
+        ("integer", JsonValue::Number(n)) => {
+            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        _ => false,
+    }
+}
+
+/// `#`, `#/a/b` (percent-decoded) -> a JSON Pointer into the same document. External
+/// references and anchors have no target here.
+fn local_pointer(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    if !fragment.is_empty() && !fragment.starts_with('/') {
+        return None;
+    }
+    percent_decode(fragment)
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] == b'%' {
+            let hex = text.get(index + 1..index + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            index += 3;
+        } else {
+            out.push(bytes[index]);
+            index += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+fn pointer_escape(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+fn pointer_unescape(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
+}
+
+/// The part of an alias name after the tool stem: the definition's name for `$defs`/
+/// `definitions` entries, `Args`/`Output` for the document root, else the pointer's words.
+fn alias_suffix(pointer: &str, role: Role) -> String {
+    if pointer.is_empty() {
+        return role.root_alias().to_owned();
+    }
+    let segments: Vec<String> = pointer.split('/').skip(1).map(pointer_unescape).collect();
+    let words = match segments.as_slice() {
+        [container, name] if container == "$defs" || container == "definitions" => {
+            pascal_case(name)
+        }
+        _ => pascal_case(&segments.join(" ")),
+    };
+    if words.is_empty() {
+        "Def".to_owned()
+    } else {
+        words
+    }
+}
+
+/// Flattens nested unions, drops `never`, absorbs into `any`, removes duplicates.
+pub(crate) fn union(members: Vec<Ty>) -> Ty {
+    let mut flat: Vec<Ty> = Vec::new();
+    for member in members {
+        let parts = match member {
+            Ty::Union(parts) => parts,
+            other => vec![other],
+        };
+        for part in parts {
+            match part {
+                Ty::Never => {}
+                Ty::Any => return Ty::Any,
+                part if flat.contains(&part) => {}
+                part => flat.push(part),
+            }
+        }
+    }
+    match flat.len() {
+        0 => Ty::Never,
+        1 => flat.pop().unwrap_or(Ty::Never),
+        _ => Ty::Union(flat),
+    }
+}
+
+/// Flattens nested intersections, drops `any` (and `unknown`, which adds nothing to
+/// other members), collapses into `never`, removes duplicates.
+pub(crate) fn intersection(members: Vec<Ty>) -> Ty {
+    let mut flat: Vec<Ty> = Vec::new();
+    let mut saw_unknown = false;
+    for member in members {
+        let parts = match member {
+            Ty::Intersection(parts) => parts,
+            other => vec![other],
+        };
+        for part in parts {
+            match part {
+                Ty::Any => {}
+                Ty::Unknown => saw_unknown = true,
+                Ty::Never => return Ty::Never,
+                part if flat.contains(&part) => {}
+                part => flat.push(part),
+            }
+        }
+    }
+    match flat.len() {
+        0 if saw_unknown => Ty::Unknown,
+        0 => Ty::Any,
+        1 => flat.pop().unwrap_or(Ty::Any),
+        _ => Ty::Intersection(flat),
+    }
+}
+
+/// Longest JSON text of a default or example the documentation quotes; longer values
+/// are left out to keep the SDK compact.
+const MAX_QUOTED_VALUE: usize = 80;
+
+/// The one-line documentation of a schema node: `@deprecated`, the description (or
+/// title), then facts a type cannot carry: `integer`, format, bounds, default, examples.
+pub(crate) fn doc_of(node: &JsonValue) -> String {
+    let Some(map) = node.as_object() else {
+        return String::new();
+    };
+    let mut facts = Vec::new();
+    facts_of(map, &mut facts, true);
+    let text = map
+        .get("description")
+        .or_else(|| map.get("title"))
+        .and_then(JsonValue::as_str)
+        .map(one_line)
+        .unwrap_or_default();
+    let mut doc = String::new();
+    if map.get("deprecated") == Some(&JsonValue::Bool(true)) {
+        doc.push_str("@deprecated");
+    }
+    if !text.is_empty() {
+        if !doc.is_empty() {
+            doc.push(' ');
+        }
+        doc.push_str(&text);
+    }
+    if !facts.is_empty() {
+        let facts = facts.join(", ");
+        if doc.is_empty() {
+            doc = facts;
+        } else if text.is_empty() {
+            doc = format!("{doc} {facts}");
+        } else {
+            doc = format!("{doc} ({facts})");
+        }
+    }
+    doc
+}
+
+fn facts_of(map: &Map, facts: &mut Vec<String>, with_items: bool) {
+    let is_integer = match map.get("type") {
+        Some(JsonValue::String(t)) => t == "integer",
+        Some(JsonValue::Array(ts)) => ts.iter().any(|t| t == "integer"),
+        _ => false,
+    };
+    if is_integer && !map.contains_key("enum") && !map.contains_key("const") {
+        facts.push("integer".to_owned());
+    }
+    if let Some(format) = map.get("format").and_then(JsonValue::as_str) {
+        facts.push(format!("format: {}", one_line(format)));
+    }
+    for (keyword, label) in [
+        ("minimum", "minimum"),
+        ("maximum", "maximum"),
+        ("exclusiveMinimum", "exclusive minimum"),
+        ("exclusiveMaximum", "exclusive maximum"),
+        ("multipleOf", "multiple of"),
+        ("minLength", "min length"),
+        ("maxLength", "max length"),
+        ("minItems", "min items"),
+        ("maxItems", "max items"),
+        ("minProperties", "min properties"),
+        ("maxProperties", "max properties"),
+    ] {
+        match map.get(keyword) {
+            Some(JsonValue::Number(n)) => facts.push(format!("{label}: {n}")),
+            // Draft 4: `exclusiveMinimum: true` makes `minimum` exclusive.
+            Some(JsonValue::Bool(true)) if keyword.starts_with("exclusive") => {
+                let bound = if keyword == "exclusiveMinimum" {
+                    "minimum"
+                } else {
+                    "maximum"
+                };
+                if let Some(JsonValue::Number(n)) = map.get(bound) {
+                    facts.retain(|fact| fact != &format!("{bound}: {n}"));
+                    facts.push(format!("{label}: {n}"));
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(pattern) = map.get("pattern").and_then(JsonValue::as_str) {
+        facts.push(format!("pattern: {}", one_line(pattern)));
+    }
+    if map.get("uniqueItems") == Some(&JsonValue::Bool(true)) {
+        facts.push("unique items".to_owned());
+    }
+    if let Some(value) = map.get("default").and_then(quoted_value) {
+        facts.push(format!("default: {value}"));
+    }
+    let examples: Vec<String> = match (map.get("examples"), map.get("example")) {
+        (Some(JsonValue::Array(values)), _) => {
+            values.iter().take(3).filter_map(quoted_value).collect()
+        }
+        (None, Some(value)) => quoted_value(value).into_iter().collect(),
+        _ => Vec::new(),
+    };
+    if !examples.is_empty() {
+        facts.push(format!("examples: {}", examples.join(", ")));
+    }
+    if with_items {
+        if let Some(JsonValue::Object(items)) = map.get("items") {
+            let mut item_facts = Vec::new();
+            facts_of(items, &mut item_facts, false);
+            if !item_facts.is_empty() {
+                facts.push(format!("each item: {}", item_facts.join(", ")));
+            }
+        }
+    }
+}
+
+fn quoted_value(value: &JsonValue) -> Option<String> {
+    let text = serde_json::to_string(value).ok()?;
+    (text.len() <= MAX_QUOTED_VALUE).then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn walk(schema: JsonValue) -> (Ty, SdkModel) {
+        build_single(&schema)
+    }
+
+    #[test]
+    fn recursive_references_become_one_alias() {
+        let (ty, model) = walk(json!({
+            "$ref": "#/$defs/node",
+            "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}
+        }));
+        assert_eq!(ty, Ty::Alias(0));
+        assert_eq!(model.aliases.len(), 1);
+        assert_eq!(model.aliases[0].name, "SchemaNode");
+        assert!(model.unknowns.is_empty());
+    }
+
+    #[test]
+    fn self_referential_unions_become_unknown_and_are_reported() {
+        let (_, model) = walk(json!({
+            "$ref": "#/$defs/a",
+            "$defs": {"a": {"anyOf": [{"$ref": "#/$defs/b"}, {"type": "string"}]}, "b": {"$ref": "#/$defs/a"}}
+        }));
+        assert_eq!(model.unknowns.len(), 1, "{:?}", model.unknowns);
+    }
+
+    #[test]
+    fn malformed_nodes_are_reported_with_their_pointer() {
+        let (_, model) =
+            walk(json!({"type": "object", "properties": {"a": 3, "b": {"type": "strin"}}}));
+        assert_eq!(
+            model.unknowns,
+            vec![
+                "\"schema\" schema#/properties/a".to_owned(),
+                "\"schema\" schema#/properties/b/type".to_owned()
+            ]
+        );
+    }
+
+    #[test]
+    fn deep_schemas_stop_at_the_depth_bound() {
+        let mut schema = json!({"type": "string"});
+        for _ in 0..500 {
+            schema = json!({"type": "array", "items": schema});
+        }
+        let (_, model) = walk(schema);
+        assert_eq!(model.unknowns.len(), 1);
+    }
+
+    #[test]
+    fn docs_carry_bounds_formats_defaults_and_deprecation() {
+        let doc = doc_of(&json!({
+            "type": "integer", "description": "Page\nsize", "minimum": 1, "maximum": 100,
+            "default": 30, "deprecated": true
+        }));
+        assert_eq!(
+            doc,
+            "@deprecated Page size (integer, minimum: 1, maximum: 100, default: 30)"
+        );
+        let doc = doc_of(&json!({"type": "array", "items": {"type": "string", "format": "uri"}}));
+        assert_eq!(doc, "each item: format: uri");
+    }
+}

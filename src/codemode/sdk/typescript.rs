@@ -17,6 +17,9 @@ enum Prec {
     Atom,
 }
 
+/// What an object that allows other keys adds to its type.
+const OPEN_RECORD: &str = "Record<string, JsonValue>";
+
 /// Literal values nest at most this deep in a type; deeper parts are `JsonValue`.
 const MAX_LITERAL_DEPTH: usize = 16;
 
@@ -110,8 +113,20 @@ impl<'m> TsWriter<'m> {
         prec: Prec,
     ) -> (String, Prec) {
         let mut parts: Vec<String> = Vec::with_capacity(members.len());
+        let mut open = false;
         for member in members {
-            let (text, member_prec) = self.render(member, indent);
+            // In an intersection, open objects share one `Record<string, JsonValue>` at the end.
+            let (text, member_prec) = match member {
+                Ty::Object(object)
+                    if prec == Prec::Intersection
+                        && object.extra == Extra::Open
+                        && !object.properties.is_empty() =>
+                {
+                    open = true;
+                    (self.object_body(object, indent), Prec::Atom)
+                }
+                member => self.render(member, indent),
+            };
             // Intersections inside unions get parentheses too: easier to read.
             let text = if prec == Prec::Union && member_prec == Prec::Intersection {
                 format!("({text})")
@@ -121,6 +136,10 @@ impl<'m> TsWriter<'m> {
             if !parts.contains(&text) {
                 parts.push(text);
             }
+        }
+        let open_record = OPEN_RECORD.to_owned();
+        if open && !parts.contains(&open_record) {
+            parts.push(open_record);
         }
         match parts.len() {
             0 => ("never".to_owned(), Prec::Atom),
@@ -151,7 +170,7 @@ impl<'m> TsWriter<'m> {
         if object.properties.is_empty() {
             return match &object.extra {
                 Extra::Closed => ("Record<string, never>".to_owned(), Prec::Atom),
-                Extra::Open => ("Record<string, JsonValue>".to_owned(), Prec::Atom),
+                Extra::Open => (OPEN_RECORD.to_owned(), Prec::Atom),
                 Extra::Typed(ty, doc) if doc.is_empty() => {
                     let value = self.expression(ty, inner);
                     (format!("{{ [key: string]: {value} }}"), Prec::Atom)
@@ -169,6 +188,18 @@ impl<'m> TsWriter<'m> {
                 }
             };
         }
+        let out = self.object_body(object, indent);
+        if object.extra == Extra::Open {
+            (format!("{out} & {OPEN_RECORD}"), Prec::Intersection)
+        } else {
+            (out, Prec::Atom)
+        }
+    }
+
+    /// `{ ... }` with the declared properties (and an index signature for typed extra
+    /// keys); an open object's `& Record<string, JsonValue>` is the caller's.
+    fn object_body(&mut self, object: &ObjectTy, indent: usize) -> String {
+        let inner = indent + 2;
         let mut out = String::from("{\n");
         let mut property_types = Vec::new();
         for property in &object.properties {
@@ -200,12 +231,7 @@ impl<'m> TsWriter<'m> {
         }
         out.push_str(&pad(indent));
         out.push('}');
-        if object.extra == Extra::Open {
-            out.push_str(" & Record<string, JsonValue>");
-            (out, Prec::Intersection)
-        } else {
-            (out, Prec::Atom)
-        }
+        out
     }
 }
 

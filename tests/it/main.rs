@@ -1,3 +1,4 @@
 //! The one integration-test binary (every extra test binary would link the JS engine again).
 
 mod engine;
+mod sdk;

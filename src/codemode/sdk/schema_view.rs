@@ -630,7 +630,7 @@ impl DocumentWalker<'_, '_> {
         })
     }
 
-    fn reference(&mut self, reference: &JsonValue, path: &mut String) -> Ty {
+    fn reference(&mut self, reference: &JsonValue, path: &str) -> Ty {
         let Some(pointer) = reference.as_str().and_then(local_pointer) else {
             return self.unknown(path);
         };
@@ -885,13 +885,11 @@ fn facts_of(map: &Map, facts: &mut Vec<String>, with_items: bool) {
     if !examples.is_empty() {
         facts.push(format!("examples: {}", examples.join(", ")));
     }
-    if with_items {
-        if let Some(JsonValue::Object(items)) = map.get("items") {
-            let mut item_facts = Vec::new();
-            facts_of(items, &mut item_facts, false);
-            if !item_facts.is_empty() {
-                facts.push(format!("each item: {}", item_facts.join(", ")));
-            }
+    if with_items && let Some(JsonValue::Object(items)) = map.get("items") {
+        let mut item_facts = Vec::new();
+        facts_of(items, &mut item_facts, false);
+        if !item_facts.is_empty() {
+            facts.push(format!("each item: {}", item_facts.join(", ")));
         }
     }
 }

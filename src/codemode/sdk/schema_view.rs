@@ -90,7 +90,7 @@ pub(crate) struct Property {
     pub name: String,
     pub ty: Ty,
     pub required: bool,
-    /// One-line documentation (may be empty).
+    /// Documentation, already on one line (may be empty).
     pub doc: String,
 }
 
@@ -162,7 +162,7 @@ pub(crate) fn build_model(tools: &[SdkTool]) -> SdkModel {
         };
         models.push(ToolModel {
             name: tool.name.clone(),
-            description: tool.description.clone(),
+            description: one_line(&tool.description),
             stem,
             args,
             output,
@@ -353,16 +353,132 @@ const TYPE_NAMES: [&str; 7] = [
     "string", "number", "integer", "boolean", "null", "object", "array",
 ];
 
-const OBJECT_KEYWORDS: [&str; 4] = [
-    "properties",
-    "additionalProperties",
-    "patternProperties",
-    "required",
+const OBJECT_KEYWORDS: [Kw; 4] = [
+    Kw::Properties,
+    Kw::AdditionalProperties,
+    Kw::PatternProperties,
+    Kw::Required,
 ];
 
-const ARRAY_KEYWORDS: [&str; 2] = ["items", "prefixItems"];
+const ARRAY_KEYWORDS: [Kw; 2] = [Kw::Items, Kw::PrefixItems];
 
-type Map = serde_json::Map<String, JsonValue>;
+/// The schema keywords the walker reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kw {
+    Ref,
+    AllOf,
+    AnyOf,
+    OneOf,
+    Nullable,
+    Const,
+    Type,
+    Enum,
+    Required,
+    Properties,
+    AdditionalProperties,
+    UnevaluatedProperties,
+    PatternProperties,
+    PrefixItems,
+    Items,
+    AdditionalItems,
+    MinItems,
+    MaxItems,
+    Description,
+    Title,
+    Deprecated,
+    Format,
+    Minimum,
+    Maximum,
+    ExclusiveMinimum,
+    ExclusiveMaximum,
+    MultipleOf,
+    MinLength,
+    MaxLength,
+    MinProperties,
+    MaxProperties,
+    Pattern,
+    UniqueItems,
+    Default,
+    Examples,
+    Example,
+}
+
+const KEYWORD_COUNT: usize = Kw::Example as usize + 1;
+
+impl Kw {
+    /// A `match` on string literals compiles to length checks and fixed-size compares,
+    /// which beat a binary search over the names (profiled: this runs for every key of
+    /// every schema node).
+    fn of(key: &str) -> Option<Kw> {
+        Some(match key {
+            "$ref" => Kw::Ref,
+            "additionalItems" => Kw::AdditionalItems,
+            "additionalProperties" => Kw::AdditionalProperties,
+            "allOf" => Kw::AllOf,
+            "anyOf" => Kw::AnyOf,
+            "const" => Kw::Const,
+            "default" => Kw::Default,
+            "deprecated" => Kw::Deprecated,
+            "description" => Kw::Description,
+            "enum" => Kw::Enum,
+            "example" => Kw::Example,
+            "examples" => Kw::Examples,
+            "exclusiveMaximum" => Kw::ExclusiveMaximum,
+            "exclusiveMinimum" => Kw::ExclusiveMinimum,
+            "format" => Kw::Format,
+            "items" => Kw::Items,
+            "maxItems" => Kw::MaxItems,
+            "maxLength" => Kw::MaxLength,
+            "maxProperties" => Kw::MaxProperties,
+            "maximum" => Kw::Maximum,
+            "minItems" => Kw::MinItems,
+            "minLength" => Kw::MinLength,
+            "minProperties" => Kw::MinProperties,
+            "minimum" => Kw::Minimum,
+            "multipleOf" => Kw::MultipleOf,
+            "nullable" => Kw::Nullable,
+            "oneOf" => Kw::OneOf,
+            "pattern" => Kw::Pattern,
+            "patternProperties" => Kw::PatternProperties,
+            "prefixItems" => Kw::PrefixItems,
+            "properties" => Kw::Properties,
+            "required" => Kw::Required,
+            "title" => Kw::Title,
+            "type" => Kw::Type,
+            "unevaluatedProperties" => Kw::UnevaluatedProperties,
+            "uniqueItems" => Kw::UniqueItems,
+            _ => return None,
+        })
+    }
+}
+
+/// The keywords of one schema node, read in one pass over its entries: the walker asks
+/// about some thirty keywords per node, and looking each up in `serde_json`'s ordered map
+/// (SipHash) dominated the time to render an SDK.
+#[derive(Clone, Copy)]
+struct Keywords<'a> {
+    values: [Option<&'a JsonValue>; KEYWORD_COUNT],
+}
+
+impl<'a> Keywords<'a> {
+    fn of(map: &'a serde_json::Map<String, JsonValue>) -> Self {
+        let mut values = [None; KEYWORD_COUNT];
+        for (key, value) in map {
+            if let Some(keyword) = Kw::of(key) {
+                values[keyword as usize] = Some(value);
+            }
+        }
+        Keywords { values }
+    }
+
+    fn get(&self, keyword: Kw) -> Option<&'a JsonValue> {
+        self.values[keyword as usize]
+    }
+
+    fn contains_key(&self, keyword: Kw) -> bool {
+        self.values[keyword as usize].is_some()
+    }
+}
 
 impl DocumentWalker<'_, '_> {
     fn unknown(&mut self, path: &str) -> Ty {
@@ -387,26 +503,49 @@ impl DocumentWalker<'_, '_> {
     }
 
     fn walk(&mut self, node: &JsonValue, path: &mut String, depth: usize) -> Ty {
+        let keywords = node.as_object().map(Keywords::of);
+        self.walk_node(node, keywords.as_ref(), path, depth)
+    }
+
+    /// [`Self::walk`] with the node's keywords already read (`keywords` is `Some` exactly
+    /// when `node` is an object).
+    fn walk_node(
+        &mut self,
+        node: &JsonValue,
+        keywords: Option<&Keywords<'_>>,
+        path: &mut String,
+        depth: usize,
+    ) -> Ty {
         if depth > MAX_SCHEMA_DEPTH || self.budget == 0 {
             return self.unknown(path);
         }
         self.budget -= 1;
-        match node {
-            JsonValue::Bool(true) => Ty::Any,
-            JsonValue::Bool(false) => Ty::Never,
-            JsonValue::Object(map) => self.walk_map(map, path, depth),
+        match (node, keywords) {
+            (JsonValue::Bool(true), _) => Ty::Any,
+            (JsonValue::Bool(false), _) => Ty::Never,
+            (JsonValue::Object(_), Some(map)) => self.walk_map(map, path, depth),
             _ => self.unknown(path),
         }
     }
 
-    fn walk_map(&mut self, map: &Map, path: &mut String, depth: usize) -> Ty {
+    fn walk_map(&mut self, map: &Keywords<'_>, path: &mut String, depth: usize) -> Ty {
+        let combined = [Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf];
+        if !combined.iter().any(|keyword| map.contains_key(*keyword)) {
+            // The common case: one plain node, no intersection to build.
+            let ty = self.core(map, path, depth);
+            return if map.get(Kw::Nullable) == Some(&JsonValue::Bool(true)) {
+                union(vec![ty, Ty::Null])
+            } else {
+                ty
+            };
+        }
         let mut parts = Vec::new();
-        if let Some(reference) = map.get("$ref") {
+        if let Some(reference) = map.get(Kw::Ref) {
             let ty = self.at(path, "/$ref", |w, path| w.reference(reference, path));
             parts.push(ty);
         }
         parts.push(self.core(map, path, depth));
-        if let Some(all) = map.get("allOf") {
+        if let Some(all) = map.get(Kw::AllOf) {
             let ty = self.at(path, "/allOf", |w, path| match all {
                 JsonValue::Array(items) if !items.is_empty() => {
                     Ty::Intersection(w.walk_each(items, path, depth))
@@ -415,9 +554,9 @@ impl DocumentWalker<'_, '_> {
             });
             parts.push(ty);
         }
-        for keyword in ["anyOf", "oneOf"] {
+        for (keyword, name) in [(Kw::AnyOf, "anyOf"), (Kw::OneOf, "oneOf")] {
             if let Some(branches) = map.get(keyword) {
-                let ty = self.at(path, &format!("/{keyword}"), |w, path| match branches {
+                let ty = self.at(path, &format!("/{name}"), |w, path| match branches {
                     JsonValue::Array(items) if !items.is_empty() => {
                         union(w.walk_each(items, path, depth))
                     }
@@ -427,7 +566,7 @@ impl DocumentWalker<'_, '_> {
             }
         }
         let ty = intersection(parts);
-        if map.get("nullable") == Some(&JsonValue::Bool(true)) {
+        if map.get(Kw::Nullable) == Some(&JsonValue::Bool(true)) {
             union(vec![ty, Ty::Null])
         } else {
             ty
@@ -447,11 +586,11 @@ impl DocumentWalker<'_, '_> {
     }
 
     /// `type`, `const`, `enum` and the type-specific keywords of one node.
-    fn core(&mut self, map: &Map, path: &mut String, depth: usize) -> Ty {
-        if let Some(value) = map.get("const") {
+    fn core(&mut self, map: &Keywords<'_>, path: &mut String, depth: usize) -> Ty {
+        if let Some(value) = map.get(Kw::Const) {
             return Ty::Literal(value.clone());
         }
-        let types = match map.get("type") {
+        let types = match map.get(Kw::Type) {
             None => {
                 let mut inferred = Vec::new();
                 if OBJECT_KEYWORDS.iter().any(|k| map.contains_key(*k)) {
@@ -473,7 +612,7 @@ impl DocumentWalker<'_, '_> {
             return self.at(path, "/type", |w, path| w.unknown(path));
         };
         types.dedup();
-        if let Some(values) = map.get("enum") {
+        if let Some(values) = map.get(Kw::Enum) {
             let JsonValue::Array(values) = values else {
                 return self.at(path, "/enum", |w, path| w.unknown(path));
             };
@@ -502,23 +641,27 @@ impl DocumentWalker<'_, '_> {
         union(members)
     }
 
-    fn object(&mut self, map: &Map, path: &mut String, depth: usize) -> Ty {
-        let required: Vec<&str> = match map.get("required") {
+    fn object(&mut self, map: &Keywords<'_>, path: &mut String, depth: usize) -> Ty {
+        let required: Vec<&str> = match map.get(Kw::Required) {
             Some(JsonValue::Array(names)) => names.iter().filter_map(JsonValue::as_str).collect(),
             _ => Vec::new(),
         };
         let mut properties = Vec::new();
-        match map.get("properties") {
+        match map.get(Kw::Properties) {
             None => {}
             Some(JsonValue::Object(declared)) => {
                 for (name, schema) in declared {
-                    let suffix = format!("/properties/{}", pointer_escape(name));
-                    let ty = self.at(path, &suffix, |w, path| w.walk(schema, path, depth + 1));
+                    let keywords = schema.as_object().map(Keywords::of);
+                    let len = path.len();
+                    path.push_str("/properties/");
+                    push_pointer_escaped(path, name);
+                    let ty = self.walk_node(schema, keywords.as_ref(), path, depth + 1);
+                    path.truncate(len);
                     properties.push(Property {
                         name: name.clone(),
                         ty,
                         required: required.contains(&name.as_str()),
-                        doc: doc_of(schema),
+                        doc: keywords.as_ref().map(doc_from).unwrap_or_default(),
                     });
                 }
             }
@@ -534,9 +677,9 @@ impl DocumentWalker<'_, '_> {
                 });
             }
         }
-        let mut extra = match map.get("additionalProperties") {
+        let mut extra = match map.get(Kw::AdditionalProperties) {
             None | Some(JsonValue::Bool(true)) => {
-                if map.get("unevaluatedProperties") == Some(&JsonValue::Bool(false)) {
+                if map.get(Kw::UnevaluatedProperties) == Some(&JsonValue::Bool(false)) {
                     Extra::Closed
                 } else {
                     Extra::Open
@@ -552,7 +695,7 @@ impl DocumentWalker<'_, '_> {
                 }
             }
         };
-        if let Some(patterns) = map.get("patternProperties") {
+        if let Some(patterns) = map.get(Kw::PatternProperties) {
             let JsonValue::Object(patterns) = patterns else {
                 return self.at(path, "/patternProperties", |w, path| w.unknown(path));
             };
@@ -579,12 +722,12 @@ impl DocumentWalker<'_, '_> {
         Ty::Object(ObjectTy { properties, extra })
     }
 
-    fn array(&mut self, map: &Map, path: &mut String, depth: usize) -> Ty {
+    fn array(&mut self, map: &Keywords<'_>, path: &mut String, depth: usize) -> Ty {
         let (prefix, prefix_keyword, rest, rest_keyword) =
-            if let Some(prefix) = map.get("prefixItems") {
-                (prefix, "/prefixItems", map.get("items"), "/items")
+            if let Some(prefix) = map.get(Kw::PrefixItems) {
+                (prefix, "/prefixItems", map.get(Kw::Items), "/items")
             } else {
-                match map.get("items") {
+                match map.get(Kw::Items) {
                     None | Some(JsonValue::Bool(true)) => return Ty::Array(Box::new(Ty::Any)),
                     Some(JsonValue::Bool(false)) => {
                         return Ty::Tuple(TupleTy {
@@ -597,7 +740,7 @@ impl DocumentWalker<'_, '_> {
                     Some(prefix @ JsonValue::Array(_)) => (
                         prefix,
                         "/items",
-                        map.get("additionalItems"),
+                        map.get(Kw::AdditionalItems),
                         "/additionalItems",
                     ),
                     Some(items) => {
@@ -606,7 +749,10 @@ impl DocumentWalker<'_, '_> {
                     }
                 }
             };
-        let min_items = map.get("minItems").and_then(JsonValue::as_u64).unwrap_or(0);
+        let min_items = map
+            .get(Kw::MinItems)
+            .and_then(JsonValue::as_u64)
+            .unwrap_or(0);
         let JsonValue::Array(prefix) = prefix else {
             return self.at(path, prefix_keyword, |w, path| w.unknown(path));
         };
@@ -704,7 +850,20 @@ fn percent_decode(text: &str) -> Option<String> {
 }
 
 fn pointer_escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
+    let mut out = String::with_capacity(segment.len());
+    push_pointer_escaped(&mut out, segment);
+    out
+}
+
+/// Appends `segment` as one JSON Pointer segment (`~` -> `~0`, `/` -> `~1`).
+fn push_pointer_escaped(out: &mut String, segment: &str) {
+    for c in segment.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
 }
 
 fn pointer_unescape(segment: &str) -> String {
@@ -743,6 +902,9 @@ pub(crate) fn union(members: Vec<Ty>) -> Ty {
             match part {
                 Ty::Never => {}
                 Ty::Any => return Ty::Any,
+                // `enum` values are distinct by the spec; comparing every pair of a long
+                // enum was a hot spot, so literals are not deduplicated.
+                part @ Ty::Literal(_) => flat.push(part),
                 part if flat.contains(&part) => {}
                 part => flat.push(part),
             }
@@ -790,26 +952,34 @@ const MAX_QUOTED_VALUE: usize = 80;
 /// The one-line documentation of a schema node: `@deprecated`, the description (or
 /// title), then facts a type cannot carry: `integer`, format, bounds, default, examples.
 pub(crate) fn doc_of(node: &JsonValue) -> String {
-    let Some(map) = node.as_object() else {
-        return String::new();
-    };
+    match node.as_object().map(Keywords::of) {
+        Some(keywords) => doc_from(&keywords),
+        None => String::new(),
+    }
+}
+
+/// [`doc_of`] for a node whose keywords are already read.
+fn doc_from(map: &Keywords<'_>) -> String {
     let mut facts = Vec::new();
     facts_of(map, &mut facts, true);
     let text = map
-        .get("description")
-        .or_else(|| map.get("title"))
+        .get(Kw::Description)
+        .or_else(|| map.get(Kw::Title))
         .and_then(JsonValue::as_str)
-        .map(one_line)
         .unwrap_or_default();
+    let deprecated = map.get(Kw::Deprecated) == Some(&JsonValue::Bool(true));
+    if facts.is_empty() && !deprecated {
+        return one_line(text);
+    }
     let mut doc = String::new();
-    if map.get("deprecated") == Some(&JsonValue::Bool(true)) {
+    if deprecated {
         doc.push_str("@deprecated");
     }
     if !text.is_empty() {
         if !doc.is_empty() {
             doc.push(' ');
         }
-        doc.push_str(&text);
+        doc.push_str(text);
     }
     if !facts.is_empty() {
         let facts = facts.join(", ");
@@ -821,61 +991,63 @@ pub(crate) fn doc_of(node: &JsonValue) -> String {
             doc = format!("{doc} ({facts})");
         }
     }
-    doc
+    one_line(&doc)
 }
 
-fn facts_of(map: &Map, facts: &mut Vec<String>, with_items: bool) {
-    let is_integer = match map.get("type") {
+fn facts_of(map: &Keywords<'_>, facts: &mut Vec<String>, with_items: bool) {
+    let is_integer = match map.get(Kw::Type) {
         Some(JsonValue::String(t)) => t == "integer",
         Some(JsonValue::Array(ts)) => ts.iter().any(|t| t == "integer"),
         _ => false,
     };
-    if is_integer && !map.contains_key("enum") && !map.contains_key("const") {
+    if is_integer && !map.contains_key(Kw::Enum) && !map.contains_key(Kw::Const) {
         facts.push("integer".to_owned());
     }
-    if let Some(format) = map.get("format").and_then(JsonValue::as_str) {
+    if let Some(format) = map.get(Kw::Format).and_then(JsonValue::as_str) {
         facts.push(format!("format: {}", one_line(format)));
     }
     for (keyword, label) in [
-        ("minimum", "minimum"),
-        ("maximum", "maximum"),
-        ("exclusiveMinimum", "exclusive minimum"),
-        ("exclusiveMaximum", "exclusive maximum"),
-        ("multipleOf", "multiple of"),
-        ("minLength", "min length"),
-        ("maxLength", "max length"),
-        ("minItems", "min items"),
-        ("maxItems", "max items"),
-        ("minProperties", "min properties"),
-        ("maxProperties", "max properties"),
+        (Kw::Minimum, "minimum"),
+        (Kw::Maximum, "maximum"),
+        (Kw::ExclusiveMinimum, "exclusive minimum"),
+        (Kw::ExclusiveMaximum, "exclusive maximum"),
+        (Kw::MultipleOf, "multiple of"),
+        (Kw::MinLength, "min length"),
+        (Kw::MaxLength, "max length"),
+        (Kw::MinItems, "min items"),
+        (Kw::MaxItems, "max items"),
+        (Kw::MinProperties, "min properties"),
+        (Kw::MaxProperties, "max properties"),
     ] {
         match map.get(keyword) {
             Some(JsonValue::Number(n)) => facts.push(format!("{label}: {n}")),
             // Draft 4: `exclusiveMinimum: true` makes `minimum` exclusive.
-            Some(JsonValue::Bool(true)) if keyword.starts_with("exclusive") => {
-                let bound = if keyword == "exclusiveMinimum" {
-                    "minimum"
+            Some(JsonValue::Bool(true))
+                if matches!(keyword, Kw::ExclusiveMinimum | Kw::ExclusiveMaximum) =>
+            {
+                let (bound, name) = if keyword == Kw::ExclusiveMinimum {
+                    (Kw::Minimum, "minimum")
                 } else {
-                    "maximum"
+                    (Kw::Maximum, "maximum")
                 };
                 if let Some(JsonValue::Number(n)) = map.get(bound) {
-                    facts.retain(|fact| fact != &format!("{bound}: {n}"));
+                    facts.retain(|fact| fact != &format!("{name}: {n}"));
                     facts.push(format!("{label}: {n}"));
                 }
             }
             _ => {}
         }
     }
-    if let Some(pattern) = map.get("pattern").and_then(JsonValue::as_str) {
+    if let Some(pattern) = map.get(Kw::Pattern).and_then(JsonValue::as_str) {
         facts.push(format!("pattern: {}", one_line(pattern)));
     }
-    if map.get("uniqueItems") == Some(&JsonValue::Bool(true)) {
+    if map.get(Kw::UniqueItems) == Some(&JsonValue::Bool(true)) {
         facts.push("unique items".to_owned());
     }
-    if let Some(value) = map.get("default").and_then(quoted_value) {
+    if let Some(value) = map.get(Kw::Default).and_then(quoted_value) {
         facts.push(format!("default: {value}"));
     }
-    let examples: Vec<String> = match (map.get("examples"), map.get("example")) {
+    let examples: Vec<String> = match (map.get(Kw::Examples), map.get(Kw::Example)) {
         (Some(JsonValue::Array(values)), _) => {
             values.iter().take(3).filter_map(quoted_value).collect()
         }
@@ -885,9 +1057,9 @@ fn facts_of(map: &Map, facts: &mut Vec<String>, with_items: bool) {
     if !examples.is_empty() {
         facts.push(format!("examples: {}", examples.join(", ")));
     }
-    if with_items && let Some(JsonValue::Object(items)) = map.get("items") {
+    if with_items && let Some(JsonValue::Object(items)) = map.get(Kw::Items) {
         let mut item_facts = Vec::new();
-        facts_of(items, &mut item_facts, false);
+        facts_of(&Keywords::of(items), &mut item_facts, false);
         if !item_facts.is_empty() {
             facts.push(format!("each item: {}", item_facts.join(", ")));
         }

@@ -82,28 +82,53 @@ pub(crate) fn string_literal(text: &str) -> String {
 /// Collapses every run of whitespace and control characters to one space and trims, so
 /// a description fits on one line of a comment.
 pub(crate) fn one_line(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for word in text
-        .split(|c: char| c.is_whitespace() || c.is_control())
-        .filter(|word| !word.is_empty())
-    {
-        if !out.is_empty() {
-            out.push(' ');
+    if text.is_ascii() {
+        // Byte-wise for ASCII (nearly every description): ASCII whitespace and control
+        // characters are exactly the bytes up to space, and DEL.
+        let mut out = Vec::with_capacity(text.len());
+        let mut gap = false;
+        for &byte in text.as_bytes() {
+            if byte <= b' ' || byte == 0x7f {
+                gap = !out.is_empty();
+            } else {
+                if gap {
+                    out.push(b' ');
+                    gap = false;
+                }
+                out.push(byte);
+            }
         }
-        out.push_str(word);
+        return String::from_utf8(out).unwrap_or_default();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut gap = false;
+    for c in text.chars() {
+        if c.is_whitespace() || c.is_control() {
+            gap = !out.is_empty();
+        } else {
+            if gap {
+                out.push(' ');
+                gap = false;
+            }
+            out.push(c);
+        }
     }
     out
 }
 
-/// `text` as the inside of a one-line `/** ... */` comment: one line, `*/` escaped.
-pub(crate) fn jsdoc_text(text: &str) -> String {
-    one_line(text).replace("*/", "*\\/")
+/// One-line `text` (see [`one_line`]) as the inside of a `/** ... */` comment: `*/` escaped.
+pub(crate) fn jsdoc_text(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains("*/") {
+        std::borrow::Cow::Owned(text.replace("*/", "*\\/"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
 }
 
-/// `text` as the inside of a one-line `"""..."""` docstring: one line, backslashes and
-/// quotes escaped so the docstring cannot end early.
+/// One-line `text` (see [`one_line`]) as the inside of a `"""..."""` docstring:
+/// backslashes and quotes escaped so the docstring cannot end early.
 pub(crate) fn docstring_text(text: &str) -> String {
-    one_line(text).replace('\\', "\\\\").replace('"', "\\\"")
+    text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// `text` in PascalCase from its ASCII letters and digits (`my-tool` -> `MyTool`,
@@ -249,7 +274,8 @@ mod tests {
 
     #[test]
     fn docs_are_one_line_and_cannot_close_the_comment() {
-        assert_eq!(jsdoc_text("  a\n\n b */ c\t"), "a b *\\/ c");
+        assert_eq!(one_line("  a\n\n b\u{2028}*/ c\t"), "a b */ c");
+        assert_eq!(jsdoc_text("a b */ c"), "a b *\\/ c");
         assert_eq!(
             docstring_text("say \"\"\"hi\"\"\" \\ ok"),
             "say \\\"\\\"\\\"hi\\\"\\\"\\\" \\\\ ok"

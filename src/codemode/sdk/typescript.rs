@@ -5,6 +5,8 @@
 //! fixed prose and the skeleton of the section live in the templates; the meaning of
 //! schema keywords lives in the schema walker.
 
+use std::borrow::Cow;
+
 use super::schema_view::{Alias, AliasId, Extra, ObjectTy, SdkModel, TupleTy, Ty};
 use super::text::{is_ts_identifier, jsdoc_text, string_literal};
 use crate::json::JsonValue;
@@ -115,6 +117,12 @@ impl<'m> TsWriter<'m> {
         let mut parts: Vec<String> = Vec::with_capacity(members.len());
         let mut open = false;
         for member in members {
+            // Literals render distinctly (the walker keeps `enum` values as given), so only
+            // other members are checked for duplicates (`integer | number`).
+            if let Ty::Literal(value) = member {
+                parts.push(literal(value, 0));
+                continue;
+            }
             // In an intersection, open objects share one `Record<string, JsonValue>` at the end.
             let (text, member_prec) = match member {
                 Ty::Object(object)
@@ -201,17 +209,19 @@ impl<'m> TsWriter<'m> {
     fn object_body(&mut self, object: &ObjectTy, indent: usize) -> String {
         let inner = indent + 2;
         let mut out = String::from("{\n");
+        let typed_extra = matches!(object.extra, Extra::Typed(..));
         let mut property_types = Vec::new();
         for property in &object.properties {
             push_doc(&mut out, inner, &property.doc);
             let (text, _) = self.render(&property.ty, inner);
-            let optional = if property.required { "" } else { "?" };
-            out.push_str(&format!(
-                "{}{}{optional}: {text};\n",
-                pad(inner),
-                key(&property.name)
-            ));
-            property_types.push(text);
+            out.push_str(&pad(inner));
+            out.push_str(&key(&property.name));
+            out.push_str(if property.required { ": " } else { "?: " });
+            out.push_str(&text);
+            out.push_str(";\n");
+            if typed_extra {
+                property_types.push(text);
+            }
         }
         if let Extra::Typed(ty, doc) = &object.extra {
             // Declared properties must fit the index signature, so it names their types too.
@@ -244,24 +254,31 @@ fn wrap(text: String, prec: Prec, context: Prec) -> String {
     if needs { format!("({text})") } else { text }
 }
 
-fn pad(indent: usize) -> String {
-    " ".repeat(indent)
+/// `indent` spaces (borrowed for the usual depths).
+fn pad(indent: usize) -> Cow<'static, str> {
+    const SPACES: &str = "                                                                ";
+    match SPACES.get(..indent) {
+        Some(spaces) => Cow::Borrowed(spaces),
+        None => Cow::Owned(" ".repeat(indent)),
+    }
 }
 
 /// Appends `/** doc */` on its own line, if there is any documentation.
 pub(crate) fn push_doc(out: &mut String, indent: usize, doc: &str) {
-    let text = jsdoc_text(doc);
-    if !text.is_empty() {
-        out.push_str(&format!("{}/** {text} */\n", pad(indent)));
+    if !doc.is_empty() {
+        out.push_str(&pad(indent));
+        out.push_str("/** ");
+        out.push_str(&jsdoc_text(doc));
+        out.push_str(" */\n");
     }
 }
 
 /// A property key: bare when it is an identifier, else a quoted string.
-pub(crate) fn key(name: &str) -> String {
+pub(crate) fn key(name: &str) -> Cow<'_, str> {
     if is_ts_identifier(name) {
-        name.to_owned()
+        Cow::Borrowed(name)
     } else {
-        string_literal(name)
+        Cow::Owned(string_literal(name))
     }
 }
 

@@ -58,7 +58,7 @@ enum AliasState {
 }
 
 struct PyWriter<'m> {
-    model: &'m SdkModel,
+    model: &'m SdkModel<'m>,
     names: NameRegistry,
     definitions: Vec<String>,
     declared: BTreeSet<String>,
@@ -69,7 +69,7 @@ struct PyWriter<'m> {
 }
 
 /// Renders the Python parts of a model.
-pub(crate) fn render(model: &SdkModel) -> PythonParts {
+pub(crate) fn render<'m>(model: &'m SdkModel<'m>) -> PythonParts {
     let mut writer = PyWriter {
         model,
         names: model.names.clone(),
@@ -140,7 +140,7 @@ pub(crate) fn render(model: &SdkModel) -> PythonParts {
     }
 }
 
-impl PyWriter<'_> {
+impl<'m> PyWriter<'m> {
     fn drain_aliases(&mut self) {
         while let Some(id) = self.queue.pop_front() {
             self.emit_alias(id);
@@ -379,7 +379,7 @@ impl PyWriter<'_> {
         let class_syntax = object
             .properties
             .iter()
-            .all(|p| is_python_class_key(&p.name));
+            .all(|p| is_python_class_key(p.name));
         let mut text = String::new();
         if class_syntax {
             text.push_str(&format!("class {name}(TypedDict{total_arg}):\n"));
@@ -401,7 +401,7 @@ impl PyWriter<'_> {
                 text.push_str(&comment(&property.doc, "    "));
                 text.push_str(&format!(
                     "    {}: {},\n",
-                    string_literal(&property.name),
+                    string_literal(property.name),
                     runtime_text(expr)
                 ));
             }
@@ -412,7 +412,7 @@ impl PyWriter<'_> {
 
     /// `allOf` for Python: the properties of every object member (following aliases),
     /// merged; `None` when no member is an object.
-    fn merge_objects(&self, members: &[Ty]) -> Option<ObjectTy> {
+    fn merge_objects(&self, members: &[Ty<'m>]) -> Option<ObjectTy<'m>> {
         let mut merged: Option<ObjectTy> = None;
         for member in members {
             let Some(object) = self.as_object(member) else {
@@ -439,7 +439,10 @@ impl PyWriter<'_> {
         merged.filter(|object| !object.properties.is_empty())
     }
 
-    fn as_object<'t>(&'t self, ty: &'t Ty) -> Option<&'t ObjectTy> {
+    fn as_object<'t>(&self, ty: &'t Ty<'m>) -> Option<&'t ObjectTy<'m>>
+    where
+        'm: 't,
+    {
         let mut current = ty;
         for _ in 0..MAX_ALIAS_HOPS {
             match current {
@@ -454,7 +457,7 @@ impl PyWriter<'_> {
 
 /// The word a property adds to nested type names (`filter` -> `Filter`).
 fn field_word(property: &Property) -> String {
-    let word = pascal_case(&property.name);
+    let word = pascal_case(property.name);
     if word.is_empty() {
         "Field".to_owned()
     } else {

@@ -30,7 +30,7 @@ pub(crate) type AliasId = usize;
 
 /// The type of a value, as far as a schema says.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Ty {
+pub(crate) enum Ty<'a> {
     /// The schema could not be read (malformed, or a construct no type expresses).
     Unknown,
     /// Any JSON value (no constraint).
@@ -43,52 +43,52 @@ pub(crate) enum Ty {
     Boolean,
     Null,
     /// Exactly this JSON value (`const`, one `enum` member).
-    Literal(JsonValue),
+    Literal(&'a JsonValue),
     /// An array of items of one type.
-    Array(Box<Ty>),
-    Tuple(TupleTy),
-    Object(ObjectTy),
-    Union(Vec<Ty>),
-    Intersection(Vec<Ty>),
+    Array(Box<Ty<'a>>),
+    Tuple(TupleTy<'a>),
+    Object(ObjectTy<'a>),
+    Union(Vec<Ty<'a>>),
+    Intersection(Vec<Ty<'a>>),
     /// A named alias (a `$ref` target).
     Alias(AliasId),
 }
 
 /// `prefixItems` (or draft-04 tuple `items`): positional item types.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct TupleTy {
-    pub items: Vec<Ty>,
+pub(crate) struct TupleTy<'a> {
+    pub items: Vec<Ty<'a>>,
     /// How many leading items must be present (`minItems`, capped at `items.len()`).
     pub required: usize,
     /// The type of items after the prefix; `None` when no more items are allowed.
-    pub rest: Option<Box<Ty>>,
+    pub rest: Option<Box<Ty<'a>>>,
 }
 
 /// An object type.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct ObjectTy {
+pub(crate) struct ObjectTy<'a> {
     /// Declared properties, in the author's order.
-    pub properties: Vec<Property>,
+    pub properties: Vec<Property<'a>>,
     /// What other keys may hold.
-    pub extra: Extra,
+    pub extra: Extra<'a>,
 }
 
 /// What keys other than the declared properties may hold.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Extra {
+pub(crate) enum Extra<'a> {
     /// No other keys (`additionalProperties: false`).
     Closed,
     /// Any other key with any JSON value (the JSON Schema default).
     Open,
     /// Other keys hold values of this type; the string documents key patterns, if any.
-    Typed(Box<Ty>, String),
+    Typed(Box<Ty<'a>>, String),
 }
 
 /// One declared property.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Property {
-    pub name: String,
-    pub ty: Ty,
+pub(crate) struct Property<'a> {
+    pub name: &'a str,
+    pub ty: Ty<'a>,
     pub required: bool,
     /// Documentation, already on one line (may be empty).
     pub doc: String,
@@ -96,29 +96,29 @@ pub(crate) struct Property {
 
 /// A named type: the target of a `$ref`.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Alias {
+pub(crate) struct Alias<'a> {
     /// Unique across the whole SDK.
     pub name: String,
-    pub ty: Ty,
+    pub ty: Ty<'a>,
     pub doc: String,
 }
 
 /// One tool, walked.
 #[derive(Debug, Clone)]
-pub(crate) struct ToolModel {
+pub(crate) struct ToolModel<'a> {
     pub name: String,
     pub description: String,
     /// Unique PascalCase stem for the tool's generated type names (`MyTool`).
     pub stem: String,
-    pub args: Ty,
-    pub output: Ty,
+    pub args: Ty<'a>,
+    pub output: Ty<'a>,
 }
 
 /// Every tool of an SDK, walked, in SDK order.
 #[derive(Debug, Clone)]
-pub(crate) struct SdkModel {
-    pub tools: Vec<ToolModel>,
-    pub aliases: Vec<Alias>,
+pub(crate) struct SdkModel<'a> {
+    pub tools: Vec<ToolModel<'a>>,
+    pub aliases: Vec<Alias<'a>>,
     /// Type names already taken (aliases and the fixed declarations).
     pub names: NameRegistry,
     /// Where a schema degraded to `unknown`, as `"tool" args#/json/pointer`.
@@ -144,7 +144,7 @@ fn content_key(tool: &SdkTool) -> String {
 }
 
 /// Walks every tool (in [`canonical_order`]).
-pub(crate) fn build_model(tools: &[SdkTool]) -> SdkModel {
+pub(crate) fn build_model(tools: &[SdkTool]) -> SdkModel<'_> {
     let mut builder = ModelBuilder::default();
     let mut stems = NameRegistry::empty();
     let mut models = Vec::new();
@@ -178,7 +178,7 @@ pub(crate) fn build_model(tools: &[SdkTool]) -> SdkModel {
 }
 
 /// Walks one schema on its own (for `json_schema_to_ts`): aliases are named after `Schema`.
-pub(crate) fn build_single(schema: &JsonValue) -> (Ty, SdkModel) {
+pub(crate) fn build_single(schema: &JsonValue) -> (Ty<'_>, SdkModel<'_>) {
     let mut builder = ModelBuilder::default();
     let ty = builder.walk_document("schema", "Schema", Role::Schema, schema);
     builder.break_unguarded_cycles();
@@ -217,14 +217,14 @@ impl Role {
 }
 
 #[derive(Default)]
-struct ModelBuilder {
-    aliases: Vec<Alias>,
+struct ModelBuilder<'a> {
+    aliases: Vec<Alias<'a>>,
     names: NameRegistry,
     unknowns: Vec<String>,
 }
 
-impl ModelBuilder {
-    fn walk_document(&mut self, tool: &str, stem: &str, role: Role, root: &JsonValue) -> Ty {
+impl<'a> ModelBuilder<'a> {
+    fn walk_document(&mut self, tool: &str, stem: &str, role: Role, root: &'a JsonValue) -> Ty<'a> {
         let mut walker = DocumentWalker {
             builder: self,
             root,
@@ -311,7 +311,7 @@ impl ModelBuilder {
     }
 }
 
-fn unguarded_refs(ty: &Ty, out: &mut Vec<AliasId>) {
+fn unguarded_refs(ty: &Ty<'_>, out: &mut Vec<AliasId>) {
     match ty {
         Ty::Alias(id) => out.push(*id),
         Ty::Union(members) | Ty::Intersection(members) => {
@@ -323,7 +323,7 @@ fn unguarded_refs(ty: &Ty, out: &mut Vec<AliasId>) {
     }
 }
 
-fn replace_unguarded_ref(ty: &mut Ty, target: AliasId) {
+fn replace_unguarded_ref(ty: &mut Ty<'_>, target: AliasId) {
     match ty {
         Ty::Alias(id) if *id == target => *ty = Ty::Unknown,
         Ty::Union(members) | Ty::Intersection(members) => {
@@ -336,10 +336,10 @@ fn replace_unguarded_ref(ty: &mut Ty, target: AliasId) {
 }
 
 struct DocumentWalker<'b, 'd> {
-    builder: &'b mut ModelBuilder,
+    builder: &'b mut ModelBuilder<'d>,
     root: &'d JsonValue,
     label: String,
-    stem: &'d str,
+    stem: &'b str,
     role: Role,
     /// JSON Pointer -> alias, for this document. Only looked up, never iterated.
     by_pointer: HashMap<String, AliasId>,
@@ -480,8 +480,8 @@ impl<'a> Keywords<'a> {
     }
 }
 
-impl DocumentWalker<'_, '_> {
-    fn unknown(&mut self, path: &str) -> Ty {
+impl<'d> DocumentWalker<'_, 'd> {
+    fn unknown(&mut self, path: &str) -> Ty<'d> {
         self.builder
             .unknowns
             .push(format!("{}#{}", self.label, path));
@@ -502,7 +502,7 @@ impl DocumentWalker<'_, '_> {
         out
     }
 
-    fn walk(&mut self, node: &JsonValue, path: &mut String, depth: usize) -> Ty {
+    fn walk(&mut self, node: &'d JsonValue, path: &mut String, depth: usize) -> Ty<'d> {
         let keywords = node.as_object().map(Keywords::of);
         self.walk_node(node, keywords.as_ref(), path, depth)
     }
@@ -511,11 +511,11 @@ impl DocumentWalker<'_, '_> {
     /// when `node` is an object).
     fn walk_node(
         &mut self,
-        node: &JsonValue,
-        keywords: Option<&Keywords<'_>>,
+        node: &'d JsonValue,
+        keywords: Option<&Keywords<'d>>,
         path: &mut String,
         depth: usize,
-    ) -> Ty {
+    ) -> Ty<'d> {
         if depth > MAX_SCHEMA_DEPTH || self.budget == 0 {
             return self.unknown(path);
         }
@@ -528,7 +528,7 @@ impl DocumentWalker<'_, '_> {
         }
     }
 
-    fn walk_map(&mut self, map: &Keywords<'_>, path: &mut String, depth: usize) -> Ty {
+    fn walk_map(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Ty<'d> {
         let combined = [Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf];
         if !combined.iter().any(|keyword| map.contains_key(*keyword)) {
             // The common case: one plain node, no intersection to build.
@@ -573,7 +573,12 @@ impl DocumentWalker<'_, '_> {
         }
     }
 
-    fn walk_each(&mut self, items: &[JsonValue], path: &mut String, depth: usize) -> Vec<Ty> {
+    fn walk_each(
+        &mut self,
+        items: &'d [JsonValue],
+        path: &mut String,
+        depth: usize,
+    ) -> Vec<Ty<'d>> {
         items
             .iter()
             .enumerate()
@@ -586,9 +591,9 @@ impl DocumentWalker<'_, '_> {
     }
 
     /// `type`, `const`, `enum` and the type-specific keywords of one node.
-    fn core(&mut self, map: &Keywords<'_>, path: &mut String, depth: usize) -> Ty {
+    fn core(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Ty<'d> {
         if let Some(value) = map.get(Kw::Const) {
-            return Ty::Literal(value.clone());
+            return Ty::Literal(value);
         }
         let types = match map.get(Kw::Type) {
             None => {
@@ -619,7 +624,7 @@ impl DocumentWalker<'_, '_> {
             let members = values
                 .iter()
                 .filter(|value| types.is_empty() || types.iter().any(|t| value_has_type(value, t)))
-                .map(|value| Ty::Literal(value.clone()))
+                .map(Ty::Literal)
                 .collect();
             return union(members);
         }
@@ -641,7 +646,7 @@ impl DocumentWalker<'_, '_> {
         union(members)
     }
 
-    fn object(&mut self, map: &Keywords<'_>, path: &mut String, depth: usize) -> Ty {
+    fn object(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Ty<'d> {
         let required: Vec<&str> = match map.get(Kw::Required) {
             Some(JsonValue::Array(names)) => names.iter().filter_map(JsonValue::as_str).collect(),
             _ => Vec::new(),
@@ -658,7 +663,7 @@ impl DocumentWalker<'_, '_> {
                     let ty = self.walk_node(schema, keywords.as_ref(), path, depth + 1);
                     path.truncate(len);
                     properties.push(Property {
-                        name: name.clone(),
+                        name,
                         ty,
                         required: required.contains(&name.as_str()),
                         doc: keywords.as_ref().map(doc_from).unwrap_or_default(),
@@ -670,7 +675,7 @@ impl DocumentWalker<'_, '_> {
         for name in required {
             if !properties.iter().any(|p| p.name == name) {
                 properties.push(Property {
-                    name: name.to_owned(),
+                    name,
                     ty: Ty::Any,
                     required: true,
                     doc: String::new(),
@@ -722,7 +727,7 @@ impl DocumentWalker<'_, '_> {
         Ty::Object(ObjectTy { properties, extra })
     }
 
-    fn array(&mut self, map: &Keywords<'_>, path: &mut String, depth: usize) -> Ty {
+    fn array(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Ty<'d> {
         let (prefix, prefix_keyword, rest, rest_keyword) =
             if let Some(prefix) = map.get(Kw::PrefixItems) {
                 (prefix, "/prefixItems", map.get(Kw::Items), "/items")
@@ -776,7 +781,7 @@ impl DocumentWalker<'_, '_> {
         })
     }
 
-    fn reference(&mut self, reference: &JsonValue, path: &str) -> Ty {
+    fn reference(&mut self, reference: &JsonValue, path: &str) -> Ty<'d> {
         let Some(pointer) = reference.as_str().and_then(local_pointer) else {
             return self.unknown(path);
         };
@@ -891,7 +896,7 @@ fn alias_suffix(pointer: &str, role: Role) -> String {
 }
 
 /// Flattens nested unions, drops `never`, absorbs into `any`, removes duplicates.
-pub(crate) fn union(members: Vec<Ty>) -> Ty {
+pub(crate) fn union<'a>(members: Vec<Ty<'a>>) -> Ty<'a> {
     let mut flat: Vec<Ty> = Vec::new();
     for member in members {
         let parts = match member {
@@ -919,7 +924,7 @@ pub(crate) fn union(members: Vec<Ty>) -> Ty {
 
 /// Flattens nested intersections, drops `any` (and `unknown`, which adds nothing to
 /// other members), collapses into `never`, removes duplicates.
-pub(crate) fn intersection(members: Vec<Ty>) -> Ty {
+pub(crate) fn intersection<'a>(members: Vec<Ty<'a>>) -> Ty<'a> {
     let mut flat: Vec<Ty> = Vec::new();
     let mut saw_unknown = false;
     for member in members {
@@ -1076,16 +1081,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn walk(schema: JsonValue) -> (Ty, SdkModel) {
-        build_single(&schema)
-    }
-
     #[test]
     fn recursive_references_become_one_alias() {
-        let (ty, model) = walk(json!({
+        let schema = json!({
             "$ref": "#/$defs/node",
             "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}
-        }));
+        });
+        let (ty, model) = build_single(&schema);
         assert_eq!(ty, Ty::Alias(0));
         assert_eq!(model.aliases.len(), 1);
         assert_eq!(model.aliases[0].name, "SchemaNode");
@@ -1094,17 +1096,18 @@ mod tests {
 
     #[test]
     fn self_referential_unions_become_unknown_and_are_reported() {
-        let (_, model) = walk(json!({
+        let schema = json!({
             "$ref": "#/$defs/a",
             "$defs": {"a": {"anyOf": [{"$ref": "#/$defs/b"}, {"type": "string"}]}, "b": {"$ref": "#/$defs/a"}}
-        }));
+        });
+        let (_, model) = build_single(&schema);
         assert_eq!(model.unknowns.len(), 1, "{:?}", model.unknowns);
     }
 
     #[test]
     fn malformed_nodes_are_reported_with_their_pointer() {
-        let (_, model) =
-            walk(json!({"type": "object", "properties": {"a": 3, "b": {"type": "strin"}}}));
+        let schema = json!({"type": "object", "properties": {"a": 3, "b": {"type": "strin"}}});
+        let (_, model) = build_single(&schema);
         assert_eq!(
             model.unknowns,
             vec![
@@ -1120,7 +1123,7 @@ mod tests {
         for _ in 0..500 {
             schema = json!({"type": "array", "items": schema});
         }
-        let (_, model) = walk(schema);
+        let (_, model) = build_single(&schema);
         assert_eq!(model.unknowns.len(), 1);
     }
 

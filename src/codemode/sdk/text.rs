@@ -83,22 +83,28 @@ pub(crate) fn string_literal(text: &str) -> String {
 /// a description fits on one line of a comment.
 pub(crate) fn one_line(text: &str) -> String {
     if text.is_ascii() {
-        // Byte-wise for ASCII (nearly every description): ASCII whitespace and control
-        // characters are exactly the bytes up to space, and DEL.
-        let mut out = Vec::with_capacity(text.len());
-        let mut gap = false;
-        for &byte in text.as_bytes() {
-            if byte <= b' ' || byte == 0x7f {
-                gap = !out.is_empty();
-            } else {
-                if gap {
-                    out.push(b' ');
-                    gap = false;
+        // Word by word over the bytes for ASCII (nearly every description): ASCII
+        // whitespace and control characters are exactly the bytes up to space, and DEL.
+        let is_gap = |byte: u8| byte <= b' ' || byte == 0x7f;
+        let bytes = text.as_bytes();
+        let mut out = String::with_capacity(text.len());
+        let mut index = 0;
+        while index < bytes.len() {
+            while index < bytes.len() && is_gap(bytes[index]) {
+                index += 1;
+            }
+            let start = index;
+            while index < bytes.len() && !is_gap(bytes[index]) {
+                index += 1;
+            }
+            if start < index {
+                if !out.is_empty() {
+                    out.push(' ');
                 }
-                out.push(byte);
+                out.push_str(&text[start..index]);
             }
         }
-        return String::from_utf8(out).unwrap_or_default();
+        return out;
     }
     let mut out = String::with_capacity(text.len());
     let mut gap = false;

@@ -82,6 +82,16 @@ pub(crate) fn string_literal(text: &str) -> String {
 /// Collapses every run of whitespace and control characters to one space and trims, so
 /// a description fits on one line of a comment.
 pub(crate) fn one_line(text: &str) -> String {
+    // Already one line (the common case, once the ends are trimmed): one vectorizable scan
+    // for control bytes, one search for a double space, then a copy.
+    let trimmed = text.trim_matches(|c: char| c.is_whitespace() || c.is_control());
+    let has_control = trimmed
+        .as_bytes()
+        .iter()
+        .fold(false, |seen, &byte| seen | (byte < b' ') | (byte == 0x7f));
+    if trimmed.is_ascii() && !has_control && !trimmed.contains("  ") {
+        return trimmed.to_owned();
+    }
     if text.is_ascii() {
         // Word by word over the bytes for ASCII (nearly every description): ASCII
         // whitespace and control characters are exactly the bytes up to space, and DEL.
@@ -281,6 +291,12 @@ mod tests {
     #[test]
     fn docs_are_one_line_and_cannot_close_the_comment() {
         assert_eq!(one_line("  a\n\n b\u{2028}*/ c\t"), "a b */ c");
+        assert_eq!(
+            one_line("\nplain words, one line.\n"),
+            "plain words, one line."
+        );
+        assert_eq!(one_line("two  spaces\u{7f}and del"), "two spaces and del");
+        assert_eq!(one_line("路径\u{3000}文件"), "路径 文件");
         assert_eq!(jsdoc_text("a b */ c"), "a b *\\/ c");
         assert_eq!(
             docstring_text("say \"\"\"hi\"\"\" \\ ok"),

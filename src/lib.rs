@@ -16,7 +16,10 @@
 //!   to a root directory.
 //! - [`runtime`]: the code runtime seam (`CodeRuntime`) and the embedded JavaScript engine
 //!   that runs Code Mode programs (`JsEngine`).
+//! - [`codemode`]: Code Mode — the generated, byte-stable TypeScript and Python SDK text of
+//!   the tools a program may call.
 
+pub mod codemode;
 pub mod content;
 pub mod error;
 pub mod json;

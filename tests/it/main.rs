@@ -3,3 +3,4 @@
 mod builtin;
 mod registry;
 mod runtime;
+mod sdk;

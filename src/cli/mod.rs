@@ -1,0 +1,60 @@
+//! The command line of `codemode`: argument parsing (clap derive) and dispatch to one
+//! module per subcommand.
+//!
+//! This module owns the command's surface: subcommands, exit statuses and how errors are
+//! printed. Each subcommand's work lives in its own module and returns a [`Failure`].
+
+mod sdk;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Tools for LLM agents: a guarded tool registry and Code Mode.
+#[derive(Debug, Parser)]
+#[command(name = "codemode", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print the Code Mode SDK section (the `tools:sdk` prompt text) for a tool list.
+    Sdk(sdk::SdkArgs),
+}
+
+/// Why a subcommand failed: the message for stderr and the exit status.
+#[derive(Debug)]
+pub(crate) struct Failure {
+    pub message: String,
+    pub status: u8,
+}
+
+impl Failure {
+    /// Exit status of a usage or input problem (a malformed file, a bad flag value).
+    pub const USAGE: u8 = 2;
+
+    pub fn usage(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            status: Failure::USAGE,
+        }
+    }
+}
+
+/// Parses the process arguments, runs the subcommand, and maps failures to an exit status
+/// with the message on stderr (clap's own usage errors also exit with status 2).
+pub(crate) fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Sdk(args) => sdk::run(&args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("codemode: {}", failure.message);
+            ExitCode::from(failure.status)
+        }
+    }
+}

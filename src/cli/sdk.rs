@@ -1,0 +1,72 @@
+//! `codemode sdk --schemas FILE [--lang typescript|python]`: prints the SDK section for a
+//! tool list (a JSON array of tools or an MCP `tools/list` result; `-` reads stdin).
+//!
+//! This module owns reading the file and reporting its problems (file, line and column of
+//! JSON errors, tool index); the rendering is the library's.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+use codemode::codemode::sdk::{SdkLanguage, parse_tool_list, render_sdk_section};
+use codemode::json::JsonValue;
+
+use super::Failure;
+
+#[derive(Debug, Args)]
+pub(crate) struct SdkArgs {
+    /// The tool list: a JSON array of tools (`name`, `description`, `inputSchema` or
+    /// `parameters`, optional `outputSchema` or `output`) or an MCP `tools/list` result.
+    /// `-` reads standard input.
+    #[arg(long, value_name = "FILE")]
+    schemas: PathBuf,
+
+    /// The SDK language: the language of the code runtime.
+    #[arg(long, value_name = "LANG", default_value = "typescript")]
+    lang: SdkLanguage,
+}
+
+pub(crate) fn run(args: &SdkArgs) -> Result<(), Failure> {
+    let (label, text) = read_input(&args.schemas)?;
+    let value: JsonValue = serde_json::from_str(&text).map_err(|err| {
+        Failure::usage(format!(
+            "{label}:{}:{}: not valid JSON: {}",
+            err.line(),
+            err.column(),
+            strip_position(&err.to_string())
+        ))
+    })?;
+    let tools = parse_tool_list(&value)
+        .map_err(|err| Failure::usage(format!("{label}: {}", err.message())))?;
+    let section = render_sdk_section(args.lang, &tools);
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(section.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|err| Failure {
+            message: format!("cannot write to standard output: {err}"),
+            status: 1,
+        })
+}
+
+fn read_input(path: &PathBuf) -> Result<(String, String), Failure> {
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|err| Failure::usage(format!("cannot read standard input: {err}")))?;
+        return Ok(("<stdin>".to_owned(), text));
+    }
+    let label = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|err| Failure::usage(format!("cannot read {label}: {err}")))?;
+    Ok((label, text))
+}
+
+/// serde_json appends ` at line L column C`; the message already leads with `file:L:C`.
+fn strip_position(message: &str) -> &str {
+    match message.rfind(" at line ") {
+        Some(index) => &message[..index],
+        None => message,
+    }
+}

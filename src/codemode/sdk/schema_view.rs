@@ -1,0 +1,1143 @@
+//! The shared schema walker: JSON Schema as authors write it -> a small type model both
+//! renderers read.
+//!
+//! This module owns the *meaning* of schema keywords for the SDK: `$ref` resolution (each
+//! in-document target becomes one named alias, so recursive schemas terminate), `allOf`
+//! as intersection, `anyOf`/`oneOf` as union, `type` arrays, `nullable`, tuples,
+//! `additionalProperties`/`patternProperties`, literals, and the facts (bounds, formats,
+//! defaults, examples, deprecation) that go into documentation. It is total: anything it
+//! cannot read becomes [`Ty::Unknown`] and is reported with its location, never a panic.
+//! Recursion is bounded by [`MAX_SCHEMA_DEPTH`] and a per-document work budget.
+//!
+//! It must not produce source text: spelling belongs to the renderers.
+
+use std::collections::HashMap;
+
+use crate::json::JsonValue;
+
+use super::SdkTool;
+use super::text::{NameRegistry, one_line, pascal_case, string_literal};
+
+/// The deepest nesting of subschemas the walker follows; deeper ones become `unknown`.
+pub(crate) const MAX_SCHEMA_DEPTH: usize = 48;
+
+/// Subschemas walked per document (one tool's parameters or output) at most: bounds the
+/// work a hostile schema can cause.
+const DOCUMENT_BUDGET: usize = 50_000;
+
+/// Index into [`SdkModel::aliases`].
+pub(crate) type AliasId = usize;
+
+/// The type of a value, as far as a schema says.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Ty<'a> {
+    /// The schema could not be read (malformed, or a construct no type expresses).
+    Unknown,
+    /// Any JSON value (no constraint).
+    Any,
+    /// No value at all (`false`, an empty `enum`).
+    Never,
+    String,
+    Number,
+    Integer,
+    Boolean,
+    Null,
+    /// Exactly this JSON value (`const`, one `enum` member).
+    Literal(&'a JsonValue),
+    /// An array of items of one type.
+    Array(Box<Ty<'a>>),
+    Tuple(TupleTy<'a>),
+    Object(ObjectTy<'a>),
+    Union(Vec<Ty<'a>>),
+    Intersection(Vec<Ty<'a>>),
+    /// A named alias (a `$ref` target).
+    Alias(AliasId),
+}
+
+/// `prefixItems` (or draft-04 tuple `items`): positional item types.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TupleTy<'a> {
+    pub items: Vec<Ty<'a>>,
+    /// How many leading items must be present (`minItems`, capped at `items.len()`).
+    pub required: usize,
+    /// The type of items after the prefix; `None` when no more items are allowed.
+    pub rest: Option<Box<Ty<'a>>>,
+}
+
+/// An object type.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ObjectTy<'a> {
+    /// Declared properties, in the author's order.
+    pub properties: Vec<Property<'a>>,
+    /// What other keys may hold.
+    pub extra: Extra<'a>,
+}
+
+/// What keys other than the declared properties may hold.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Extra<'a> {
+    /// No other keys (`additionalProperties: false`).
+    Closed,
+    /// Any other key with any JSON value (the JSON Schema default).
+    Open,
+    /// Other keys hold values of this type; the string documents key patterns, if any.
+    Typed(Box<Ty<'a>>, String),
+}
+
+/// One declared property.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Property<'a> {
+    pub name: &'a str,
+    pub ty: Ty<'a>,
+    pub required: bool,
+    /// Documentation, already on one line (may be empty).
+    pub doc: String,
+}
+
+/// A named type: the target of a `$ref`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Alias<'a> {
+    /// Unique across the whole SDK.
+    pub name: String,
+    pub ty: Ty<'a>,
+    pub doc: String,
+}
+
+/// One tool, walked.
+#[derive(Debug, Clone)]
+pub(crate) struct ToolModel<'a> {
+    pub name: String,
+    pub description: String,
+    /// Unique PascalCase stem for the tool's generated type names (`MyTool`).
+    pub stem: String,
+    pub args: Ty<'a>,
+    pub output: Ty<'a>,
+}
+
+/// Every tool of an SDK, walked, in SDK order.
+#[derive(Debug, Clone)]
+pub(crate) struct SdkModel<'a> {
+    pub tools: Vec<ToolModel<'a>>,
+    pub aliases: Vec<Alias<'a>>,
+    /// Type names already taken (aliases and the fixed declarations).
+    pub names: NameRegistry,
+    /// Where a schema degraded to `unknown`, as `"tool" args#/json/pointer`.
+    pub unknowns: Vec<String>,
+}
+
+/// The SDK's tool order: by name (byte order); tools with equal names are ordered by
+/// their content and only the first is kept, so the input order never matters.
+pub(crate) fn canonical_order(tools: &[SdkTool]) -> Vec<&SdkTool> {
+    let mut ordered: Vec<&SdkTool> = tools.iter().collect();
+    ordered.sort_by(|a, b| {
+        a.name
+            .cmp(&b.name)
+            .then_with(|| content_key(a).cmp(&content_key(b)))
+    });
+    ordered.dedup_by(|later, first| later.name == first.name);
+    ordered
+}
+
+fn content_key(tool: &SdkTool) -> String {
+    let parts = (&tool.description, &tool.parameters, &tool.output);
+    serde_json::to_string(&parts).unwrap_or_default()
+}
+
+/// Walks every tool (in [`canonical_order`]).
+pub(crate) fn build_model(tools: &[SdkTool]) -> SdkModel<'_> {
+    let mut builder = ModelBuilder::default();
+    let mut stems = NameRegistry::empty();
+    let mut models = Vec::new();
+    for tool in canonical_order(tools) {
+        let stem_base = pascal_case(&tool.name);
+        let stem = stems.claim(if stem_base.is_empty() {
+            "Tool"
+        } else {
+            &stem_base
+        });
+        let args = builder.walk_document(&tool.name, &stem, Role::Args, &tool.parameters);
+        let output = match &tool.output {
+            Some(schema) => builder.walk_document(&tool.name, &stem, Role::Output, schema),
+            None => Ty::Any,
+        };
+        models.push(ToolModel {
+            name: tool.name.clone(),
+            description: one_line(&tool.description),
+            stem,
+            args,
+            output,
+        });
+    }
+    builder.break_unguarded_cycles();
+    SdkModel {
+        tools: models,
+        aliases: builder.aliases,
+        names: builder.names,
+        unknowns: builder.unknowns,
+    }
+}
+
+/// Walks one schema on its own (for `json_schema_to_ts`): aliases are named after `Schema`.
+pub(crate) fn build_single(schema: &JsonValue) -> (Ty<'_>, SdkModel<'_>) {
+    let mut builder = ModelBuilder::default();
+    let ty = builder.walk_document("schema", "Schema", Role::Schema, schema);
+    builder.break_unguarded_cycles();
+    let model = SdkModel {
+        tools: Vec::new(),
+        aliases: builder.aliases,
+        names: builder.names,
+        unknowns: builder.unknowns,
+    };
+    (ty, model)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Args,
+    Output,
+    Schema,
+}
+
+impl Role {
+    fn label(self) -> &'static str {
+        match self {
+            Role::Args => "args",
+            Role::Output => "output",
+            Role::Schema => "schema",
+        }
+    }
+
+    fn root_alias(self) -> &'static str {
+        match self {
+            Role::Args => "Args",
+            Role::Output => "Output",
+            Role::Schema => "Root",
+        }
+    }
+}
+
+#[derive(Default)]
+struct ModelBuilder<'a> {
+    aliases: Vec<Alias<'a>>,
+    names: NameRegistry,
+    unknowns: Vec<String>,
+}
+
+impl<'a> ModelBuilder<'a> {
+    fn walk_document(&mut self, tool: &str, stem: &str, role: Role, root: &'a JsonValue) -> Ty<'a> {
+        let mut walker = DocumentWalker {
+            builder: self,
+            root,
+            label: format!("{} {}", string_literal(tool), role.label()),
+            stem,
+            role,
+            by_pointer: HashMap::new(),
+            pending: Vec::new(),
+            budget: DOCUMENT_BUDGET,
+        };
+        let mut path = String::new();
+        let mut ty = walker.walk(root, &mut path, 0);
+        // Alias targets are walked one after another, never nested, so a long chain of
+        // references cannot deepen the Rust stack.
+        while let Some((id, pointer)) = walker.pending.pop() {
+            let target = walker.root.pointer(&pointer).unwrap_or(&JsonValue::Null);
+            let mut path = pointer.clone();
+            let ty = walker.walk(target, &mut path, 0);
+            if let Some(alias) = walker.builder.aliases.get_mut(id) {
+                alias.ty = ty;
+            }
+        }
+        // A document that refers to its own root (`"$ref": "#"`) is that alias: naming it
+        // once beats declaring the same shape twice.
+        if let Some(&id) = walker.by_pointer.get("") {
+            ty = Ty::Alias(id);
+        }
+        ty
+    }
+
+    /// A type alias that is, through unions and intersections only, itself (`type A = A`,
+    /// `type A = B | string; type B = A`) names no type: such references become `unknown`.
+    /// References through objects, arrays and tuples are fine and stay.
+    fn break_unguarded_cycles(&mut self) {
+        loop {
+            let Some((from, to)) = self.find_unguarded_back_edge() else {
+                return;
+            };
+            if let Some(alias) = self.aliases.get_mut(from) {
+                replace_unguarded_ref(&mut alias.ty, to);
+                let name = alias.name.clone();
+                self.unknowns.push(format!("type {name}: refers to itself"));
+            }
+        }
+    }
+
+    fn find_unguarded_back_edge(&self) -> Option<(AliasId, AliasId)> {
+        // Iterative depth-first search (the graph may be long), colours: 0 new, 1 on the
+        // path, 2 done.
+        let edges: Vec<Vec<AliasId>> = self
+            .aliases
+            .iter()
+            .map(|alias| {
+                let mut out = Vec::new();
+                unguarded_refs(&alias.ty, &mut out);
+                out
+            })
+            .collect();
+        let mut colour = vec![0u8; self.aliases.len()];
+        for start in 0..self.aliases.len() {
+            if colour[start] != 0 {
+                continue;
+            }
+            let mut stack = vec![(start, 0usize)];
+            colour[start] = 1;
+            while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+                if let Some(&target) = edges[node].get(*next) {
+                    *next += 1;
+                    match colour.get(target) {
+                        Some(1) => return Some((node, target)),
+                        Some(0) => {
+                            colour[target] = 1;
+                            stack.push((target, 0));
+                        }
+                        _ => {}
+                    }
+                } else {
+                    colour[node] = 2;
+                    stack.pop();
+                }
+            }
+        }
+        None
+    }
+}
+
+fn unguarded_refs(ty: &Ty<'_>, out: &mut Vec<AliasId>) {
+    match ty {
+        Ty::Alias(id) => out.push(*id),
+        Ty::Union(members) | Ty::Intersection(members) => {
+            for member in members {
+                unguarded_refs(member, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn replace_unguarded_ref(ty: &mut Ty<'_>, target: AliasId) {
+    match ty {
+        Ty::Alias(id) if *id == target => *ty = Ty::Unknown,
+        Ty::Union(members) | Ty::Intersection(members) => {
+            for member in members {
+                replace_unguarded_ref(member, target);
+            }
+        }
+        _ => {}
+    }
+}
+
+struct DocumentWalker<'b, 'd> {
+    builder: &'b mut ModelBuilder<'d>,
+    root: &'d JsonValue,
+    label: String,
+    stem: &'b str,
+    role: Role,
+    /// JSON Pointer -> alias, for this document. Only looked up, never iterated.
+    by_pointer: HashMap<String, AliasId>,
+    /// Aliases whose target is still to walk.
+    pending: Vec<(AliasId, String)>,
+    budget: usize,
+}
+
+/// The JSON Schema type keywords.
+const TYPE_NAMES: [&str; 7] = [
+    "string", "number", "integer", "boolean", "null", "object", "array",
+];
+
+const OBJECT_KEYWORDS: [Kw; 4] = [
+    Kw::Properties,
+    Kw::AdditionalProperties,
+    Kw::PatternProperties,
+    Kw::Required,
+];
+
+const ARRAY_KEYWORDS: [Kw; 2] = [Kw::Items, Kw::PrefixItems];
+
+/// The schema keywords the walker reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kw {
+    Ref,
+    AllOf,
+    AnyOf,
+    OneOf,
+    Nullable,
+    Const,
+    Type,
+    Enum,
+    Required,
+    Properties,
+    AdditionalProperties,
+    UnevaluatedProperties,
+    PatternProperties,
+    PrefixItems,
+    Items,
+    AdditionalItems,
+    MinItems,
+    MaxItems,
+    Description,
+    Title,
+    Deprecated,
+    Format,
+    Minimum,
+    Maximum,
+    ExclusiveMinimum,
+    ExclusiveMaximum,
+    MultipleOf,
+    MinLength,
+    MaxLength,
+    MinProperties,
+    MaxProperties,
+    Pattern,
+    UniqueItems,
+    Default,
+    Examples,
+    Example,
+}
+
+const KEYWORD_COUNT: usize = Kw::Example as usize + 1;
+
+impl Kw {
+    /// A `match` on string literals compiles to length checks and fixed-size compares,
+    /// which beat a binary search over the names (profiled: this runs for every key of
+    /// every schema node).
+    fn of(key: &str) -> Option<Kw> {
+        Some(match key {
+            "$ref" => Kw::Ref,
+            "additionalItems" => Kw::AdditionalItems,
+            "additionalProperties" => Kw::AdditionalProperties,
+            "allOf" => Kw::AllOf,
+            "anyOf" => Kw::AnyOf,
+            "const" => Kw::Const,
+            "default" => Kw::Default,
+            "deprecated" => Kw::Deprecated,
+            "description" => Kw::Description,
+            "enum" => Kw::Enum,
+            "example" => Kw::Example,
+            "examples" => Kw::Examples,
+            "exclusiveMaximum" => Kw::ExclusiveMaximum,
+            "exclusiveMinimum" => Kw::ExclusiveMinimum,
+            "format" => Kw::Format,
+            "items" => Kw::Items,
+            "maxItems" => Kw::MaxItems,
+            "maxLength" => Kw::MaxLength,
+            "maxProperties" => Kw::MaxProperties,
+            "maximum" => Kw::Maximum,
+            "minItems" => Kw::MinItems,
+            "minLength" => Kw::MinLength,
+            "minProperties" => Kw::MinProperties,
+            "minimum" => Kw::Minimum,
+            "multipleOf" => Kw::MultipleOf,
+            "nullable" => Kw::Nullable,
+            "oneOf" => Kw::OneOf,
+            "pattern" => Kw::Pattern,
+            "patternProperties" => Kw::PatternProperties,
+            "prefixItems" => Kw::PrefixItems,
+            "properties" => Kw::Properties,
+            "required" => Kw::Required,
+            "title" => Kw::Title,
+            "type" => Kw::Type,
+            "unevaluatedProperties" => Kw::UnevaluatedProperties,
+            "uniqueItems" => Kw::UniqueItems,
+            _ => return None,
+        })
+    }
+}
+
+/// The keywords of one schema node, read in one pass over its entries: the walker asks
+/// about some thirty keywords per node, and looking each up in `serde_json`'s ordered map
+/// (SipHash) dominated the time to render an SDK.
+#[derive(Clone, Copy)]
+struct Keywords<'a> {
+    values: [Option<&'a JsonValue>; KEYWORD_COUNT],
+}
+
+impl<'a> Keywords<'a> {
+    fn of(map: &'a serde_json::Map<String, JsonValue>) -> Self {
+        let mut values = [None; KEYWORD_COUNT];
+        for (key, value) in map {
+            if let Some(keyword) = Kw::of(key) {
+                values[keyword as usize] = Some(value);
+            }
+        }
+        Keywords { values }
+    }
+
+    fn get(&self, keyword: Kw) -> Option<&'a JsonValue> {
+        self.values[keyword as usize]
+    }
+
+    fn contains_key(&self, keyword: Kw) -> bool {
+        self.values[keyword as usize].is_some()
+    }
+}
+
+impl<'d> DocumentWalker<'_, 'd> {
+    fn unknown(&mut self, path: &str) -> Ty<'d> {
+        self.builder
+            .unknowns
+            .push(format!("{}#{}", self.label, path));
+        Ty::Unknown
+    }
+
+    /// Runs `f` with `suffix` appended to `path`, then restores `path`.
+    fn at<T>(
+        &mut self,
+        path: &mut String,
+        suffix: &str,
+        f: impl FnOnce(&mut Self, &mut String) -> T,
+    ) -> T {
+        let len = path.len();
+        path.push_str(suffix);
+        let out = f(self, path);
+        path.truncate(len);
+        out
+    }
+
+    fn walk(&mut self, node: &'d JsonValue, path: &mut String, depth: usize) -> Ty<'d> {
+        let keywords = node.as_object().map(Keywords::of);
+        self.walk_node(node, keywords.as_ref(), path, depth)
+    }
+
+    /// [`Self::walk`] with the node's keywords already read (`keywords` is `Some` exactly
+    /// when `node` is an object).
+    fn walk_node(
+        &mut self,
+        node: &'d JsonValue,
+        keywords: Option<&Keywords<'d>>,
+        path: &mut String,
+        depth: usize,
+    ) -> Ty<'d> {
+        if depth > MAX_SCHEMA_DEPTH || self.budget == 0 {
+            return self.unknown(path);
+        }
+        self.budget -= 1;
+        match (node, keywords) {
+            (JsonValue::Bool(true), _) => Ty::Any,
+            (JsonValue::Bool(false), _) => Ty::Never,
+            (JsonValue::Object(_), Some(map)) => self.walk_map(map, path, depth),
+            _ => self.unknown(path),
+        }
+    }
+
+    fn walk_map(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Ty<'d> {
+        let combined = [Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf];
+        if !combined.iter().any(|keyword| map.contains_key(*keyword)) {
+            // The common case: one plain node, no intersection to build.
+            let ty = self.core(map, path, depth);
+            return if map.get(Kw::Nullable) == Some(&JsonValue::Bool(true)) {
+                union(vec![ty, Ty::Null])
+            } else {
+                ty
+            };
+        }
+        let mut parts = Vec::new();
+        if let Some(reference) = map.get(Kw::Ref) {
+            let ty = self.at(path, "/$ref", |w, path| w.reference(reference, path));
+            parts.push(ty);
+        }
+        parts.push(self.core(map, path, depth));
+        if let Some(all) = map.get(Kw::AllOf) {
+            let ty = self.at(path, "/allOf", |w, path| match all {
+                JsonValue::Array(items) if !items.is_empty() => {
+                    Ty::Intersection(w.walk_each(items, path, depth))
+                }
+                _ => w.unknown(path),
+            });
+            parts.push(ty);
+        }
+        for (keyword, name) in [(Kw::AnyOf, "anyOf"), (Kw::OneOf, "oneOf")] {
+            if let Some(branches) = map.get(keyword) {
+                let ty = self.at(path, &format!("/{name}"), |w, path| match branches {
+                    JsonValue::Array(items) if !items.is_empty() => {
+                        union(w.walk_each(items, path, depth))
+                    }
+                    _ => w.unknown(path),
+                });
+                parts.push(ty);
+            }
+        }
+        let ty = intersection(parts);
+        if map.get(Kw::Nullable) == Some(&JsonValue::Bool(true)) {
+            union(vec![ty, Ty::Null])
+        } else {
+            ty
+        }
+    }
+
+    fn walk_each(
+        &mut self,
+        items: &'d [JsonValue],
+        path: &mut String,
+        depth: usize,
+    ) -> Vec<Ty<'d>> {
+        items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| {
+                self.at(path, &format!("/{index}"), |w, path| {
+                    w.walk(item, path, depth + 1)
+                })
+            })
+            .collect()
+    }
+
+    /// `type`, `const`, `enum` and the type-specific keywords of one node.
+    fn core(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Ty<'d> {
+        if let Some(value) = map.get(Kw::Const) {
+            return Ty::Literal(value);
+        }
+        let types = match map.get(Kw::Type) {
+            None => {
+                let mut inferred = Vec::new();
+                if OBJECT_KEYWORDS.iter().any(|k| map.contains_key(*k)) {
+                    inferred.push("object");
+                }
+                if ARRAY_KEYWORDS.iter().any(|k| map.contains_key(*k)) {
+                    inferred.push("array");
+                }
+                Some(inferred)
+            }
+            Some(JsonValue::String(name)) => known_type(name).map(|t| vec![t]),
+            Some(JsonValue::Array(names)) if !names.is_empty() => names
+                .iter()
+                .map(|name| name.as_str().and_then(known_type))
+                .collect::<Option<Vec<_>>>(),
+            Some(_) => None,
+        };
+        let Some(mut types) = types else {
+            return self.at(path, "/type", |w, path| w.unknown(path));
+        };
+        types.dedup();
+        if let Some(values) = map.get(Kw::Enum) {
+            let JsonValue::Array(values) = values else {
+                return self.at(path, "/enum", |w, path| w.unknown(path));
+            };
+            let members = values
+                .iter()
+                .filter(|value| types.is_empty() || types.iter().any(|t| value_has_type(value, t)))
+                .map(Ty::Literal)
+                .collect();
+            return union(members);
+        }
+        if types.is_empty() {
+            return Ty::Any;
+        }
+        let members = types
+            .iter()
+            .map(|name| match *name {
+                "string" => Ty::String,
+                "number" => Ty::Number,
+                "integer" => Ty::Integer,
+                "boolean" => Ty::Boolean,
+                "null" => Ty::Null,
+                "object" => self.object(map, path, depth),
+                _ => self.array(map, path, depth),
+            })
+            .collect();
+        union(members)
+    }
+
+    fn object(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Ty<'d> {
+        let required: Vec<&str> = match map.get(Kw::Required) {
+            Some(JsonValue::Array(names)) => names.iter().filter_map(JsonValue::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let mut properties = Vec::new();
+        match map.get(Kw::Properties) {
+            None => {}
+            Some(JsonValue::Object(declared)) => {
+                for (name, schema) in declared {
+                    let keywords = schema.as_object().map(Keywords::of);
+                    let len = path.len();
+                    path.push_str("/properties/");
+                    push_pointer_escaped(path, name);
+                    let ty = self.walk_node(schema, keywords.as_ref(), path, depth + 1);
+                    path.truncate(len);
+                    properties.push(Property {
+                        name,
+                        ty,
+                        required: required.contains(&name.as_str()),
+                        doc: keywords.as_ref().map(doc_from).unwrap_or_default(),
+                    });
+                }
+            }
+            Some(_) => return self.at(path, "/properties", |w, path| w.unknown(path)),
+        }
+        for name in required {
+            if !properties.iter().any(|p| p.name == name) {
+                properties.push(Property {
+                    name,
+                    ty: Ty::Any,
+                    required: true,
+                    doc: String::new(),
+                });
+            }
+        }
+        let mut extra = match map.get(Kw::AdditionalProperties) {
+            None | Some(JsonValue::Bool(true)) => {
+                if map.get(Kw::UnevaluatedProperties) == Some(&JsonValue::Bool(false)) {
+                    Extra::Closed
+                } else {
+                    Extra::Open
+                }
+            }
+            Some(JsonValue::Bool(false)) => Extra::Closed,
+            Some(schema) => {
+                match self.at(path, "/additionalProperties", |w, path| {
+                    w.walk(schema, path, depth + 1)
+                }) {
+                    Ty::Any => Extra::Open,
+                    ty => Extra::Typed(Box::new(ty), String::new()),
+                }
+            }
+        };
+        if let Some(patterns) = map.get(Kw::PatternProperties) {
+            let JsonValue::Object(patterns) = patterns else {
+                return self.at(path, "/patternProperties", |w, path| w.unknown(path));
+            };
+            let mut types = Vec::new();
+            let mut described = Vec::new();
+            for (pattern, schema) in patterns {
+                let suffix = format!("/patternProperties/{}", pointer_escape(pattern));
+                types.push(self.at(path, &suffix, |w, path| w.walk(schema, path, depth + 1)));
+                described.push(format!("/{pattern}/"));
+            }
+            if !types.is_empty() {
+                let doc = format!("keys matching {}", described.join(", "));
+                extra = match extra {
+                    // Other keys may hold anything: the patterns narrow nothing a type can say.
+                    Extra::Open => Extra::Open,
+                    Extra::Closed => Extra::Typed(Box::new(union(types)), doc),
+                    Extra::Typed(other, _) => {
+                        types.push(*other);
+                        Extra::Typed(Box::new(union(types)), doc)
+                    }
+                };
+            }
+        }
+        Ty::Object(ObjectTy { properties, extra })
+    }
+
+    fn array(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Ty<'d> {
+        let (prefix, prefix_keyword, rest, rest_keyword) =
+            if let Some(prefix) = map.get(Kw::PrefixItems) {
+                (prefix, "/prefixItems", map.get(Kw::Items), "/items")
+            } else {
+                match map.get(Kw::Items) {
+                    None | Some(JsonValue::Bool(true)) => return Ty::Array(Box::new(Ty::Any)),
+                    Some(JsonValue::Bool(false)) => {
+                        return Ty::Tuple(TupleTy {
+                            items: Vec::new(),
+                            required: 0,
+                            rest: None,
+                        });
+                    }
+                    // Draft 4 tuples: `items` is an array, `additionalItems` the rest.
+                    Some(prefix @ JsonValue::Array(_)) => (
+                        prefix,
+                        "/items",
+                        map.get(Kw::AdditionalItems),
+                        "/additionalItems",
+                    ),
+                    Some(items) => {
+                        let ty = self.at(path, "/items", |w, path| w.walk(items, path, depth + 1));
+                        return Ty::Array(Box::new(ty));
+                    }
+                }
+            };
+        let min_items = map
+            .get(Kw::MinItems)
+            .and_then(JsonValue::as_u64)
+            .unwrap_or(0);
+        let JsonValue::Array(prefix) = prefix else {
+            return self.at(path, prefix_keyword, |w, path| w.unknown(path));
+        };
+        let items = self.at(path, prefix_keyword, |w, path| {
+            w.walk_each(prefix, path, depth)
+        });
+        let rest = match rest {
+            None | Some(JsonValue::Bool(true)) => Some(Box::new(Ty::Any)),
+            Some(JsonValue::Bool(false)) => None,
+            Some(schema) => Some(Box::new(self.at(path, rest_keyword, |w, path| {
+                w.walk(schema, path, depth + 1)
+            }))),
+        };
+        let required = usize::try_from(min_items)
+            .unwrap_or(usize::MAX)
+            .min(items.len());
+        Ty::Tuple(TupleTy {
+            items,
+            required,
+            rest,
+        })
+    }
+
+    fn reference(&mut self, reference: &JsonValue, path: &str) -> Ty<'d> {
+        let Some(pointer) = reference.as_str().and_then(local_pointer) else {
+            return self.unknown(path);
+        };
+        if let Some(&id) = self.by_pointer.get(&pointer) {
+            return Ty::Alias(id);
+        }
+        let Some(target) = self.root.pointer(&pointer) else {
+            return self.unknown(path);
+        };
+        let suffix = alias_suffix(&pointer, self.role);
+        let name = self
+            .builder
+            .names
+            .claim(&format!("{}{}", self.stem, suffix));
+        let id = self.builder.aliases.len();
+        self.builder.aliases.push(Alias {
+            name,
+            ty: Ty::Unknown,
+            doc: doc_of(target),
+        });
+        self.by_pointer.insert(pointer.clone(), id);
+        self.pending.push((id, pointer));
+        Ty::Alias(id)
+    }
+}
+
+fn known_type(name: &str) -> Option<&'static str> {
+    TYPE_NAMES.iter().copied().find(|t| *t == name)
+}
+
+fn value_has_type(value: &JsonValue, type_name: &str) -> bool {
+    match (type_name, value) {
+        ("string", JsonValue::String(_))
+        | ("number", JsonValue::Number(_))
+        | ("boolean", JsonValue::Bool(_))
+        | ("null", JsonValue::Null)
+        | ("object", JsonValue::Object(_))
+        | ("array", JsonValue::Array(_)) => true,
+        ("integer", JsonValue::Number(n)) => {
+            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        _ => false,
+    }
+}
+
+/// `#`, `#/a/b` (percent-decoded) -> a JSON Pointer into the same document. External
+/// references and anchors have no target here.
+fn local_pointer(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    if !fragment.is_empty() && !fragment.starts_with('/') {
+        return None;
+    }
+    percent_decode(fragment)
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] == b'%' {
+            let hex = text.get(index + 1..index + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            index += 3;
+        } else {
+            out.push(bytes[index]);
+            index += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+fn pointer_escape(segment: &str) -> String {
+    let mut out = String::with_capacity(segment.len());
+    push_pointer_escaped(&mut out, segment);
+    out
+}
+
+/// Appends `segment` as one JSON Pointer segment (`~` -> `~0`, `/` -> `~1`).
+fn push_pointer_escaped(out: &mut String, segment: &str) {
+    for c in segment.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+}
+
+fn pointer_unescape(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
+}
+
+/// The part of an alias name after the tool stem: the definition's name for `$defs`/
+/// `definitions` entries, `Args`/`Output` for the document root, else the pointer's words.
+fn alias_suffix(pointer: &str, role: Role) -> String {
+    if pointer.is_empty() {
+        return role.root_alias().to_owned();
+    }
+    let segments: Vec<String> = pointer.split('/').skip(1).map(pointer_unescape).collect();
+    let words = match segments.as_slice() {
+        [container, name] if container == "$defs" || container == "definitions" => {
+            pascal_case(name)
+        }
+        _ => pascal_case(&segments.join(" ")),
+    };
+    if words.is_empty() {
+        "Def".to_owned()
+    } else {
+        words
+    }
+}
+
+/// Flattens nested unions, drops `never`, absorbs into `any`, removes duplicates.
+pub(crate) fn union<'a>(members: Vec<Ty<'a>>) -> Ty<'a> {
+    let mut flat: Vec<Ty> = Vec::new();
+    for member in members {
+        let parts = match member {
+            Ty::Union(parts) => parts,
+            other => vec![other],
+        };
+        for part in parts {
+            match part {
+                Ty::Never => {}
+                Ty::Any => return Ty::Any,
+                // `enum` values are distinct by the spec; comparing every pair of a long
+                // enum was a hot spot, so literals are not deduplicated.
+                part @ Ty::Literal(_) => flat.push(part),
+                part if flat.contains(&part) => {}
+                part => flat.push(part),
+            }
+        }
+    }
+    match flat.len() {
+        0 => Ty::Never,
+        1 => flat.pop().unwrap_or(Ty::Never),
+        _ => Ty::Union(flat),
+    }
+}
+
+/// Flattens nested intersections, drops `any` (and `unknown`, which adds nothing to
+/// other members), collapses into `never`, removes duplicates.
+pub(crate) fn intersection<'a>(members: Vec<Ty<'a>>) -> Ty<'a> {
+    let mut flat: Vec<Ty> = Vec::new();
+    let mut saw_unknown = false;
+    for member in members {
+        let parts = match member {
+            Ty::Intersection(parts) => parts,
+            other => vec![other],
+        };
+        for part in parts {
+            match part {
+                Ty::Any => {}
+                Ty::Unknown => saw_unknown = true,
+                Ty::Never => return Ty::Never,
+                part if flat.contains(&part) => {}
+                part => flat.push(part),
+            }
+        }
+    }
+    match flat.len() {
+        0 if saw_unknown => Ty::Unknown,
+        0 => Ty::Any,
+        1 => flat.pop().unwrap_or(Ty::Any),
+        _ => Ty::Intersection(flat),
+    }
+}
+
+/// Longest JSON text of a default or example the documentation quotes; longer values
+/// are left out to keep the SDK compact.
+const MAX_QUOTED_VALUE: usize = 80;
+
+/// The one-line documentation of a schema node: `@deprecated`, the description (or
+/// title), then facts a type cannot carry: `integer`, format, bounds, default, examples.
+pub(crate) fn doc_of(node: &JsonValue) -> String {
+    match node.as_object().map(Keywords::of) {
+        Some(keywords) => doc_from(&keywords),
+        None => String::new(),
+    }
+}
+
+/// [`doc_of`] for a node whose keywords are already read.
+fn doc_from(map: &Keywords<'_>) -> String {
+    let mut facts = Vec::new();
+    facts_of(map, &mut facts, true);
+    let text = map
+        .get(Kw::Description)
+        .or_else(|| map.get(Kw::Title))
+        .and_then(JsonValue::as_str)
+        .unwrap_or_default();
+    let deprecated = map.get(Kw::Deprecated) == Some(&JsonValue::Bool(true));
+    if facts.is_empty() && !deprecated {
+        return one_line(text);
+    }
+    let mut doc = String::new();
+    if deprecated {
+        doc.push_str("@deprecated");
+    }
+    if !text.is_empty() {
+        if !doc.is_empty() {
+            doc.push(' ');
+        }
+        doc.push_str(text);
+    }
+    if !facts.is_empty() {
+        let facts = facts.join(", ");
+        if doc.is_empty() {
+            doc = facts;
+        } else if text.is_empty() {
+            doc = format!("{doc} {facts}");
+        } else {
+            doc = format!("{doc} ({facts})");
+        }
+    }
+    one_line(&doc)
+}
+
+fn facts_of(map: &Keywords<'_>, facts: &mut Vec<String>, with_items: bool) {
+    let is_integer = match map.get(Kw::Type) {
+        Some(JsonValue::String(t)) => t == "integer",
+        Some(JsonValue::Array(ts)) => ts.iter().any(|t| t == "integer"),
+        _ => false,
+    };
+    if is_integer && !map.contains_key(Kw::Enum) && !map.contains_key(Kw::Const) {
+        facts.push("integer".to_owned());
+    }
+    if let Some(format) = map.get(Kw::Format).and_then(JsonValue::as_str) {
+        facts.push(format!("format: {}", one_line(format)));
+    }
+    for (keyword, label) in [
+        (Kw::Minimum, "minimum"),
+        (Kw::Maximum, "maximum"),
+        (Kw::ExclusiveMinimum, "exclusive minimum"),
+        (Kw::ExclusiveMaximum, "exclusive maximum"),
+        (Kw::MultipleOf, "multiple of"),
+        (Kw::MinLength, "min length"),
+        (Kw::MaxLength, "max length"),
+        (Kw::MinItems, "min items"),
+        (Kw::MaxItems, "max items"),
+        (Kw::MinProperties, "min properties"),
+        (Kw::MaxProperties, "max properties"),
+    ] {
+        match map.get(keyword) {
+            Some(JsonValue::Number(n)) => facts.push(format!("{label}: {n}")),
+            // Draft 4: `exclusiveMinimum: true` makes `minimum` exclusive.
+            Some(JsonValue::Bool(true))
+                if matches!(keyword, Kw::ExclusiveMinimum | Kw::ExclusiveMaximum) =>
+            {
+                let (bound, name) = if keyword == Kw::ExclusiveMinimum {
+                    (Kw::Minimum, "minimum")
+                } else {
+                    (Kw::Maximum, "maximum")
+                };
+                if let Some(JsonValue::Number(n)) = map.get(bound) {
+                    facts.retain(|fact| fact != &format!("{name}: {n}"));
+                    facts.push(format!("{label}: {n}"));
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(pattern) = map.get(Kw::Pattern).and_then(JsonValue::as_str) {
+        facts.push(format!("pattern: {}", one_line(pattern)));
+    }
+    if map.get(Kw::UniqueItems) == Some(&JsonValue::Bool(true)) {
+        facts.push("unique items".to_owned());
+    }
+    if let Some(value) = map.get(Kw::Default).and_then(quoted_value) {
+        facts.push(format!("default: {value}"));
+    }
+    let examples: Vec<String> = match (map.get(Kw::Examples), map.get(Kw::Example)) {
+        (Some(JsonValue::Array(values)), _) => {
+            values.iter().take(3).filter_map(quoted_value).collect()
+        }
+        (None, Some(value)) => quoted_value(value).into_iter().collect(),
+        _ => Vec::new(),
+    };
+    if !examples.is_empty() {
+        facts.push(format!("examples: {}", examples.join(", ")));
+    }
+    if with_items && let Some(JsonValue::Object(items)) = map.get(Kw::Items) {
+        let mut item_facts = Vec::new();
+        facts_of(&Keywords::of(items), &mut item_facts, false);
+        if !item_facts.is_empty() {
+            facts.push(format!("each item: {}", item_facts.join(", ")));
+        }
+    }
+}
+
+fn quoted_value(value: &JsonValue) -> Option<String> {
+    let text = serde_json::to_string(value).ok()?;
+    (text.len() <= MAX_QUOTED_VALUE).then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn recursive_references_become_one_alias() {
+        let schema = json!({
+            "$ref": "#/$defs/node",
+            "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}
+        });
+        let (ty, model) = build_single(&schema);
+        assert_eq!(ty, Ty::Alias(0));
+        assert_eq!(model.aliases.len(), 1);
+        assert_eq!(model.aliases[0].name, "SchemaNode");
+        assert!(model.unknowns.is_empty());
+    }
+
+    #[test]
+    fn self_referential_unions_become_unknown_and_are_reported() {
+        let schema = json!({
+            "$ref": "#/$defs/a",
+            "$defs": {"a": {"anyOf": [{"$ref": "#/$defs/b"}, {"type": "string"}]}, "b": {"$ref": "#/$defs/a"}}
+        });
+        let (_, model) = build_single(&schema);
+        assert_eq!(model.unknowns.len(), 1, "{:?}", model.unknowns);
+    }
+
+    #[test]
+    fn malformed_nodes_are_reported_with_their_pointer() {
+        let schema = json!({"type": "object", "properties": {"a": 3, "b": {"type": "strin"}}});
+        let (_, model) = build_single(&schema);
+        assert_eq!(
+            model.unknowns,
+            vec![
+                "\"schema\" schema#/properties/a".to_owned(),
+                "\"schema\" schema#/properties/b/type".to_owned()
+            ]
+        );
+    }
+
+    #[test]
+    fn deep_schemas_stop_at_the_depth_bound() {
+        let mut schema = json!({"type": "string"});
+        for _ in 0..500 {
+            schema = json!({"type": "array", "items": schema});
+        }
+        let (_, model) = build_single(&schema);
+        assert_eq!(model.unknowns.len(), 1);
+    }
+
+    #[test]
+    fn docs_carry_bounds_formats_defaults_and_deprecation() {
+        let doc = doc_of(&json!({
+            "type": "integer", "description": "Page\nsize", "minimum": 1, "maximum": 100,
+            "default": 30, "deprecated": true
+        }));
+        assert_eq!(
+            doc,
+            "@deprecated Page size (integer, minimum: 1, maximum: 100, default: 30)"
+        );
+        let doc = doc_of(&json!({"type": "array", "items": {"type": "string", "format": "uri"}}));
+        assert_eq!(doc, "each item: format: uri");
+    }
+}

@@ -1,0 +1,324 @@
+//! Small text helpers shared by both renderers: identifier checks, string literals,
+//! one-line documentation, type names and the registry that keeps names unique.
+//!
+//! This module owns how a name or a description becomes safe source text. It must not
+//! know about schemas or about the layout of either SDK.
+
+use std::collections::BTreeSet;
+
+/// Whether `name` can be written bare as a TypeScript property key or after `tools.`.
+///
+/// JavaScript identifiers are Unicode `ID_Start`/`ID_Continue` plus `$` and `_`; the
+/// XID sets used here are a subset of those, so a `true` here is always right. Reserved
+/// words are fine as property names (`tools.class` is valid JavaScript).
+pub(crate) fn is_ts_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(first) if first == '$' || first == '_' || unicode_ident::is_xid_start(first) => {
+            chars.all(|c| c == '$' || unicode_ident::is_xid_continue(c))
+        }
+        _ => false,
+    }
+}
+
+/// Python's hard keywords: never usable as names.
+const PYTHON_KEYWORDS: [&str; 35] = [
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
+];
+
+/// Python's soft keywords: names in most places, but the SDK keeps them off attributes so
+/// a program never reads like a `match`/`type` statement.
+const PYTHON_SOFT_KEYWORDS: [&str; 4] = ["_", "case", "match", "type"];
+
+/// Whether `name` is an ASCII Python identifier that is not a hard keyword.
+///
+/// Non-ASCII identifiers are refused on purpose: Python NFKC-normalizes identifiers in
+/// source, so `ﬁle` written in a program would name `file`; a quoted key never changes.
+pub(crate) fn is_python_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    let starts_well = matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_');
+    starts_well
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !PYTHON_KEYWORDS.contains(&name)
+}
+
+/// Whether `name` can be a key in a class-syntax `TypedDict`: an identifier that Python
+/// does not name-mangle (a leading `__` inside a class body would be rewritten).
+pub(crate) fn is_python_class_key(name: &str) -> bool {
+    is_python_identifier(name) && !name.starts_with("__")
+}
+
+/// Whether `name` can be a method of the `Tools` protocol and be called as
+/// `tools.name(...)`: an identifier, no soft keyword, no dunder or mangled name.
+pub(crate) fn is_python_attribute(name: &str) -> bool {
+    is_python_class_key(name) && !PYTHON_SOFT_KEYWORDS.contains(&name)
+}
+
+/// A double-quoted string literal that TypeScript and Python both read back as `text`:
+/// JSON escaping, plus `\u2028`/`\u2029` (legal raw in JSON, confusing in a prompt).
+pub(crate) fn string_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{2028}' || c == '\u{2029}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Collapses every run of whitespace and control characters to one space and trims, so
+/// a description fits on one line of a comment.
+pub(crate) fn one_line(text: &str) -> String {
+    // Already one line (the common case, once the ends are trimmed): one vectorizable scan
+    // for control bytes, one search for a double space, then a copy.
+    let trimmed = text.trim_matches(|c: char| c.is_whitespace() || c.is_control());
+    let has_control = trimmed
+        .as_bytes()
+        .iter()
+        .fold(false, |seen, &byte| seen | (byte < b' ') | (byte == 0x7f));
+    if trimmed.is_ascii() && !has_control && !trimmed.contains("  ") {
+        return trimmed.to_owned();
+    }
+    if text.is_ascii() {
+        // Word by word over the bytes for ASCII (nearly every description): ASCII
+        // whitespace and control characters are exactly the bytes up to space, and DEL.
+        let is_gap = |byte: u8| byte <= b' ' || byte == 0x7f;
+        let bytes = text.as_bytes();
+        let mut out = String::with_capacity(text.len());
+        let mut index = 0;
+        while index < bytes.len() {
+            while index < bytes.len() && is_gap(bytes[index]) {
+                index += 1;
+            }
+            let start = index;
+            while index < bytes.len() && !is_gap(bytes[index]) {
+                index += 1;
+            }
+            if start < index {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(&text[start..index]);
+            }
+        }
+        return out;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut gap = false;
+    for c in text.chars() {
+        if c.is_whitespace() || c.is_control() {
+            gap = !out.is_empty();
+        } else {
+            if gap {
+                out.push(' ');
+                gap = false;
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// One-line `text` (see [`one_line`]) as the inside of a `/** ... */` comment: `*/` escaped.
+pub(crate) fn jsdoc_text(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains("*/") {
+        std::borrow::Cow::Owned(text.replace("*/", "*\\/"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
+/// One-line `text` (see [`one_line`]) as the inside of a `"""..."""` docstring:
+/// backslashes and quotes escaped so the docstring cannot end early.
+pub(crate) fn docstring_text(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// `text` in PascalCase from its ASCII letters and digits (`my-tool` -> `MyTool`,
+/// `get_me` -> `GetMe`); other characters separate words. May be empty.
+pub(crate) fn pascal_case(text: &str) -> String {
+    let mut out = String::new();
+    for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            out.push(first.to_ascii_uppercase());
+            out.extend(chars);
+        }
+    }
+    // A type name cannot start with a digit.
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, 'T');
+    }
+    out
+}
+
+/// Names of both SDKs' fixed declarations and of the library types they use: a generated
+/// type name never takes one of them.
+const RESERVED_TYPE_NAMES: [&str; 32] = [
+    "Any",
+    "Array",
+    "Awaitable",
+    "Boolean",
+    "Callable",
+    "Date",
+    "Error",
+    "Exception",
+    "Function",
+    "JsonValue",
+    "Literal",
+    "Map",
+    "Never",
+    "NotRequired",
+    "Number",
+    "Object",
+    "Omit",
+    "Partial",
+    "Pick",
+    "Promise",
+    "Protocol",
+    "Readonly",
+    "Record",
+    "Required",
+    "Set",
+    "String",
+    "Symbol",
+    "ToolArgsMap",
+    "ToolCallError",
+    "ToolName",
+    "ToolOutputMap",
+    "Tools",
+];
+
+/// Hands out unique type names in a deterministic way: the first claim of a base name
+/// gets it, later claims get `Name2`, `Name3`, ... Claims happen in tool order, so the
+/// same tool set always gets the same names.
+#[derive(Debug, Clone)]
+pub(crate) struct NameRegistry {
+    taken: BTreeSet<String>,
+}
+
+impl Default for NameRegistry {
+    fn default() -> Self {
+        NameRegistry {
+            taken: RESERVED_TYPE_NAMES
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect(),
+        }
+    }
+}
+
+impl NameRegistry {
+    /// A registry with nothing reserved (for stems that always get a suffix).
+    pub(crate) fn empty() -> Self {
+        NameRegistry {
+            taken: BTreeSet::new(),
+        }
+    }
+
+    /// Claims a unique name built from `base` (which must already be a valid name).
+    pub(crate) fn claim(&mut self, base: &str) -> String {
+        let base = if base.is_empty() { "Type" } else { base };
+        if self.taken.insert(base.to_owned()) {
+            return base.to_owned();
+        }
+        let mut n = 2usize;
+        loop {
+            let candidate = format!("{base}{n}");
+            if self.taken.insert(candidate.clone()) {
+                return candidate;
+            }
+            n += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typescript_identifiers_include_unicode_and_dollar() {
+        for name in ["get_me", "$x", "_", "路径", "class", "__proto__"] {
+            assert!(is_ts_identifier(name), "{name}");
+        }
+        for name in ["my-tool", "", "1a", "a b", "say \"hi\"", "line\nbreak"] {
+            assert!(!is_ts_identifier(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn python_attributes_avoid_keywords_soft_keywords_and_mangling() {
+        assert!(is_python_attribute("get_me"));
+        for name in [
+            "class",
+            "from",
+            "match",
+            "type",
+            "_",
+            "__proto__",
+            "__x",
+            "路径",
+            "my-tool",
+        ] {
+            assert!(!is_python_attribute(name), "{name}");
+        }
+        assert!(is_python_class_key("type"));
+        assert!(!is_python_class_key("from"));
+    }
+
+    #[test]
+    fn string_literals_escape_quotes_newlines_and_separators() {
+        assert_eq!(
+            string_literal("a\"b\\c\nd\u{2028}\u{1}"),
+            r#""a\"b\\c\nd\u2028\u0001""#
+        );
+    }
+
+    #[test]
+    fn docs_are_one_line_and_cannot_close_the_comment() {
+        assert_eq!(one_line("  a\n\n b\u{2028}*/ c\t"), "a b */ c");
+        assert_eq!(
+            one_line("\nplain words, one line.\n"),
+            "plain words, one line."
+        );
+        assert_eq!(one_line("two  spaces\u{7f}and del"), "two spaces and del");
+        assert_eq!(one_line("路径\u{3000}文件"), "路径 文件");
+        assert_eq!(jsdoc_text("a b */ c"), "a b *\\/ c");
+        assert_eq!(
+            docstring_text("say \"\"\"hi\"\"\" \\ ok"),
+            "say \\\"\\\"\\\"hi\\\"\\\"\\\" \\\\ ok"
+        );
+    }
+
+    #[test]
+    fn pascal_case_keeps_ascii_words() {
+        assert_eq!(pascal_case("my-tool"), "MyTool");
+        assert_eq!(pascal_case("get_me"), "GetMe");
+        assert_eq!(pascal_case("__proto__"), "Proto");
+        assert_eq!(pascal_case("路径"), "");
+        assert_eq!(pascal_case("2fa"), "T2fa");
+    }
+
+    #[test]
+    fn the_registry_suffixes_collisions_and_reserved_names() {
+        let mut names = NameRegistry::default();
+        assert_eq!(names.claim("MyTool"), "MyTool");
+        assert_eq!(names.claim("MyTool"), "MyTool2");
+        assert_eq!(names.claim("JsonValue"), "JsonValue2");
+        assert_eq!(names.claim(""), "Type");
+    }
+}

@@ -1,0 +1,106 @@
+//! `codemode sdk`: prints the section for a file or stdin; malformed input gives a message
+//! naming the problem and exit status 2.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use codemode::codemode::sdk::{SdkLanguage, render_sdk_section};
+
+use super::{fixture, root};
+
+fn codemode(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start codemode");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    input
+        .write_all(stdin.unwrap_or("").as_bytes())
+        .expect("write stdin");
+    drop(input);
+    child.wait_with_output().expect("codemode finishes")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn prints_the_typescript_section_of_a_file() {
+    let output = codemode(
+        &["sdk", "--schemas", "fixtures/tools/example.tools.json"],
+        None,
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let expected = render_sdk_section(
+        SdkLanguage::TypeScript,
+        &fixture("tools/example.tools.json"),
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout), expected);
+}
+
+#[test]
+fn prints_the_python_section_from_stdin() {
+    let text = std::fs::read_to_string(root().join("fixtures/corpus/github-mcp-server.tools.json"))
+        .expect("read corpus");
+    let output = codemode(&["sdk", "--schemas", "-", "--lang", "python"], Some(&text));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let expected = render_sdk_section(
+        SdkLanguage::Python,
+        &fixture("corpus/github-mcp-server.tools.json"),
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout), expected);
+}
+
+#[test]
+fn bad_json_names_the_file_line_and_column() {
+    let output = codemode(
+        &["sdk", "--schemas", "-"],
+        Some("[\n  {\"name\": \"a\",}\n]"),
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        stderr(&output),
+        "codemode: <stdin>:2:16: not valid JSON: trailing comma\n"
+    );
+}
+
+#[test]
+fn a_malformed_tool_names_its_index() {
+    let output = codemode(
+        &["sdk", "--schemas", "-"],
+        Some(r#"{"tools": [{"name": "ok"}, {"name": 7}]}"#),
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "codemode: <stdin>: tool 1: `name` must be a string, got integer\n"
+    );
+}
+
+#[test]
+fn an_unreadable_file_is_named() {
+    let output = codemode(&["sdk", "--schemas", "fixtures/does-not-exist.json"], None);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.starts_with("codemode: cannot read fixtures/does-not-exist.json: "),
+        "{message}"
+    );
+}
+
+#[test]
+fn an_unknown_language_is_a_usage_error() {
+    let output = codemode(&["sdk", "--schemas", "-", "--lang", "ruby"], Some("[]"));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("unknown SDK language `ruby`"),
+        "{}",
+        stderr(&output)
+    );
+}

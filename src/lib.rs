@@ -20,6 +20,7 @@
 //!   the tools a program may call.
 
 pub mod codemode;
+pub mod config;
 pub mod content;
 pub mod error;
 pub mod json;

@@ -155,6 +155,7 @@ pub(crate) trait Transport: Send + Sync + 'static {
         registry: &Registry,
         scope: Option<ScopeId>,
     ) -> Option<Arc<ToolDefinition>>;
+    fn language(&self) -> crate::runtime::Language;
 }
 
 type ChangeFn = dyn Fn() + Send + Sync;

@@ -52,6 +52,26 @@ impl fmt::Display for Language {
     }
 }
 
+impl std::str::FromStr for Language {
+    type Err = crate::error::Error;
+
+    /// ```
+    /// use codemode::runtime::Language;
+    /// assert_eq!("python".parse::<Language>().unwrap(), Language::Python);
+    /// assert!("ruby".parse::<Language>().is_err());
+    /// ```
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text {
+            "typescript" => Ok(Language::TypeScript),
+            "python" => Ok(Language::Python),
+            other => Err(crate::error::Error::new(
+                crate::error::ErrorCode::InvalidConfig,
+                format!("unknown language `{other}` (expected `typescript` or `python`)"),
+            )),
+        }
+    }
+}
+
 /// An engine that runs model-written programs.
 pub trait CodeRuntime: Send + Sync + 'static {
     /// The language programs are written in.

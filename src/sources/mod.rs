@@ -4,3 +4,4 @@
 //! registers; sources must not reach into the registry's resolution or scheduling.
 
 pub mod builtin;
+pub mod command;

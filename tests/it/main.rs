@@ -1,6 +1,8 @@
 //! The one integration-test binary (every extra test binary would link the JS engine again).
 
 mod builtin;
+mod codemode;
+mod command_tools;
 mod registry;
 mod runtime;
 mod sdk;

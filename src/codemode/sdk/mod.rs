@@ -23,10 +23,6 @@ mod typescript;
 #[cfg(test)]
 mod proptests;
 
-use std::fmt;
-use std::str::FromStr;
-
-use crate::error::{Error, ErrorCode};
 use crate::json::JsonValue;
 
 pub use tool_list::parse_tool_list;
@@ -44,50 +40,9 @@ pub struct SdkTool {
     pub output: Option<JsonValue>,
 }
 
-/// The language of an SDK section: the language of the loaded code runtime.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SdkLanguage {
-    /// `typescript`: interfaces and a `declare const tools`.
-    TypeScript,
-    /// `python`: `TypedDict`s and a `Tools` protocol.
-    Python,
-}
-
-impl SdkLanguage {
-    /// The language's name: `typescript` or `python`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            SdkLanguage::TypeScript => "typescript",
-            SdkLanguage::Python => "python",
-        }
-    }
-}
-
-impl fmt::Display for SdkLanguage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for SdkLanguage {
-    type Err = Error;
-
-    /// ```
-    /// use codemode::codemode::sdk::SdkLanguage;
-    /// assert_eq!("python".parse::<SdkLanguage>().unwrap(), SdkLanguage::Python);
-    /// assert!("ruby".parse::<SdkLanguage>().is_err());
-    /// ```
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        match text {
-            "typescript" => Ok(SdkLanguage::TypeScript),
-            "python" => Ok(SdkLanguage::Python),
-            other => Err(Error::new(
-                ErrorCode::InvalidConfig,
-                format!("unknown SDK language `{other}` (expected `typescript` or `python`)"),
-            )),
-        }
-    }
-}
+/// The language of an SDK section: the language of the loaded code runtime (one enum for
+/// both, so a runtime's language always names its renderer).
+pub type SdkLanguage = crate::runtime::Language;
 
 /// The whole `tools:sdk` prompt section: the fixed instructions for `language`, then one
 /// fenced code block declaring `tools`.

@@ -1,0 +1,143 @@
+//! The model-facing text of a `run_code` result, byte for byte as the design gives it.
+//!
+//! Success: the logs joined by `\n`, then the rendered return value (a string as it is,
+//! anything else as 2-space-indented JSON whose indentation is capped at 10 characters);
+//! nothing at all gives `(run_code completed with no output)`. Failure:
+//! `code run failed (<kind>): <message>`, followed, when there are logs, by
+//! `\nCaptured output:\n` and the logs.
+
+use crate::json::JsonValue;
+
+/// The text of a run with no logs and no value.
+pub const NO_OUTPUT: &str = "(run_code completed with no output)";
+
+/// Indentation stops growing at this many spaces, so deep values stay readable.
+const MAX_INDENT: usize = 10;
+
+/// The text of a successful run.
+///
+/// ```
+/// use codemode::codemode::output::success_text;
+/// use serde_json::json;
+/// assert_eq!(success_text(&["a".into(), "b".into()], Some(&json!("done"))), "a\nb\ndone");
+/// assert_eq!(success_text(&[], Some(&json!({"n": [1]}))), "{\n  \"n\": [\n    1\n  ]\n}");
+/// assert_eq!(success_text(&[], None), "(run_code completed with no output)");
+/// ```
+pub fn success_text(logs: &[String], value: Option<&JsonValue>) -> String {
+    let mut parts: Vec<String> = logs.to_vec();
+    if let Some(value) = value {
+        parts.push(render_value(value));
+    }
+    if parts.is_empty() {
+        NO_OUTPUT.to_owned()
+    } else {
+        parts.join("\n")
+    }
+}
+
+/// The text of a failed run (the content of its `CODE_RUN_FAILED` error).
+///
+/// ```
+/// use codemode::codemode::output::failure_text;
+/// assert_eq!(failure_text("timeout", "compute budget of 60000 ms exceeded", &[]),
+///            "code run failed (timeout): compute budget of 60000 ms exceeded");
+/// assert_eq!(failure_text("exception", "boom", &["step 1".into()]),
+///            "code run failed (exception): boom\nCaptured output:\nstep 1");
+/// ```
+pub fn failure_text(kind: &str, message: &str, logs: &[String]) -> String {
+    let mut text = format!("code run failed ({kind}): {message}");
+    if !logs.is_empty() {
+        text.push_str("\nCaptured output:\n");
+        text.push_str(&logs.join("\n"));
+    }
+    text
+}
+
+/// A returned value as text: a string as it is, anything else as indented JSON.
+pub fn render_value(value: &JsonValue) -> String {
+    match value {
+        JsonValue::String(text) => text.clone(),
+        other => {
+            let mut out = String::new();
+            write_json(other, 0, &mut out);
+            out
+        }
+    }
+}
+
+fn indent(out: &mut String, level: usize) {
+    out.push('\n');
+    out.extend(std::iter::repeat_n(' ', (level * 2).min(MAX_INDENT)));
+}
+
+fn write_json(value: &JsonValue, level: usize, out: &mut String) {
+    match value {
+        JsonValue::Array(items) if !items.is_empty() => {
+            out.push('[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                indent(out, level + 1);
+                write_json(item, level + 1, out);
+            }
+            indent(out, level);
+            out.push(']');
+        }
+        JsonValue::Object(map) if !map.is_empty() => {
+            out.push('{');
+            for (index, (key, item)) in map.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                indent(out, level + 1);
+                out.push_str(&JsonValue::String(key.clone()).to_string());
+                out.push_str(": ");
+                write_json(item, level + 1, out);
+            }
+            indent(out, level);
+            out.push('}');
+        }
+        scalar_or_empty => out.push_str(&scalar_or_empty.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn shallow_values_match_two_space_pretty_json() {
+        let value = json!({"a": [1, 2, {"b": null}], "c": "x", "d": {}, "e": []});
+        assert_eq!(
+            render_value(&value),
+            serde_json::to_string_pretty(&value).unwrap()
+        );
+    }
+
+    #[test]
+    fn indentation_is_capped_at_ten_characters() {
+        let value = json!([[[[[[[1]]]]]]]);
+        let text = render_value(&value);
+        let widest = text
+            .lines()
+            .map(|l| l.len() - l.trim_start().len())
+            .max()
+            .unwrap();
+        assert_eq!(widest, 10);
+        assert_eq!(
+            serde_json::from_str::<JsonValue>(&text).unwrap(),
+            value,
+            "still valid JSON"
+        );
+    }
+
+    #[test]
+    fn logs_come_before_the_value_and_strings_are_raw() {
+        assert_eq!(success_text(&["x".into()], Some(&json!("a\nb"))), "x\na\nb");
+        assert_eq!(success_text(&["only logs".into()], None), "only logs");
+        assert_eq!(success_text(&[], Some(&json!(null))), "null");
+        assert_eq!(success_text(&[], Some(&json!(""))), "");
+    }
+}

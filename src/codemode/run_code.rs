@@ -1,0 +1,233 @@
+//! The `run_code` transport tool: its schema (two required strings, `code` and
+//! `description`, described for the loaded runtime's language), its body (the program runs
+//! on the code runtime; every binding call goes through the bridge), and its presentation.
+
+use std::sync::Arc;
+
+use serde_json::json;
+
+use crate::content::ContentBlock;
+use crate::error::{Error, ErrorCode};
+use crate::json::JsonValue;
+use crate::presentation::{ToolCallKind, ToolCallView};
+use crate::registry::Registry;
+use crate::runtime::{BindingNamespace, CodeRunRequest, CodeRuntime, Language};
+use crate::schema::JsonSchema;
+use crate::tool::{RUN_CODE, ToolDefinition, ToolOutput, ToolRunContext};
+
+use super::bridge::{BridgeHost, RunBridge, SubCallObserver};
+use super::output::{failure_text, success_text};
+
+/// The description of `run_code` a model reads, per language.
+pub fn run_code_description(language: Language) -> &'static str {
+    match language {
+        Language::TypeScript => {
+            "Run a TypeScript program that calls the tools declared in the SDK. `code` is the body of an async \
+             function: call tools with `await tools.name(args)`, overlap independent calls with `Promise.all`, \
+             and `return` a value and/or `console.log` what you need. Only what the program prints or returns \
+             comes back to you. `description` is a short summary of what the program does."
+        }
+        Language::Python => {
+            "Run a Python program that calls the tools declared in the SDK. `code` is the body of an async \
+             function: call tools with `await tools.name(args)`, overlap independent calls with \
+             `asyncio.gather`, and `return` a value and/or `print` what you need. Only what the program prints \
+             or returns comes back to you. `description` is a short summary of what the program does."
+        }
+    }
+}
+
+fn parameters(language: Language) -> JsonValue {
+    let code = match language {
+        Language::TypeScript => {
+            "The program: the body of an async TypeScript function (erasable syntax only)."
+        }
+        Language::Python => "The program: the body of an async Python function.",
+    };
+    json!({
+        "type": "object",
+        "properties": {
+            "code": {"type": "string", "description": code},
+            "description": {"type": "string", "description": "A short summary of what the program does."}
+        },
+        "required": ["code", "description"],
+        "additionalProperties": false
+    })
+}
+
+fn output_schema() -> JsonSchema {
+    JsonSchema::parse(&json!({
+        "type": "object",
+        "properties": {
+            "logs": {"type": "array", "items": {"type": "string"}},
+            "value": {}
+        },
+        "required": ["logs"],
+        "additionalProperties": false
+    }))
+    .unwrap_or_else(|_| JsonSchema::any())
+}
+
+/// Builds the `run_code` definition over `runtime` for `registry`.
+pub(crate) fn definition(
+    registry: &Registry,
+    runtime: Arc<dyn CodeRuntime>,
+    observer: Option<SubCallObserver>,
+) -> Result<ToolDefinition, Error> {
+    let language = runtime.language();
+    // The registry holds this definition; a weak handle avoids a reference cycle.
+    let weak = Arc::downgrade(&registry.inner);
+    ToolDefinition::builder(RUN_CODE)
+        .description(run_code_description(language))
+        .parameters(parameters(language))
+        .output(ToolOutput::new(output_schema(), |_, value| {
+            let logs: Vec<String> = value["logs"]
+                .as_array()
+                .map(|l| {
+                    l.iter()
+                        .filter_map(|s| s.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            vec![ContentBlock::text(success_text(&logs, value.get("value")))]
+        }))
+        .present_call(|args| {
+            let title = args
+                .get("description")
+                .and_then(JsonValue::as_str)?
+                .to_owned();
+            Some(ToolCallView::Generic {
+                title,
+                kind: Some(ToolCallKind::Execute),
+                raw_input: args.get("code").cloned(),
+                content: None,
+                locations: None,
+            })
+        })
+        .execute(move |args, ctx| {
+            let registry = weak.upgrade().map(|inner| Registry { inner });
+            let runtime = runtime.clone();
+            let observer = observer.clone();
+            async move {
+                let Some(registry) = registry else {
+                    return Err(Error::new(ErrorCode::ToolFailed, "the registry is gone"));
+                };
+                run(registry, runtime, observer, &args, ctx).await
+            }
+        })
+        .build()
+}
+
+fn read_arguments(args: &JsonValue) -> Result<(String, String), Error> {
+    let mut problems = Vec::new();
+    let code = args.get("code").and_then(JsonValue::as_str);
+    let description = args.get("description").and_then(JsonValue::as_str);
+    if code.is_none() {
+        problems.push("- $.code: required, a string holding the program".to_owned());
+    }
+    match description {
+        None => problems
+            .push("- $.description: required, a short summary of what the program does".to_owned()),
+        Some(text) if text.trim().is_empty() => problems
+            .push("- $.description: must not be empty; summarize what the program does".to_owned()),
+        Some(_) => {}
+    }
+    if let Some(map) = args.as_object() {
+        for key in map.keys().filter(|k| *k != "code" && *k != "description") {
+            problems.push(format!(
+                "- $.{key}: unexpected argument (only `code` and `description`)"
+            ));
+        }
+    }
+    match (code, description, problems.is_empty()) {
+        (Some(code), Some(description), true) => Ok((code.to_owned(), description.to_owned())),
+        _ => Err(Error::new(
+            ErrorCode::InvalidArgs,
+            format!("invalid arguments:\n{}", problems.join("\n")),
+        )),
+    }
+}
+
+async fn run(
+    registry: Registry,
+    runtime: Arc<dyn CodeRuntime>,
+    observer: Option<SubCallObserver>,
+    args: &JsonValue,
+    ctx: ToolRunContext,
+) -> Result<JsonValue, Error> {
+    let (program, _description) = read_arguments(args)?;
+    let outer = ctx.execution().clone();
+    let members: Vec<String> = registry
+        .visible_tools(outer.agent)
+        .iter()
+        .map(|tool| tool.name().to_owned())
+        .collect();
+    let bridge = RunBridge::new(registry, outer, ctx.signal(), observer);
+    let host = Arc::new(BridgeHost {
+        bridge: bridge.clone(),
+        runtime: tokio::runtime::Handle::current(),
+    });
+    let request = CodeRunRequest {
+        program,
+        namespaces: vec![BindingNamespace {
+            global: "tools".into(),
+            error_class: "ToolCallError".into(),
+            member_property: "toolName".into(),
+            members,
+            host,
+        }],
+        signal: ctx.signal().child_token(),
+    };
+    let outcome = runtime.run(request).await;
+    bridge.settle().await;
+
+    let (contexts, concludes) = bridge.deferred();
+    for context in contexts {
+        ctx.defer_context(context);
+    }
+    match outcome.error {
+        Some(error) => Err(Error::new(
+            ErrorCode::CodeRunFailed,
+            failure_text(error.kind.as_str(), &error.message, &outcome.logs),
+        )),
+        None => {
+            if concludes {
+                ctx.conclude_turn();
+            }
+            let mut value = serde_json::Map::new();
+            value.insert("logs".into(), json!(outcome.logs));
+            if let Some(returned) = outcome.value {
+                value.insert("value".into(), returned);
+            }
+            Ok(JsonValue::Object(value))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_are_two_required_strings_and_the_description_is_not_empty() {
+        assert!(read_arguments(&json!({"code": "return 1", "description": "one"})).is_ok());
+        let err = read_arguments(&json!({"code": "x", "description": "  "})).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::InvalidArgs);
+        assert!(err.message().contains("must not be empty"), "{err}");
+        let err = read_arguments(&json!({"extra": 1})).unwrap_err();
+        assert_eq!(
+            err.message(),
+            "invalid arguments:\n- $.code: required, a string holding the program\n- $.description: required, a short summary of what the program does\n- $.extra: unexpected argument (only `code` and `description`)"
+        );
+    }
+
+    #[test]
+    fn the_schema_has_a_flavor_per_language() {
+        for language in [Language::TypeScript, Language::Python] {
+            let schema = parameters(language);
+            assert_eq!(schema["required"], json!(["code", "description"]));
+            assert!(JsonSchema::parse(&schema).is_ok());
+        }
+        assert!(run_code_description(Language::TypeScript).contains("Promise.all"));
+        assert!(run_code_description(Language::Python).contains("asyncio.gather"));
+    }
+}

@@ -1,0 +1,242 @@
+//! Command tools: a tool whose body is a process. The arguments go to its standard input
+//! as JSON; its standard output is the tool's JSON value. A non-zero exit fails the call
+//! with its standard error as the message; output that is not JSON fails it too. The
+//! process (and everything it started) is killed on cancellation and at the tool's
+//! timeout.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::Arc;
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::process::Command;
+
+use crate::error::{Error, ErrorCode};
+use crate::json::{JsonValue, parse_lossless};
+use crate::schema::{JsonSchema, validate_args};
+use crate::tool::{Signal, ToolAnnotations, ToolDefinition, ToolOutput};
+
+/// The most a command may print on standard output (its JSON value).
+pub const MAX_STDOUT_BYTES: usize = 16 * 1024 * 1024;
+/// The most of standard error kept for a failure message.
+pub const MAX_STDERR_BYTES: usize = 64 * 1024;
+
+/// A command tool's declaration.
+#[derive(Debug, Clone)]
+pub struct CommandTool {
+    /// The tool's name.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// The working directory.
+    pub cwd: PathBuf,
+    /// Extra environment variables.
+    pub env: BTreeMap<String, String>,
+    /// The parameters (validated before the process starts).
+    pub parameters: JsonSchema,
+    /// The output schema (`None`: any JSON).
+    pub output: Option<JsonSchema>,
+    /// Whether calls may overlap.
+    pub concurrency_safe: bool,
+    /// The cooperative timeout.
+    pub timeout_ms: Option<f64>,
+}
+
+impl CommandTool {
+    /// The tool definition.
+    pub fn into_definition(self) -> Result<ToolDefinition, Error> {
+        if self.command.is_empty() {
+            return Err(Error::new(
+                ErrorCode::InvalidConfig,
+                format!(
+                    "command tool `{}`: `command` needs at least the program",
+                    self.name
+                ),
+            ));
+        }
+        let output = match &self.output {
+            Some(schema) => ToolOutput::json(schema.clone()),
+            None => ToolOutput::any(),
+        };
+        let spec = Arc::new(self);
+        let mut builder = ToolDefinition::builder(spec.name.clone())
+            .description(spec.description.clone())
+            .parameters(spec.parameters.as_json().clone())
+            .output(output)
+            .annotations(ToolAnnotations {
+                source: Some("command".into()),
+                advertised_output: None,
+            })
+            .execute({
+                let spec = spec.clone();
+                move |args, ctx| {
+                    let spec = spec.clone();
+                    async move {
+                        validate_args(&spec.parameters, &args)?;
+                        run(&spec, &args, ctx.signal()).await
+                    }
+                }
+            });
+        if spec.concurrency_safe {
+            builder = builder.concurrency_safe(|_| true);
+        }
+        if let Some(ms) = spec.timeout_ms {
+            builder = builder.timeout_ms(ms);
+        }
+        builder.build()
+    }
+}
+
+/// Reads at most `cap` bytes; reports whether there was more (and keeps draining so the
+/// process is not blocked on a full pipe).
+async fn read_capped(
+    mut stream: impl AsyncRead + Unpin,
+    cap: usize,
+) -> std::io::Result<(Vec<u8>, bool)> {
+    let mut kept = Vec::new();
+    let mut overflow = false;
+    let mut buffer = [0u8; 64 * 1024];
+    loop {
+        let read = stream.read(&mut buffer).await?;
+        if read == 0 {
+            return Ok((kept, overflow));
+        }
+        let room = cap.saturating_sub(kept.len());
+        if read > room {
+            overflow = true;
+        }
+        kept.extend_from_slice(&buffer[..read.min(room)]);
+    }
+}
+
+fn failed(message: String) -> Error {
+    Error::new(ErrorCode::ToolFailed, message)
+}
+
+async fn run(spec: &CommandTool, args: &JsonValue, signal: &Signal) -> Result<JsonValue, Error> {
+    let name = &spec.name;
+    let mut command = Command::new(&spec.command[0]);
+    command
+        .args(&spec.command[1..])
+        .current_dir(&spec.cwd)
+        .envs(&spec.env)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    // Its own process group, so cancellation kills everything it started.
+    #[cfg(unix)]
+    command.process_group(0);
+    let mut child = command.spawn().map_err(|err| {
+        failed(format!(
+            "command tool `{name}` could not start `{}` in {}: {err}",
+            spec.command[0],
+            spec.cwd.display()
+        ))
+    })?;
+    let group = ProcessGroup(child.id());
+    let input = serde_json::to_vec(args)
+        .map_err(|err| failed(format!("encoding the arguments failed: {err}")))?;
+    let mut stdin = child.stdin.take();
+    let stdout = child.stdout.take();
+    let stderr = child.stderr.take();
+
+    let work = async {
+        let write = async {
+            if let Some(mut stdin) = stdin.take() {
+                // A command that exits without reading its input is not an error.
+                let _ = stdin.write_all(&input).await;
+                let _ = stdin.shutdown().await;
+            }
+        };
+        let read_out = async {
+            match stdout {
+                Some(out) => read_capped(out, MAX_STDOUT_BYTES).await,
+                None => Ok((Vec::new(), false)),
+            }
+        };
+        let read_err = async {
+            match stderr {
+                Some(err) => read_capped(err, MAX_STDERR_BYTES).await,
+                None => Ok((Vec::new(), false)),
+            }
+        };
+        let ((), out, err) = tokio::join!(write, read_out, read_err);
+        let status = child.wait().await;
+        (out, err, status)
+    };
+    let (out, err, status) = tokio::select! {
+        biased;
+        _ = signal.cancelled() => {
+            group.kill();
+            return Err(Error::new(ErrorCode::Aborted, format!("command tool `{name}` was cancelled; its process was killed")));
+        }
+        done = work => done,
+    };
+    let status = status.map_err(|e| {
+        failed(format!(
+            "command tool `{name}`: waiting for the process failed: {e}"
+        ))
+    })?;
+    let (stdout, stdout_overflow) = out.map_err(|e| {
+        failed(format!(
+            "command tool `{name}`: reading its output failed: {e}"
+        ))
+    })?;
+    let (stderr, _) = err.map_err(|e| {
+        failed(format!(
+            "command tool `{name}`: reading its errors failed: {e}"
+        ))
+    })?;
+    if !status.success() {
+        let stderr = String::from_utf8_lossy(&stderr).trim().to_owned();
+        let detail = if stderr.is_empty() {
+            "(no error output)".to_owned()
+        } else {
+            stderr
+        };
+        let how = match status.code() {
+            Some(code) => format!("exited with status {code}"),
+            None => "was killed by a signal".to_owned(),
+        };
+        return Err(failed(format!("command tool `{name}` {how}: {detail}")));
+    }
+    if stdout_overflow {
+        return Err(failed(format!(
+            "command tool `{name}` printed more than {} MiB; print one JSON value",
+            MAX_STDOUT_BYTES / (1024 * 1024)
+        )));
+    }
+    let text = String::from_utf8(stdout).map_err(|_| {
+        failed(format!(
+            "command tool `{name}` printed output that is not UTF-8"
+        ))
+    })?;
+    parse_lossless(text.trim()).map_err(|err| {
+        let preview: String = text.trim().chars().take(200).collect();
+        failed(format!(
+            "command tool `{name}` printed output that is not one JSON value ({err}): {preview:?}"
+        ))
+    })
+}
+
+/// The process group of a command; killing it kills everything the command started.
+struct ProcessGroup(Option<u32>);
+
+impl ProcessGroup {
+    fn kill(&self) {
+        #[cfg(unix)]
+        if let Some(pid) = self.0.and_then(|pid| i32::try_from(pid).ok()) {
+            // SAFETY: `kill` only sends a signal; it takes plain integers and touches no
+            // memory of ours. `-pid` names the process group the child leads (it was
+            // spawned with `process_group(0)`), so no unrelated process is signalled; an
+            // already-gone group makes it fail with ESRCH, which is fine to ignore.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! Code Mode end to end: modes and assembly, and `run_code` programs whose binding calls
+//! go through the registry's pipeline on the real engine.
+
+mod assembly;
+mod run_code;
+
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
+
+use codemode::codemode::CodeMode;
+use codemode::json::JsonValue;
+use codemode::registry::{PresentationMode, Registry, RegistryConfig};
+use codemode::runtime::{CodeRuntime, EngineConfig, JsEngine};
+use codemode::tool::{ToolDefinition, ToolExecutionInput, ToolExecutionResult, ToolOutput};
+use serde_json::json;
+
+/// One engine for the Code Mode tests (creating engine threads is the slow part).
+pub static ENGINE: LazyLock<Arc<JsEngine>> = LazyLock::new(|| {
+    Arc::new(
+        JsEngine::new(EngineConfig {
+            compute_ms: 5_000,
+            wall_ms: 20_000,
+            heap_mb: 128,
+            max_output_bytes: 1 << 20,
+            warm_pool: 2,
+        })
+        .expect("the engine starts"),
+    )
+});
+
+/// A registry in `mode` with Code Mode installed on the shared engine.
+pub fn registry(mode: PresentationMode, limit: usize) -> Registry {
+    let registry = Registry::with_config(RegistryConfig {
+        mode,
+        max_parallel_sub_calls: limit,
+        cancel_grace: Duration::from_millis(500),
+        ..RegistryConfig::default()
+    })
+    .expect("valid config");
+    let engine: Arc<dyn CodeRuntime> = ENGINE.clone();
+    CodeMode::install(&registry, engine).expect("run_code installs");
+    registry
+}
+
+/// Runs `program` through `run_code` for the global scope.
+pub async fn run_program(registry: &Registry, program: &str) -> Arc<ToolExecutionResult> {
+    registry
+        .execute(ToolExecutionInput::new(
+            "run-1",
+            "run_code",
+            json!({"code": program, "description": "a test program"}),
+        ))
+        .await
+}
+
+/// A tool that returns `args.value` after `args.ms` (observing its signal).
+pub fn value_tool(name: &str, safe: bool) -> ToolDefinition {
+    let mut builder = ToolDefinition::builder(name)
+        .description(format!("The {name} tool."))
+        .parameters(json!({"type": "object", "properties": {"value": {}, "ms": {"type": "number"}}}))
+        .output(ToolOutput::any())
+        .execute(|args, ctx| async move {
+            let ms = args.get("ms").and_then(JsonValue::as_u64).unwrap_or(0);
+            if ms > 0 {
+                tokio::select! {
+                    _ = tokio::time::sleep(Duration::from_millis(ms)) => {}
+                    _ = ctx.signal().cancelled() => {
+                        return Err(codemode::Error::new(codemode::ErrorCode::Aborted, "cancelled while sleeping"));
+                    }
+                }
+            }
+            Ok(args.get("value").cloned().unwrap_or(JsonValue::Null))
+        });
+    if safe {
+        builder = builder.concurrency_safe(|_| true);
+    }
+    builder.build().expect("the tool builds")
+}
+
+pub fn text(result: &ToolExecutionResult) -> String {
+    codemode::content::text_of(&result.content)
+}

@@ -1,0 +1,582 @@
+//! `run_code` programs whose binding calls re-enter the pipeline.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use codemode::registry::{MemorySink, PresentationMode, SessionEvent};
+use codemode::tool::{PreToolDecision, ToolDefinition, ToolExecutionInput, ToolOutput};
+use codemode::{ContentBlock, ErrorCode, MessageSource, UserMessage};
+use parking_lot::Mutex;
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+use super::{registry, run_program, text, value_tool};
+
+#[tokio::test]
+async fn a_program_returns_and_prints_through_the_outer_result() {
+    let registry = registry(PresentationMode::Code, 10);
+    let result = run_program(
+        &registry,
+        "console.log('hi'); console.log({a: 1}); return [1, 'x'];",
+    )
+    .await;
+    assert_eq!(text(&result), "hi\n{ a: 1 }\n[\n  1,\n  \"x\"\n]");
+    assert_eq!(
+        result.value(),
+        Some(&json!({"logs": ["hi", "{ a: 1 }"], "value": [1, "x"]}))
+    );
+    let quiet = run_program(&registry, "const x = 1;").await;
+    assert_eq!(text(&quiet), "(run_code completed with no output)");
+    let string = run_program(&registry, "return 'plain\\ntext'").await;
+    assert_eq!(text(&string), "plain\ntext");
+}
+
+#[tokio::test]
+async fn tool_calls_resolve_to_the_canonical_value() {
+    let registry = registry(PresentationMode::Code, 10);
+    registry.register(value_tool("get", true)).unwrap().keep();
+    let result = run_program(
+        &registry,
+        "const a = await tools.get({value: {n: 2}}); const b = await tools['get']({value: [a.n, 3]}); return b;",
+    )
+    .await;
+    assert_eq!(
+        result.value().unwrap()["value"],
+        json!([2, 3]),
+        "{}",
+        result.model_text()
+    );
+}
+
+#[tokio::test]
+async fn a_failed_run_is_code_run_failed_with_the_captured_output() {
+    let registry = registry(PresentationMode::Code, 10);
+    let result = run_program(&registry, "console.log('step 1'); throw new Error('boom');").await;
+    let failure = result.failure_info().unwrap();
+    assert_eq!(failure.code, ErrorCode::CodeRunFailed);
+    assert!(
+        result
+            .model_text()
+            .starts_with("Error: code run failed (exception): "),
+        "{}",
+        result.model_text()
+    );
+    assert!(result.model_text().contains("boom"));
+    assert!(
+        result.model_text().ends_with("\nCaptured output:\nstep 1"),
+        "{}",
+        result.model_text()
+    );
+    let syntax = run_program(&registry, "enum E { A }").await;
+    assert!(
+        syntax
+            .model_text()
+            .starts_with("Error: code run failed (exception): "),
+        "{}",
+        syntax.model_text()
+    );
+    assert!(
+        syntax.model_text().contains("1:1"),
+        "{}",
+        syntax.model_text()
+    );
+}
+
+#[tokio::test]
+async fn run_code_arguments_are_checked() {
+    let registry = registry(PresentationMode::Code, 10);
+    let result = registry
+        .execute(ToolExecutionInput::new(
+            "r",
+            "run_code",
+            json!({"code": "return 1", "description": ""}),
+        ))
+        .await;
+    assert_eq!(result.failure_info().unwrap().code, ErrorCode::InvalidArgs);
+    assert!(
+        result
+            .model_text()
+            .contains("$.description: must not be empty"),
+        "{}",
+        result.model_text()
+    );
+}
+
+#[tokio::test]
+async fn a_denied_call_rejects_as_a_catchable_tool_call_error() {
+    let registry = registry(PresentationMode::Code, 10);
+    registry
+        .register(value_tool("secret", true))
+        .unwrap()
+        .keep();
+    registry.register(value_tool("open", true)).unwrap().keep();
+    registry
+        .guard(|exec| (exec.name == "secret").then(|| "not for programs".to_owned()))
+        .keep();
+    let result = run_program(
+        &registry,
+        r#"
+        try {
+          await tools.secret({value: 1});
+          return "unreachable";
+        } catch (e) {
+          const ok = await tools.open({value: "after"});
+          return {isToolCallError: e instanceof ToolCallError, name: e.name, toolName: e.toolName, message: e.message, ok};
+        }
+        "#,
+    )
+    .await;
+    assert_eq!(
+        result.value().unwrap()["value"],
+        json!({
+            "isToolCallError": true,
+            "name": "ToolCallError",
+            "toolName": "secret",
+            "message": "the call to `secret` was denied by a guard: not for programs",
+            "ok": "after"
+        }),
+        "{}",
+        result.model_text()
+    );
+}
+
+#[tokio::test]
+async fn the_bindings_are_the_visible_tools_and_exotic_names_work() {
+    let registry = registry(PresentationMode::Code, 10);
+    for name in ["__proto__", "constructor", "my-tool", "hidden"] {
+        registry.register(value_tool(name, true)).unwrap().keep();
+    }
+    let agent = registry.create_scope("agent", None).unwrap();
+    agent.restrict(None, Some(&["hidden"])).unwrap().keep();
+    let result = registry
+        .execute(
+            ToolExecutionInput::new(
+                "r",
+                "run_code",
+                json!({"description": "exotic", "code": r#"
+                    const a = await tools["__proto__"]({value: 1});
+                    const b = await tools.constructor({value: 2});
+                    const c = await tools["my-tool"]({value: 3});
+                    return {a, b, c, hidden: typeof tools.hidden, keys: Object.keys(tools).sort()};
+                "#}),
+            )
+            .for_agent(agent.id()),
+        )
+        .await;
+    assert_eq!(
+        result.value().unwrap()["value"],
+        json!({"a": 1, "b": 2, "c": 3, "hidden": "undefined", "keys": ["__proto__", "constructor", "my-tool"]}),
+        "{}",
+        result.model_text()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn promise_all_over_safe_calls_overlaps_exactly_up_to_the_limit() {
+    let registry = registry(PresentationMode::Code, 5);
+    let running = Arc::new(AtomicUsize::new(0));
+    let peak = Arc::new(AtomicUsize::new(0));
+    let (r, p) = (running.clone(), peak.clone());
+    let tool = ToolDefinition::builder("slow")
+        .output(ToolOutput::any())
+        .concurrency_safe(|_| true)
+        .execute(move |args, _| {
+            let (running, peak) = (r.clone(), p.clone());
+            async move {
+                let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                peak.fetch_max(now, Ordering::SeqCst);
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                running.fetch_sub(1, Ordering::SeqCst);
+                Ok(args["i"].clone())
+            }
+        })
+        .build()
+        .unwrap();
+    registry.register(tool).unwrap().keep();
+    let started = Instant::now();
+    let result = run_program(
+        &registry,
+        "const calls = []; for (let i = 0; i < 20; i++) calls.push(tools.slow({i})); return await Promise.all(calls);",
+    )
+    .await;
+    let elapsed = started.elapsed();
+    assert_eq!(
+        result.value().unwrap()["value"],
+        json!((0..20).collect::<Vec<_>>()),
+        "{}",
+        result.model_text()
+    );
+    assert_eq!(
+        peak.load(Ordering::SeqCst),
+        5,
+        "overlap reaches the limit and never exceeds it"
+    );
+    assert!(elapsed >= Duration::from_millis(200), "{elapsed:?}");
+    assert!(
+        elapsed < Duration::from_millis(600),
+        "{elapsed:?} is not about 200 ms"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mutating_calls_run_alone_in_submission_order() {
+    let registry = registry(PresentationMode::Code, 10);
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let running = Arc::new(AtomicUsize::new(0));
+    let overlapped = Arc::new(AtomicUsize::new(0));
+    for (name, safe) in [("read", true), ("write", false)] {
+        let (log, running, overlapped) = (log.clone(), running.clone(), overlapped.clone());
+        let mut builder = ToolDefinition::builder(name)
+            .output(ToolOutput::any())
+            .execute(move |args, _| {
+                let (log, running, overlapped) = (log.clone(), running.clone(), overlapped.clone());
+                let label = format!("{name}{}", args["i"]);
+                async move {
+                    let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                    if !safe && now > 1 {
+                        overlapped.fetch_add(1, Ordering::SeqCst);
+                    }
+                    log.lock().push(format!("start {label}"));
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    log.lock().push(format!("end {label}"));
+                    let after = running.fetch_sub(1, Ordering::SeqCst);
+                    if !safe && after > 1 {
+                        overlapped.fetch_add(1, Ordering::SeqCst);
+                    }
+                    Ok(json!(label))
+                }
+            });
+        if safe {
+            builder = builder.concurrency_safe(|_| true);
+        }
+        registry.register(builder.build().unwrap()).unwrap().keep();
+    }
+    let result = run_program(
+        &registry,
+        "return await Promise.all([tools.read({i: 0}), tools.read({i: 1}), tools.write({i: 2}), tools.write({i: 3}), tools.read({i: 4})]);",
+    )
+    .await;
+    assert_eq!(
+        result.value().unwrap()["value"],
+        json!(["read0", "read1", "write2", "write3", "read4"])
+    );
+    assert_eq!(overlapped.load(Ordering::SeqCst), 0);
+    let log = log.lock().clone();
+    let position = |entry: &str| log.iter().position(|e| e == entry).unwrap();
+    assert!(
+        position("end read0") < position("start write2")
+            && position("end read1") < position("start write2")
+    );
+    assert!(position("end write2") < position("start write3"));
+    assert!(position("end write3") < position("start read4"));
+}
+
+#[tokio::test]
+async fn sub_calls_are_logged_in_order_with_ids_parent_and_the_log_waterfall() {
+    let registry = registry(PresentationMode::Code, 10);
+    let sink = MemorySink::new();
+    registry.set_session_sink(Some(Arc::new(sink.clone())));
+    registry.register(value_tool("get", true)).unwrap().keep();
+    let parents = Arc::new(Mutex::new(Vec::new()));
+    let seen = parents.clone();
+    registry
+        .on_result(move |exec, _| {
+            seen.lock()
+                .push((exec.call_id.clone(), exec.parent, exec.token))
+        })
+        .keep();
+    registry
+        .on_code_dispatch_log(|log, next| async move {
+            if log.name == "get" && !log.is_error {
+                return Ok(vec![ContentBlock::text(format!(
+                    "[logged copy of {}]",
+                    log.sub_call_id
+                ))]);
+            }
+            next.run().await
+        })
+        .keep();
+    registry
+        .on_code_dispatch_log(|_, _| async { panic!("log listener bug") })
+        .keep();
+    let result = run_program(
+        &registry,
+        "const [a, b] = await Promise.all([tools.get({value: 'x'}), tools.get({value: 'y'})]); return a + b;",
+    )
+    .await;
+    assert_eq!(
+        text(&result),
+        "xy",
+        "the program got the full values: {}",
+        result.model_text()
+    );
+    let events: Vec<serde_json::Value> = sink
+        .events()
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap())
+        .collect();
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds.first(), Some(&"tool/call"));
+    assert_eq!(kinds.last(), Some(&"tool/result"));
+    let dispatches: Vec<&serde_json::Value> = events
+        .iter()
+        .filter(|e| e["type"] == "tool/code-dispatch")
+        .collect();
+    assert_eq!(dispatches.len(), 2);
+    assert_eq!(dispatches[0]["subCallId"], "run-1:code:0");
+    assert_eq!(dispatches[1]["subCallId"], "run-1:code:1");
+    assert_eq!(dispatches[0]["parentCallId"], "run-1");
+    // The panicking second listener is contained; the first one's copy is what is logged?
+    // The waterfall runs the first listener first, which short-circuits before the panic.
+    assert_eq!(
+        dispatches[0]["content"],
+        json!([{"type": "text", "text": "[logged copy of run-1:code:0]"}])
+    );
+    let starts: Vec<&str> = events
+        .iter()
+        .filter(|e| e["type"] == "tool/code-dispatch-start")
+        .map(|e| e["subCallId"].as_str().unwrap())
+        .collect();
+    assert_eq!(starts, ["run-1:code:0", "run-1:code:1"]);
+    let parents = parents.lock().clone();
+    let outer = parents.iter().find(|(id, _, _)| id == "run-1").unwrap().2;
+    for (id, parent, _) in parents
+        .iter()
+        .filter(|(id, _, _)| id.starts_with("run-1:code:"))
+    {
+        assert_eq!(*parent, Some(outer), "{id} carries the run's token");
+    }
+}
+
+#[tokio::test]
+async fn a_failing_log_listener_logs_the_original_content() {
+    let registry = registry(PresentationMode::Code, 10);
+    let sink = MemorySink::new();
+    registry.set_session_sink(Some(Arc::new(sink.clone())));
+    registry.register(value_tool("get", true)).unwrap().keep();
+    registry
+        .on_code_dispatch_log(|_, _| async { panic!("log listener bug") })
+        .keep();
+    let result = run_program(&registry, "return await tools.get({value: 'x'});").await;
+    assert_eq!(text(&result), "x");
+    let logged = sink.events().into_iter().find_map(|e| match e {
+        SessionEvent::CodeDispatch { content, .. } => Some(content),
+        _ => None,
+    });
+    assert_eq!(logged, Some(vec![ContentBlock::text("x")]));
+}
+
+#[tokio::test]
+async fn images_and_contexts_of_sub_calls_are_deferred_and_conclude_turn_is_forwarded() {
+    let registry = registry(PresentationMode::Code, 10);
+    let shot = ToolDefinition::builder("shot")
+        .output(ToolOutput::new(
+            codemode::schema::JsonSchema::any(),
+            |_, _| {
+                vec![
+                    ContentBlock::text("a picture"),
+                    ContentBlock::image("aGk=", "image/png"),
+                ]
+            },
+        ))
+        .execute(|_, ctx| async move {
+            ctx.defer_context(UserMessage::new(
+                MessageSource::plugin("camera"),
+                vec![ContentBlock::text("flash used")],
+            ));
+            ctx.conclude_turn();
+            Ok(json!("ok"))
+        })
+        .build()
+        .unwrap();
+    registry.register(shot).unwrap().keep();
+    let result = run_program(&registry, "await tools.shot({}); return 'done';").await;
+    assert_eq!(text(&result), "done");
+    assert!(result.concludes_turn());
+    let contexts = &result.additional_contexts;
+    assert_eq!(contexts.len(), 2, "{contexts:?}");
+    assert_eq!(
+        contexts[0].source,
+        MessageSource::tool("shot", "run-1:code:0")
+    );
+    assert_eq!(
+        contexts[0].content,
+        vec![ContentBlock::image("aGk=", "image/png")]
+    );
+    assert_eq!(contexts[1].source, MessageSource::plugin("camera"));
+}
+
+#[tokio::test]
+async fn when_the_run_settles_queued_calls_are_abandoned_and_in_flight_calls_drained() {
+    let registry = registry(PresentationMode::Code, 2);
+    let sink = MemorySink::new();
+    registry.set_session_sink(Some(Arc::new(sink.clone())));
+    let cancelled = Arc::new(AtomicUsize::new(0));
+    let counter = cancelled.clone();
+    let slow = ToolDefinition::builder("slow")
+        .output(ToolOutput::any())
+        .concurrency_safe(|_| true)
+        .execute(move |_, ctx| {
+            let counter = counter.clone();
+            async move {
+                tokio::select! {
+                    _ = tokio::time::sleep(Duration::from_secs(30)) => Ok(json!("finished")),
+                    _ = ctx.signal().cancelled() => {
+                        counter.fetch_add(1, Ordering::SeqCst);
+                        Err(codemode::Error::new(ErrorCode::Aborted, "stopped"))
+                    }
+                }
+            }
+        })
+        .build()
+        .unwrap();
+    registry.register(slow).unwrap().keep();
+    registry
+        .register(value_tool("write", false))
+        .unwrap()
+        .keep();
+    let started = Instant::now();
+    // `slow` starts and is in flight a second later (no later call could answer before it
+    // commits: commits follow submission order); the exclusive `write` calls queue behind
+    // it; the program returns without awaiting any of them.
+    let result = run_program(
+        &registry,
+        "tools.slow({}).catch(() => {}); await new Promise((resolve) => setTimeout(resolve, 1000)); \
+         tools.write({}).catch(() => {}); tools.write({}).catch(() => {}); return 'early';",
+    )
+    .await;
+    assert_eq!(text(&result), "early", "{}", result.model_text());
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(
+        cancelled.load(Ordering::SeqCst),
+        1,
+        "the in-flight call was cancelled and drained"
+    );
+    let names: Vec<String> = sink
+        .events()
+        .into_iter()
+        .filter_map(|e| match e {
+            SessionEvent::CodeDispatch { name, .. } => Some(name),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        names,
+        ["slow"],
+        "queued calls never started; the in-flight one was logged before return"
+    );
+}
+
+#[tokio::test]
+async fn the_callers_cancel_aborts_the_run_and_its_in_flight_calls() {
+    let registry = registry(PresentationMode::Code, 10);
+    registry.register(value_tool("sleep", true)).unwrap().keep();
+    let caller = CancellationToken::new();
+    let input = ToolExecutionInput::new(
+        "r",
+        "run_code",
+        json!({"description": "wait", "code": "console.log('before'); return await tools.sleep({ms: 30000});"}),
+    )
+    .with_signal(caller.clone());
+    let pending = tokio::spawn({
+        let registry = registry.clone();
+        async move { registry.execute(input).await }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let cancelled_at = Instant::now();
+    caller.cancel();
+    let result = tokio::time::timeout(Duration::from_secs(10), pending)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(cancelled_at.elapsed() < Duration::from_secs(3));
+    assert!(result.is_error());
+    let text = result.model_text();
+    assert!(
+        text.starts_with("Error: code run failed (abort)") || text.contains("cancelled"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn in_code_mode_direct_calls_fail_but_sub_calls_work() {
+    let registry = registry(PresentationMode::Code, 10);
+    registry.register(value_tool("get", true)).unwrap().keep();
+    let direct = registry
+        .execute(ToolExecutionInput::new("d", "get", json!({"value": 1})))
+        .await;
+    assert_eq!(direct.failure_info().unwrap().code, ErrorCode::UnknownTool);
+    let nested = run_program(&registry, "return await tools.get({value: 1});").await;
+    assert_eq!(text(&nested), "1");
+}
+
+#[tokio::test]
+async fn policy_sees_sub_calls_and_can_deny_run_code_itself() {
+    let registry = registry(PresentationMode::Code, 10);
+    registry.register(value_tool("get", true)).unwrap().keep();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    registry
+        .on_pre_execute(move |exec, next| {
+            log.lock().push((exec.name.clone(), exec.is_nested()));
+            next.run()
+        })
+        .keep();
+    run_program(&registry, "return await tools.get({value: 1});").await;
+    assert_eq!(
+        *seen.lock(),
+        [("run_code".to_owned(), false), ("get".to_owned(), true)]
+    );
+    registry
+        .on_pre_execute(|exec, next| async move {
+            if exec.name == "run_code" {
+                return Ok(PreToolDecision::Deny {
+                    reason: "no programs today".into(),
+                });
+            }
+            next.run().await
+        })
+        .keep();
+    let denied = run_program(&registry, "return 1").await;
+    assert_eq!(
+        denied.model_text(),
+        "Error: the call to `run_code` was denied: no programs today"
+    );
+}
+
+#[tokio::test]
+async fn run_code_presents_a_generic_execute_card() {
+    let registry = registry(PresentationMode::Code, 10);
+    let run_code = registry.get("run_code", None).unwrap();
+    let view = run_code
+        .present_call(&json!({"code": "return 1", "description": "Count TODOs"}))
+        .unwrap();
+    assert_eq!(
+        serde_json::to_value(view).unwrap(),
+        json!({"card": "generic", "title": "Count TODOs", "kind": "execute", "rawInput": "return 1"})
+    );
+    assert_eq!(run_code.present_call(&json!({"code": 1})), None);
+}
+
+#[tokio::test]
+async fn arguments_that_are_not_lossless_reject_that_call_alone() {
+    let registry = registry(PresentationMode::Code, 10);
+    registry.register(value_tool("get", true)).unwrap().keep();
+    let result = run_program(
+        &registry,
+        r#"
+        let first;
+        try { await tools.get({value: 10n}); } catch (e) { first = e.name; }
+        const second = await tools.get({value: "fine"});
+        return {first, second};
+        "#,
+    )
+    .await;
+    assert_eq!(
+        result.value().unwrap()["value"],
+        json!({"first": "ToolCallError", "second": "fine"}),
+        "{}",
+        result.model_text()
+    );
+}

@@ -10,5 +10,11 @@ mod runtime;
 mod sdk;
 mod validation;
 
-criterion_group!(benches, validation::bench, pipeline::bench, sdk::bench, runtime::bench);
+criterion_group!(
+    benches,
+    validation::bench,
+    pipeline::bench,
+    sdk::bench,
+    runtime::bench
+);
 criterion_main!(benches);

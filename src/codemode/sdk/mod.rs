@@ -9,8 +9,9 @@
 //!
 //! Layout: [`tool_list`](parse_tool_list) reads tool lists, `schema_view` turns JSON
 //! Schema into a small type model (shared by both languages), `typescript` and `python`
-//! spell that model, `templates` holds the fixed prose and skeleton (`sdk-templates/`),
-//! `text` the quoting and naming helpers. This module must not know about the registry,
+//! spell that model, `templates` holds the fixed prose and skeleton (`sdk-templates/`,
+//! rendered once and cut at the blocks, which the renderers write in place), `text` the
+//! quoting and naming helpers. This module must not know about the registry,
 //! prompt assembly or the engine.
 
 mod python;
@@ -62,24 +63,48 @@ pub type SdkLanguage = crate::runtime::Language;
 /// assert_eq!(text, render_sdk_section(SdkLanguage::TypeScript, &tools));
 /// ```
 pub fn render_sdk_section(language: SdkLanguage, tools: &[SdkTool]) -> String {
+    use templates::{Piece, PythonBlock, TypeScriptBlock};
     let model = schema_view::build_model(tools);
     match language {
         SdkLanguage::TypeScript => {
-            let (args, outputs) = typescript::tool_maps(&model);
-            templates::typescript(&templates::TypeScriptSection {
-                aliases: typescript::alias_declarations(&model),
-                args,
-                outputs,
-            })
+            // Every block is written in place, into one buffer sized for the usual SDK.
+            let skeleton = templates::typescript(!model.aliases.is_empty());
+            let mut out =
+                String::with_capacity(templates::fixed_len(skeleton) + tools.len() * 1024);
+            for piece in skeleton {
+                match piece {
+                    Piece::Text(text) => out.push_str(text),
+                    Piece::Block(TypeScriptBlock::Aliases) => {
+                        typescript::write_alias_declarations(&mut out, &model);
+                    }
+                    Piece::Block(TypeScriptBlock::Args) => {
+                        typescript::write_args_members(&mut out, &model);
+                    }
+                    Piece::Block(TypeScriptBlock::Outputs) => {
+                        typescript::write_output_members(&mut out, &model);
+                    }
+                }
+            }
+            out
         }
         SdkLanguage::Python => {
+            // The imports at the top depend on everything below, so the blocks are
+            // written first and put in place after.
             let parts = python::render(&model);
-            templates::python(&templates::PythonSection {
-                imports: parts.imports,
-                json_value: parts.json_value,
-                definitions: parts.definitions,
-                methods: parts.methods,
-            })
+            let skeleton = templates::python(parts.json_value);
+            let blocks = [&parts.imports, &parts.definitions, &parts.methods];
+            let mut out = String::with_capacity(
+                templates::fixed_len(skeleton) + blocks.iter().map(|b| b.len()).sum::<usize>(),
+            );
+            for piece in skeleton {
+                match piece {
+                    Piece::Text(text) => out.push_str(text),
+                    Piece::Block(PythonBlock::Imports) => out.push_str(&parts.imports),
+                    Piece::Block(PythonBlock::Definitions) => out.push_str(&parts.definitions),
+                    Piece::Block(PythonBlock::Methods) => out.push_str(&parts.methods),
+                }
+            }
+            out
         }
     }
 }

@@ -10,12 +10,14 @@
 //! This module owns Python syntax only; the fixed prose and skeleton live in the
 //! templates, the meaning of schema keywords in the schema walker.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::borrow::Cow;
+use std::collections::VecDeque;
+use std::fmt::Write as _;
 
-use super::schema_view::{AliasId, Extra, ObjectTy, Property, SdkModel, Ty};
+use super::schema_view::{AliasId, Extra, ObjectTy, SdkModel, Ty};
 use super::text::{
-    NameRegistry, docstring_text, is_python_attribute, is_python_class_key, one_line, pascal_case,
-    string_literal,
+    NameLayer, is_python_attribute, is_python_class_key, pascal_case, push_docstring_text,
+    push_string_literal,
 };
 use crate::json::JsonValue;
 
@@ -34,20 +36,116 @@ pub(crate) struct PythonParts {
     pub methods: String,
 }
 
+/// The `typing` names the section may import, in the order they are listed (byte order).
+#[derive(Debug, Clone, Copy)]
+enum Import {
+    Any,
+    Awaitable,
+    Callable,
+    Literal,
+    Never,
+    NotRequired,
+    Protocol,
+    Required,
+    TypeAlias,
+    TypedDict,
+}
+
+const IMPORT_NAMES: [&str; 10] = [
+    "Any",
+    "Awaitable",
+    "Callable",
+    "Literal",
+    "Never",
+    "NotRequired",
+    "Protocol",
+    "Required",
+    "TypeAlias",
+    "TypedDict",
+];
+
+/// A set of [`Import`]s.
+#[derive(Debug, Clone, Copy, Default)]
+struct Imports(u16);
+
+impl Imports {
+    fn insert(&mut self, import: Import) {
+        self.0 |= 1 << import as u16;
+    }
+
+    /// `Any, Literal, ...`: the names in the set, in byte order.
+    fn text(self) -> String {
+        let mut out = String::new();
+        for (index, name) in IMPORT_NAMES.iter().enumerate() {
+            if self.0 & (1 << index) != 0 {
+                if !out.is_empty() {
+                    out.push_str(", ");
+                }
+                out.push_str(name);
+            }
+        }
+        out
+    }
+}
+
 /// A rendered type expression.
-struct Expr {
-    text: String,
+struct Expr<'m> {
+    text: Cow<'m, str>,
     /// Names a type that is declared further down.
     forward: bool,
 }
 
-impl Expr {
-    fn plain(text: impl Into<String>) -> Self {
+impl<'m> Expr<'m> {
+    fn plain(text: &'static str) -> Self {
         Expr {
-            text: text.into(),
+            text: Cow::Borrowed(text),
             forward: false,
         }
     }
+}
+
+/// The name a nested `TypedDict` gets, built only when one is declared: most properties
+/// need no name, so the words are kept as a chain of borrowed parts until then.
+#[derive(Clone, Copy)]
+enum Hint<'h> {
+    /// A whole name (a tool stem, a `TypedDict`, an alias).
+    Name(&'h str),
+    /// Then a fixed word: `Args`, `Item`, `Value`, ...
+    Word(&'h Hint<'h>, &'static str),
+    /// Then the word of a property (`filter` -> `Filter`, `Field` when it has none).
+    Field(&'h Hint<'h>, &'h str),
+    /// Then `Option{n}`: the n-th (from 1) member of a union.
+    Option(&'h Hint<'h>, usize),
+}
+
+impl Hint<'_> {
+    fn write(self, out: &mut String) {
+        match self {
+            Hint::Name(name) => out.push_str(name),
+            Hint::Word(parent, word) => {
+                parent.write(out);
+                out.push_str(word);
+            }
+            Hint::Field(parent, property) => {
+                parent.write(out);
+                let word = pascal_case(property);
+                out.push_str(if word.is_empty() { "Field" } else { &word });
+            }
+            Hint::Option(parent, n) => {
+                parent.write(out);
+                // Writing to a `String` cannot fail.
+                let _ = write!(out, "Option{n}");
+            }
+        }
+    }
+}
+
+/// What the union of a `TypedDict` field adds around its type.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Qualifier {
+    None,
+    NotRequired,
+    Required,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -59,63 +157,75 @@ enum AliasState {
 
 struct PyWriter<'m> {
     model: &'m SdkModel<'m>,
-    names: NameRegistry,
-    definitions: Vec<String>,
-    declared: BTreeSet<String>,
+    names: NameLayer<'m>,
+    /// Type declarations, each followed by a blank line.
+    definitions: String,
     alias_state: Vec<AliasState>,
+    /// Whether an alias's declaration is written (a reference before that is forward).
+    alias_declared: Vec<bool>,
     queue: VecDeque<AliasId>,
-    imports: BTreeSet<&'static str>,
+    imports: Imports,
     json_value: bool,
+    /// Scratch space for the name of a nested `TypedDict`.
+    hint: String,
 }
 
 /// Renders the Python parts of a model.
 pub(crate) fn render<'m>(model: &'m SdkModel<'m>) -> PythonParts {
     let mut writer = PyWriter {
         model,
-        names: model.names.clone(),
-        definitions: Vec::new(),
-        declared: BTreeSet::new(),
+        names: NameLayer::new(&model.names),
+        definitions: String::with_capacity(model.tools.len() * 1024),
         alias_state: vec![AliasState::Waiting; model.aliases.len()],
+        alias_declared: vec![false; model.aliases.len()],
         queue: VecDeque::new(),
-        imports: BTreeSet::from(["Protocol"]),
+        imports: Imports::default(),
         json_value: false,
+        hint: String::new(),
     };
-    let mut methods = String::new();
+    writer.imports.insert(Import::Protocol);
+    let mut methods = String::with_capacity(model.tools.len() * 128);
     let mut exotic = false;
     for tool in &model.tools {
-        let args = writer.expr(&tool.args, &format!("{}Args", tool.stem));
-        let output = writer.expr(&tool.output, &format!("{}Output", tool.stem));
+        let stem = Hint::Name(&tool.stem);
+        let args = writer.expr(&tool.args, Hint::Word(&stem, "Args"));
+        let output = writer.expr(&tool.output, Hint::Word(&stem, "Output"));
         writer.drain_aliases();
-        let doc = docstring_text(&tool.description);
-        if is_python_attribute(&tool.name) {
-            methods.push_str(&format!(
-                "    async def {}(self, args: {}) -> {}:\n",
-                tool.name, args.text, output.text
-            ));
-            if doc.is_empty() {
+        if is_python_attribute(tool.name) {
+            methods.push_str("    async def ");
+            methods.push_str(tool.name);
+            methods.push_str("(self, args: ");
+            methods.push_str(&args.text);
+            methods.push_str(") -> ");
+            methods.push_str(&output.text);
+            methods.push_str(":\n");
+            if tool.description.is_empty() {
                 methods.push_str("        ...\n");
             } else {
-                methods.push_str(&format!("        \"\"\"{doc}\"\"\"\n"));
+                methods.push_str("        \"\"\"");
+                push_docstring_text(&mut methods, &tool.description);
+                methods.push_str("\"\"\"\n");
             }
         } else {
             exotic = true;
-            let mut line = format!(
-                "    # tools[{}](args: {}) -> {}",
-                string_literal(&tool.name),
-                args.text,
-                output.text
-            );
-            let doc = one_line(&tool.description);
-            if !doc.is_empty() {
-                line.push_str(": ");
-                line.push_str(&doc);
+            methods.push_str("    # tools[");
+            push_string_literal(&mut methods, tool.name);
+            methods.push_str("](args: ");
+            methods.push_str(&args.text);
+            methods.push_str(") -> ");
+            methods.push_str(&output.text);
+            // The description is one line already.
+            if !tool.description.is_empty() {
+                methods.push_str(": ");
+                methods.push_str(&tool.description);
             }
-            methods.push_str(&line);
             methods.push('\n');
         }
     }
     if exotic {
-        writer.imports.extend(["Any", "Awaitable", "Callable"]);
+        for import in [Import::Any, Import::Awaitable, Import::Callable] {
+            writer.imports.insert(import);
+        }
         methods.push_str(
             "    def __getitem__(self, name: str) -> Callable[[Any], Awaitable[Any]]: ...\n",
         );
@@ -124,18 +234,12 @@ pub(crate) fn render<'m>(model: &'m SdkModel<'m>) -> PythonParts {
         methods.push_str("    ...\n");
     }
     if writer.json_value {
-        writer.imports.insert("TypeAlias");
-    }
-    let imports: Vec<&str> = writer.imports.iter().copied().collect();
-    let mut definitions = String::new();
-    for definition in &writer.definitions {
-        definitions.push_str(definition);
-        definitions.push('\n');
+        writer.imports.insert(Import::TypeAlias);
     }
     PythonParts {
-        imports: imports.join(", "),
+        imports: writer.imports.text(),
         json_value: writer.json_value,
-        definitions,
+        definitions: writer.definitions,
         methods,
     }
 }
@@ -148,48 +252,49 @@ impl<'m> PyWriter<'m> {
     }
 
     fn emit_alias(&mut self, id: AliasId) {
-        let Some(alias) = self.model.aliases.get(id) else {
+        let model = self.model;
+        let Some(alias) = model.aliases.get(id) else {
             return;
         };
         if let Some(state) = self.alias_state.get_mut(id) {
             *state = AliasState::Emitted;
         }
         let object = match &alias.ty {
-            Ty::Object(object) if !object.properties.is_empty() => Some(object.clone()),
-            Ty::Intersection(members) => self.merge_objects(members),
+            Ty::Object(object) if !object.properties.is_empty() => Some(Cow::Borrowed(object)),
+            Ty::Intersection(members) => self.merge_objects(members).map(Cow::Owned),
             _ => None,
         };
         match object {
-            Some(object) => self.typed_dict(alias.name.clone(), &object, &alias.doc),
+            Some(object) => self.typed_dict(&alias.name, &object, &alias.doc),
             None => {
                 // The alias owns its name; objects inside it are named after it.
-                let expr = self.expr(&alias.ty, &format!("{}Object", alias.name));
-                let mut text = comment(&alias.doc, "");
-                self.imports.insert("TypeAlias");
-                text.push_str(&format!(
-                    "{}: TypeAlias = {}\n",
-                    alias.name,
-                    runtime_text(expr)
-                ));
-                self.declare(alias.name.clone(), text);
+                let name = Hint::Name(&alias.name);
+                let expr = self.expr(&alias.ty, Hint::Word(&name, "Object"));
+                self.imports.insert(Import::TypeAlias);
+                let out = &mut self.definitions;
+                push_comment(out, &alias.doc, "");
+                out.push_str(&alias.name);
+                out.push_str(": TypeAlias = ");
+                push_runtime_text(out, Qualifier::None, &expr);
+                out.push('\n');
+                // Each declaration is followed by a blank line.
+                out.push('\n');
             }
+        }
+        if let Some(declared) = self.alias_declared.get_mut(id) {
+            *declared = true;
         }
     }
 
-    fn declare(&mut self, name: String, text: String) {
-        self.declared.insert(name);
-        self.definitions.push(text);
-    }
-
-    fn expr(&mut self, ty: &Ty, hint: &str) -> Expr {
+    fn expr(&mut self, ty: &Ty<'m>, hint: Hint<'_>) -> Expr<'m> {
         match ty {
             Ty::Unknown => {
-                self.imports.insert("Any");
+                self.imports.insert(Import::Any);
                 Expr::plain("Any")
             }
             Ty::Any => self.json_value(),
             Ty::Never => {
-                self.imports.insert("Never");
+                self.imports.insert(Import::Never);
                 Expr::plain("Never")
             }
             Ty::String => Expr::plain("str"),
@@ -199,9 +304,9 @@ impl<'m> PyWriter<'m> {
             Ty::Null => Expr::plain("None"),
             Ty::Literal(_) => self.union(std::slice::from_ref(ty), hint),
             Ty::Array(item) => {
-                let item = self.expr(item, &format!("{hint}Item"));
+                let item = self.expr(item, Hint::Word(&hint, "Item"));
                 Expr {
-                    text: format!("list[{}]", item.text),
+                    text: Cow::Owned(format!("list[{}]", item.text)),
                     forward: item.forward,
                 }
             }
@@ -212,13 +317,13 @@ impl<'m> PyWriter<'m> {
                     members.push((**rest).clone());
                 }
                 let item = if members.is_empty() {
-                    self.imports.insert("Never");
+                    self.imports.insert(Import::Never);
                     Expr::plain("Never")
                 } else {
-                    self.union(&members, &format!("{hint}Item"))
+                    self.union(&members, Hint::Word(&hint, "Item"))
                 };
                 Expr {
-                    text: format!("list[{}]", item.text),
+                    text: Cow::Owned(format!("list[{}]", item.text)),
                     forward: item.forward,
                 }
             }
@@ -239,14 +344,15 @@ impl<'m> PyWriter<'m> {
         }
     }
 
-    fn json_value(&mut self) -> Expr {
+    fn json_value(&mut self) -> Expr<'m> {
         self.json_value = true;
         Expr::plain("JsonValue")
     }
 
-    fn alias_ref(&mut self, id: AliasId) -> Expr {
-        let Some(alias) = self.model.aliases.get(id) else {
-            self.imports.insert("Any");
+    fn alias_ref(&mut self, id: AliasId) -> Expr<'m> {
+        let model = self.model;
+        let Some(alias) = model.aliases.get(id) else {
+            self.imports.insert(Import::Any);
             return Expr::plain("Any");
         };
         if self.alias_state.get(id) == Some(&AliasState::Waiting) {
@@ -254,16 +360,18 @@ impl<'m> PyWriter<'m> {
             self.queue.push_back(id);
         }
         Expr {
-            text: alias.name.clone(),
-            forward: !self.declared.contains(&alias.name),
+            text: Cow::Borrowed(&alias.name),
+            forward: self.alias_declared.get(id) != Some(&true),
         }
     }
 
     /// A union; literal members are gathered into one `Literal[...]`.
-    fn union(&mut self, members: &[Ty], hint: &str) -> Expr {
-        let mut parts: Vec<String> = Vec::new();
+    fn union(&mut self, members: &[Ty<'m>], hint: Hint<'_>) -> Expr<'m> {
+        let mut parts: Vec<Cow<'m, str>> = Vec::new();
         let mut literal_slot: Option<usize> = None;
-        let mut literals: Vec<String> = Vec::new();
+        // `Literal[` and the distinct literal members so far, with where each one is.
+        let mut literals = String::new();
+        let mut literal_spans: Vec<(usize, usize)> = Vec::new();
         let mut forward = false;
         // Objects in a union get their own TypedDict; number them only when there are several.
         let named_members = members
@@ -275,26 +383,36 @@ impl<'m> PyWriter<'m> {
             .count();
         for (index, member) in members.iter().enumerate() {
             let text = match member {
-                Ty::Literal(value) => match python_literal(value) {
-                    Some(text) => {
-                        if !literals.contains(&text) {
-                            literals.push(text);
-                        }
-                        if literal_slot.is_none() {
-                            literal_slot = Some(parts.len());
-                            parts.push(String::new());
-                        }
-                        continue;
+                Ty::Literal(value) if is_python_literal(value) => {
+                    if literal_slot.is_none() {
+                        literal_slot = Some(parts.len());
+                        parts.push(Cow::Borrowed(""));
+                        literals.push_str("Literal[");
                     }
-                    None => self.literal_fallback(value),
-                },
-                member => {
-                    let branch_hint = if named_members > 1 {
-                        format!("{hint}Option{}", index + 1)
+                    let before = literals.len();
+                    if !literal_spans.is_empty() {
+                        literals.push_str(", ");
+                    }
+                    let start = literals.len();
+                    push_python_literal(&mut literals, value);
+                    let text = &literals[start..];
+                    let repeated = literal_spans
+                        .iter()
+                        .any(|&(from, to)| literals.get(from..to) == Some(text));
+                    if repeated {
+                        literals.truncate(before);
                     } else {
-                        hint.to_owned()
+                        literal_spans.push((start, literals.len()));
+                    }
+                    continue;
+                }
+                Ty::Literal(value) => self.literal_fallback(value),
+                member => {
+                    let expr = if named_members > 1 {
+                        self.expr(member, Hint::Option(&hint, index + 1))
+                    } else {
+                        self.expr(member, hint)
                     };
-                    let expr = self.expr(member, &branch_hint);
                     forward |= expr.forward;
                     expr.text
                 }
@@ -304,110 +422,135 @@ impl<'m> PyWriter<'m> {
             }
         }
         if let Some(slot) = literal_slot {
-            self.imports.insert("Literal");
-            parts[slot] = format!("Literal[{}]", literals.join(", "));
+            self.imports.insert(Import::Literal);
+            literals.push(']');
+            if let Some(part) = parts.get_mut(slot) {
+                *part = Cow::Owned(literals);
+            }
         }
-        Expr {
-            text: parts.join(" | "),
-            forward,
-        }
+        let text = match parts.len() {
+            1 => parts.pop().unwrap_or_default(),
+            _ => Cow::Owned(parts.join(" | ")),
+        };
+        Expr { text, forward }
     }
 
     /// The Python type of a literal `Literal[...]` cannot hold.
-    fn literal_fallback(&mut self, value: &JsonValue) -> String {
-        match value {
-            JsonValue::Null => "None".to_owned(),
-            JsonValue::Number(_) => "float".to_owned(),
-            JsonValue::Array(_) => format!("list[{}]", self.json_value().text),
-            _ => format!("dict[str, {}]", self.json_value().text),
-        }
+    fn literal_fallback(&mut self, value: &JsonValue) -> Cow<'m, str> {
+        Cow::Borrowed(match value {
+            JsonValue::Null => "None",
+            JsonValue::Number(_) => "float",
+            JsonValue::Array(_) => {
+                self.json_value = true;
+                "list[JsonValue]"
+            }
+            _ => {
+                self.json_value = true;
+                "dict[str, JsonValue]"
+            }
+        })
     }
 
-    fn object(&mut self, object: &ObjectTy, hint: &str) -> Expr {
+    fn object(&mut self, object: &ObjectTy<'m>, hint: Hint<'_>) -> Expr<'m> {
         if object.properties.is_empty() {
             return match &object.extra {
                 Extra::Closed => {
-                    self.imports.insert("Never");
+                    self.imports.insert(Import::Never);
                     Expr::plain("dict[str, Never]")
                 }
-                Extra::Open => Expr::plain(format!("dict[str, {}]", self.json_value().text)),
+                Extra::Open => {
+                    self.json_value = true;
+                    Expr::plain("dict[str, JsonValue]")
+                }
                 Extra::Typed(ty, _) => {
-                    let value = self.expr(ty, &format!("{hint}Value"));
+                    let value = self.expr(ty, Hint::Word(&hint, "Value"));
                     Expr {
-                        text: format!("dict[str, {}]", value.text),
+                        text: Cow::Owned(format!("dict[str, {}]", value.text)),
                         forward: value.forward,
                     }
                 }
             };
         }
-        let name = self.names.claim(hint);
-        self.typed_dict(name.clone(), object, "");
-        Expr::plain(name)
+        let mut base = std::mem::take(&mut self.hint);
+        base.clear();
+        hint.write(&mut base);
+        let name = self.names.claim(&base);
+        self.hint = base;
+        self.typed_dict(&name, object, "");
+        Expr {
+            text: Cow::Owned(name),
+            forward: false,
+        }
     }
 
     /// Declares a `TypedDict` (nested ones first), class syntax when every key allows it.
-    fn typed_dict(&mut self, name: String, object: &ObjectTy, doc: &str) {
-        self.imports.insert("TypedDict");
+    fn typed_dict(&mut self, name: &str, object: &ObjectTy<'m>, doc: &str) {
+        self.imports.insert(Import::TypedDict);
         let required = object.properties.iter().filter(|p| p.required).count();
         let optional = object.properties.len() - required;
         // Mark the minority: `total=False` when most keys are optional.
         let total = optional <= required;
-        let mut fields = Vec::new();
+        let mut fields = Vec::with_capacity(object.properties.len());
         for property in &object.properties {
-            let field_hint = format!("{name}{}", field_word(property));
-            let expr = self.expr(&property.ty, &field_hint);
-            let text = match (total, property.required) {
+            let expr = self.expr(&property.ty, Hint::Field(&Hint::Name(name), property.name));
+            let qualifier = match (total, property.required) {
                 (true, false) => {
-                    self.imports.insert("NotRequired");
-                    format!("NotRequired[{}]", expr.text)
+                    self.imports.insert(Import::NotRequired);
+                    Qualifier::NotRequired
                 }
                 (false, true) => {
-                    self.imports.insert("Required");
-                    format!("Required[{}]", expr.text)
+                    self.imports.insert(Import::Required);
+                    Qualifier::Required
                 }
-                _ => expr.text,
+                _ => Qualifier::None,
             };
-            fields.push((
-                property,
-                Expr {
-                    text,
-                    forward: expr.forward,
-                },
-            ));
+            fields.push((qualifier, expr));
         }
         let total_arg = if total { "" } else { ", total=False" };
         let class_syntax = object
             .properties
             .iter()
             .all(|p| is_python_class_key(p.name));
-        let mut text = String::new();
+        let out = &mut self.definitions;
         if class_syntax {
-            text.push_str(&format!("class {name}(TypedDict{total_arg}):\n"));
-            let doc = docstring_text(doc);
+            out.push_str("class ");
+            out.push_str(name);
+            out.push_str("(TypedDict");
+            out.push_str(total_arg);
+            out.push_str("):\n");
             if !doc.is_empty() {
-                text.push_str(&format!("    \"\"\"{doc}\"\"\"\n"));
+                out.push_str("    \"\"\"");
+                push_docstring_text(out, doc);
+                out.push_str("\"\"\"\n");
             }
-            for (property, expr) in fields {
-                text.push_str(&comment(&property.doc, "    "));
-                text.push_str(&format!("    {}: {}\n", property.name, expr.text));
+            for (property, (qualifier, expr)) in object.properties.iter().zip(&fields) {
+                push_comment(out, &property.doc, "    ");
+                out.push_str("    ");
+                out.push_str(property.name);
+                out.push_str(": ");
+                push_qualified(out, *qualifier, &expr.text);
+                out.push('\n');
             }
         } else {
-            text.push_str(&comment(doc, ""));
-            text.push_str(&format!(
-                "{name} = TypedDict({}, {{\n",
-                string_literal(&name)
-            ));
-            for (property, expr) in fields {
-                text.push_str(&comment(&property.doc, "    "));
-                text.push_str(&format!(
-                    "    {}: {},\n",
-                    string_literal(property.name),
-                    runtime_text(expr)
-                ));
+            push_comment(out, doc, "");
+            out.push_str(name);
+            out.push_str(" = TypedDict(");
+            push_string_literal(out, name);
+            out.push_str(", {\n");
+            for (property, (qualifier, expr)) in object.properties.iter().zip(&fields) {
+                push_comment(out, &property.doc, "    ");
+                out.push_str("    ");
+                push_string_literal(out, property.name);
+                out.push_str(": ");
+                push_runtime_text(out, *qualifier, expr);
+                out.push_str(",\n");
             }
-            text.push_str(&format!("}}{total_arg})\n"));
+            out.push('}');
+            out.push_str(total_arg);
+            out.push_str(")\n");
         }
-        self.declare(name, text);
+        // Each declaration is followed by a blank line.
+        out.push('\n');
     }
 
     /// `allOf` for Python: the properties of every object member (following aliases),
@@ -455,43 +598,78 @@ impl<'m> PyWriter<'m> {
     }
 }
 
-/// The word a property adds to nested type names (`filter` -> `Filter`).
-fn field_word(property: &Property) -> String {
-    let word = pascal_case(property.name);
-    if word.is_empty() {
-        "Field".to_owned()
-    } else {
-        word
+/// Appends a `# doc` line, indented; nothing when there is no documentation. Model
+/// documentation is one line already.
+fn push_comment(out: &mut String, doc: &str, indent: &str) {
+    if !doc.is_empty() {
+        out.push_str(indent);
+        out.push_str("# ");
+        out.push_str(doc);
+        out.push('\n');
     }
 }
 
-/// `# doc` lines (one), indented; empty when there is no documentation.
-fn comment(doc: &str, indent: &str) -> String {
-    let text = one_line(doc);
-    if text.is_empty() {
-        String::new()
-    } else {
-        format!("{indent}# {text}\n")
-    }
+/// Appends `text` inside its qualifier (`NotRequired[...]`, `Required[...]`).
+fn push_qualified(out: &mut String, qualifier: Qualifier, text: &str) {
+    let (open, close) = match qualifier {
+        Qualifier::None => ("", ""),
+        Qualifier::NotRequired => ("NotRequired[", "]"),
+        Qualifier::Required => ("Required[", "]"),
+    };
+    out.push_str(open);
+    out.push_str(text);
+    out.push_str(close);
 }
 
-/// An expression in a place Python evaluates at import time: quoted whole when it names
-/// a type declared further down.
-fn runtime_text(expr: Expr) -> String {
+/// Appends an expression (in its qualifier) in a place Python evaluates at import time:
+/// quoted whole when it names a type declared further down.
+fn push_runtime_text(out: &mut String, qualifier: Qualifier, expr: &Expr) {
     if expr.forward {
-        string_literal(&expr.text)
+        // A string literal of a concatenation is the concatenation of the escaped parts.
+        let mut text = String::with_capacity(expr.text.len() + 16);
+        push_qualified(&mut text, qualifier, &expr.text);
+        push_string_literal(out, &text);
     } else {
-        expr.text
+        push_qualified(out, qualifier, &expr.text);
     }
 }
 
-/// The `Literal[...]` member for a JSON scalar, when Python allows one (not floats).
-fn python_literal(value: &JsonValue) -> Option<String> {
+/// Whether `Literal[...]` can hold a JSON scalar (not floats, not `null`).
+fn is_python_literal(value: &JsonValue) -> bool {
     match value {
-        JsonValue::String(s) => Some(string_literal(s)),
-        JsonValue::Bool(true) => Some("True".to_owned()),
-        JsonValue::Bool(false) => Some("False".to_owned()),
-        JsonValue::Number(n) if n.is_i64() || n.is_u64() => Some(n.to_string()),
-        _ => None,
+        JsonValue::String(_) | JsonValue::Bool(_) => true,
+        JsonValue::Number(n) => n.is_i64() || n.is_u64(),
+        _ => false,
+    }
+}
+
+/// Appends the `Literal[...]` member for a JSON scalar that [`is_python_literal`].
+fn push_python_literal(out: &mut String, value: &JsonValue) {
+    match value {
+        JsonValue::String(s) => push_string_literal(out, s),
+        JsonValue::Bool(true) => out.push_str("True"),
+        JsonValue::Bool(false) => out.push_str("False"),
+        // Writing to a `String` cannot fail.
+        JsonValue::Number(n) => {
+            let _ = write!(out, "{n}");
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn imports_are_listed_in_byte_order() {
+        let mut sorted = IMPORT_NAMES;
+        sorted.sort_unstable();
+        assert_eq!(sorted, IMPORT_NAMES);
+        let mut imports = Imports::default();
+        for import in [Import::TypedDict, Import::Any, Import::Protocol] {
+            imports.insert(import);
+        }
+        assert_eq!(imports.text(), "Any, Protocol, TypedDict");
     }
 }

@@ -11,12 +11,14 @@
 //!
 //! It must not produce source text: spelling belongs to the renderers.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 use crate::json::JsonValue;
 
 use super::SdkTool;
-use super::text::{NameRegistry, one_line, pascal_case, string_literal};
+use super::text::{NameRegistry, one_line, one_line_owned, pascal_case, string_literal};
 
 /// The deepest nesting of subschemas the walker follows; deeper ones become `unknown`.
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 48;
@@ -90,8 +92,9 @@ pub(crate) struct Property<'a> {
     pub name: &'a str,
     pub ty: Ty<'a>,
     pub required: bool,
-    /// Documentation, already on one line (may be empty).
-    pub doc: String,
+    /// Documentation, already on one line (may be empty); borrowed from the schema when
+    /// its description needs no change.
+    pub doc: Cow<'a, str>,
 }
 
 /// A named type: the target of a `$ref`.
@@ -100,14 +103,15 @@ pub(crate) struct Alias<'a> {
     /// Unique across the whole SDK.
     pub name: String,
     pub ty: Ty<'a>,
-    pub doc: String,
+    pub doc: Cow<'a, str>,
 }
 
 /// One tool, walked.
 #[derive(Debug, Clone)]
 pub(crate) struct ToolModel<'a> {
-    pub name: String,
-    pub description: String,
+    pub name: &'a str,
+    /// Already on one line.
+    pub description: Cow<'a, str>,
     /// Unique PascalCase stem for the tool's generated type names (`MyTool`).
     pub stem: String,
     pub args: Ty<'a>,
@@ -161,7 +165,7 @@ pub(crate) fn build_model(tools: &[SdkTool]) -> SdkModel<'_> {
             None => Ty::Any,
         };
         models.push(ToolModel {
-            name: tool.name.clone(),
+            name: &tool.name,
             description: one_line(&tool.description),
             stem,
             args,
@@ -228,7 +232,7 @@ impl<'a> ModelBuilder<'a> {
         let mut walker = DocumentWalker {
             builder: self,
             root,
-            label: format!("{} {}", string_literal(tool), role.label()),
+            tool,
             stem,
             role,
             by_pointer: HashMap::new(),
@@ -338,7 +342,8 @@ fn replace_unguarded_ref(ty: &mut Ty<'_>, target: AliasId) {
 struct DocumentWalker<'b, 'd> {
     builder: &'b mut ModelBuilder<'d>,
     root: &'d JsonValue,
-    label: String,
+    /// The tool's name, for the locations of unknowns.
+    tool: &'b str,
     stem: &'b str,
     role: Role,
     /// JSON Pointer -> alias, for this document. Only looked up, never iterated.
@@ -352,6 +357,12 @@ struct DocumentWalker<'b, 'd> {
 const TYPE_NAMES: [&str; 7] = [
     "string", "number", "integer", "boolean", "null", "object", "array",
 ];
+
+/// The types a node allows (`type`, or inferred from the keywords): nearly always one.
+enum Types {
+    One(&'static str),
+    List(Vec<&'static str>),
+}
 
 const OBJECT_KEYWORDS: [Kw; 4] = [
     Kw::Properties,
@@ -482,9 +493,13 @@ impl<'a> Keywords<'a> {
 
 impl<'d> DocumentWalker<'_, 'd> {
     fn unknown(&mut self, path: &str) -> Ty<'d> {
-        self.builder
-            .unknowns
-            .push(format!("{}#{}", self.label, path));
+        let location = format!(
+            "{} {}#{}",
+            string_literal(self.tool),
+            self.role.label(),
+            path
+        );
+        self.builder.unknowns.push(location);
         Ty::Unknown
     }
 
@@ -554,9 +569,9 @@ impl<'d> DocumentWalker<'_, 'd> {
             });
             parts.push(ty);
         }
-        for (keyword, name) in [(Kw::AnyOf, "anyOf"), (Kw::OneOf, "oneOf")] {
+        for (keyword, suffix) in [(Kw::AnyOf, "/anyOf"), (Kw::OneOf, "/oneOf")] {
             if let Some(branches) = map.get(keyword) {
-                let ty = self.at(path, &format!("/{name}"), |w, path| match branches {
+                let ty = self.at(path, suffix, |w, path| match branches {
                     JsonValue::Array(items) if !items.is_empty() => {
                         union(w.walk_each(items, path, depth))
                     }
@@ -583,9 +598,12 @@ impl<'d> DocumentWalker<'_, 'd> {
             .iter()
             .enumerate()
             .map(|(index, item)| {
-                self.at(path, &format!("/{index}"), |w, path| {
-                    w.walk(item, path, depth + 1)
-                })
+                let len = path.len();
+                // Writing to a `String` cannot fail.
+                let _ = write!(path, "/{index}");
+                let ty = self.walk(item, path, depth + 1);
+                path.truncate(len);
+                ty
             })
             .collect()
     }
@@ -597,64 +615,94 @@ impl<'d> DocumentWalker<'_, 'd> {
         }
         let types = match map.get(Kw::Type) {
             None => {
-                let mut inferred = Vec::new();
-                if OBJECT_KEYWORDS.iter().any(|k| map.contains_key(*k)) {
-                    inferred.push("object");
-                }
-                if ARRAY_KEYWORDS.iter().any(|k| map.contains_key(*k)) {
-                    inferred.push("array");
-                }
-                Some(inferred)
+                let object = OBJECT_KEYWORDS.iter().any(|k| map.contains_key(*k));
+                let array = ARRAY_KEYWORDS.iter().any(|k| map.contains_key(*k));
+                Some(match (object, array) {
+                    (false, false) => Types::List(Vec::new()),
+                    (true, false) => Types::One("object"),
+                    (false, true) => Types::One("array"),
+                    (true, true) => Types::List(vec!["object", "array"]),
+                })
             }
-            Some(JsonValue::String(name)) => known_type(name).map(|t| vec![t]),
+            Some(JsonValue::String(name)) => known_type(name).map(Types::One),
             Some(JsonValue::Array(names)) if !names.is_empty() => names
                 .iter()
                 .map(|name| name.as_str().and_then(known_type))
-                .collect::<Option<Vec<_>>>(),
+                .collect::<Option<Vec<_>>>()
+                .map(|mut names| {
+                    // Repeats next to each other count once (as they always have).
+                    names.dedup();
+                    Types::List(names)
+                }),
             Some(_) => None,
         };
-        let Some(mut types) = types else {
+        let Some(types) = types else {
             return self.at(path, "/type", |w, path| w.unknown(path));
         };
-        types.dedup();
+        let types: &[&'static str] = match &types {
+            Types::One(name) => std::slice::from_ref(name),
+            Types::List(names) => names,
+        };
         if let Some(values) = map.get(Kw::Enum) {
             let JsonValue::Array(values) = values else {
                 return self.at(path, "/enum", |w, path| w.unknown(path));
             };
-            let members = values
+            // Literals only: what `union` of them gives (literals are kept as listed).
+            let mut members: Vec<Ty<'d>> = values
                 .iter()
                 .filter(|value| types.is_empty() || types.iter().any(|t| value_has_type(value, t)))
                 .map(Ty::Literal)
                 .collect();
-            return union(members);
+            return match members.len() {
+                0 => Ty::Never,
+                1 => members.pop().unwrap_or(Ty::Never),
+                _ => Ty::Union(members),
+            };
         }
-        if types.is_empty() {
-            return Ty::Any;
+        match types {
+            [] => Ty::Any,
+            // One type is that type (it is never a union, `any` or `never`, which is all
+            // `union` would change).
+            [name] => self.type_member(name, map, path, depth),
+            names => {
+                let members = names
+                    .iter()
+                    .map(|name| self.type_member(name, map, path, depth))
+                    .collect();
+                union(members)
+            }
         }
-        let members = types
-            .iter()
-            .map(|name| match *name {
-                "string" => Ty::String,
-                "number" => Ty::Number,
-                "integer" => Ty::Integer,
-                "boolean" => Ty::Boolean,
-                "null" => Ty::Null,
-                "object" => self.object(map, path, depth),
-                _ => self.array(map, path, depth),
-            })
-            .collect();
-        union(members)
+    }
+
+    fn type_member(
+        &mut self,
+        name: &str,
+        map: &Keywords<'d>,
+        path: &mut String,
+        depth: usize,
+    ) -> Ty<'d> {
+        match name {
+            "string" => Ty::String,
+            "number" => Ty::Number,
+            "integer" => Ty::Integer,
+            "boolean" => Ty::Boolean,
+            "null" => Ty::Null,
+            "object" => self.object(map, path, depth),
+            _ => self.array(map, path, depth),
+        }
     }
 
     fn object(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Ty<'d> {
-        let required: Vec<&str> = match map.get(Kw::Required) {
-            Some(JsonValue::Array(names)) => names.iter().filter_map(JsonValue::as_str).collect(),
-            _ => Vec::new(),
+        let required: &'d [JsonValue] = match map.get(Kw::Required) {
+            Some(JsonValue::Array(names)) => names,
+            _ => &[],
         };
+        let is_required = |name: &str| required.iter().any(|n| n.as_str() == Some(name));
         let mut properties = Vec::new();
         match map.get(Kw::Properties) {
             None => {}
             Some(JsonValue::Object(declared)) => {
+                properties.reserve_exact(declared.len());
                 for (name, schema) in declared {
                     let keywords = schema.as_object().map(Keywords::of);
                     let len = path.len();
@@ -665,20 +713,20 @@ impl<'d> DocumentWalker<'_, 'd> {
                     properties.push(Property {
                         name,
                         ty,
-                        required: required.contains(&name.as_str()),
+                        required: is_required(name),
                         doc: keywords.as_ref().map(doc_from).unwrap_or_default(),
                     });
                 }
             }
             Some(_) => return self.at(path, "/properties", |w, path| w.unknown(path)),
         }
-        for name in required {
+        for name in required.iter().filter_map(JsonValue::as_str) {
             if !properties.iter().any(|p| p.name == name) {
                 properties.push(Property {
                     name,
                     ty: Ty::Any,
                     required: true,
-                    doc: String::new(),
+                    doc: Cow::Borrowed(""),
                 });
             }
         }
@@ -897,22 +945,27 @@ fn alias_suffix(pointer: &str, role: Role) -> String {
 
 /// Flattens nested unions, drops `never`, absorbs into `any`, removes duplicates.
 pub(crate) fn union<'a>(members: Vec<Ty<'a>>) -> Ty<'a> {
-    let mut flat: Vec<Ty> = Vec::new();
+    /// Adds one member; `true` when it is `any` (which absorbs the union).
+    fn add<'a>(flat: &mut Vec<Ty<'a>>, part: Ty<'a>) -> bool {
+        match part {
+            Ty::Never => {}
+            Ty::Any => return true,
+            // `enum` values are distinct by the spec; comparing every pair of a long
+            // enum was a hot spot, so literals are not deduplicated.
+            part @ Ty::Literal(_) => flat.push(part),
+            part if flat.contains(&part) => {}
+            part => flat.push(part),
+        }
+        false
+    }
+    let mut flat: Vec<Ty> = Vec::with_capacity(members.len());
     for member in members {
-        let parts = match member {
-            Ty::Union(parts) => parts,
-            other => vec![other],
+        let any = match member {
+            Ty::Union(parts) => parts.into_iter().any(|part| add(&mut flat, part)),
+            other => add(&mut flat, other),
         };
-        for part in parts {
-            match part {
-                Ty::Never => {}
-                Ty::Any => return Ty::Any,
-                // `enum` values are distinct by the spec; comparing every pair of a long
-                // enum was a hot spot, so literals are not deduplicated.
-                part @ Ty::Literal(_) => flat.push(part),
-                part if flat.contains(&part) => {}
-                part => flat.push(part),
-            }
+        if any {
+            return Ty::Any;
         }
     }
     match flat.len() {
@@ -925,21 +978,28 @@ pub(crate) fn union<'a>(members: Vec<Ty<'a>>) -> Ty<'a> {
 /// Flattens nested intersections, drops `any` (and `unknown`, which adds nothing to
 /// other members), collapses into `never`, removes duplicates.
 pub(crate) fn intersection<'a>(members: Vec<Ty<'a>>) -> Ty<'a> {
-    let mut flat: Vec<Ty> = Vec::new();
+    /// Adds one member; `true` when it is `never` (which the intersection collapses into).
+    fn add<'a>(flat: &mut Vec<Ty<'a>>, saw_unknown: &mut bool, part: Ty<'a>) -> bool {
+        match part {
+            Ty::Any => {}
+            Ty::Unknown => *saw_unknown = true,
+            Ty::Never => return true,
+            part if flat.contains(&part) => {}
+            part => flat.push(part),
+        }
+        false
+    }
+    let mut flat: Vec<Ty> = Vec::with_capacity(members.len());
     let mut saw_unknown = false;
     for member in members {
-        let parts = match member {
-            Ty::Intersection(parts) => parts,
-            other => vec![other],
+        let never = match member {
+            Ty::Intersection(parts) => parts
+                .into_iter()
+                .any(|part| add(&mut flat, &mut saw_unknown, part)),
+            other => add(&mut flat, &mut saw_unknown, other),
         };
-        for part in parts {
-            match part {
-                Ty::Any => {}
-                Ty::Unknown => saw_unknown = true,
-                Ty::Never => return Ty::Never,
-                part if flat.contains(&part) => {}
-                part => flat.push(part),
-            }
+        if never {
+            return Ty::Never;
         }
     }
     match flat.len() {
@@ -956,16 +1016,17 @@ const MAX_QUOTED_VALUE: usize = 80;
 
 /// The one-line documentation of a schema node: `@deprecated`, the description (or
 /// title), then facts a type cannot carry: `integer`, format, bounds, default, examples.
-pub(crate) fn doc_of(node: &JsonValue) -> String {
+pub(crate) fn doc_of(node: &JsonValue) -> Cow<'_, str> {
     match node.as_object().map(Keywords::of) {
         Some(keywords) => doc_from(&keywords),
-        None => String::new(),
+        None => Cow::Borrowed(""),
     }
 }
 
-/// [`doc_of`] for a node whose keywords are already read.
-fn doc_from(map: &Keywords<'_>) -> String {
-    let mut facts = Vec::new();
+/// [`doc_of`] for a node whose keywords are already read. Borrows the description when
+/// it is the whole documentation and already one line (the common case).
+fn doc_from<'a>(map: &Keywords<'a>) -> Cow<'a, str> {
+    let mut facts = String::new();
     facts_of(map, &mut facts, true);
     let text = map
         .get(Kw::Description)
@@ -976,7 +1037,7 @@ fn doc_from(map: &Keywords<'_>) -> String {
     if facts.is_empty() && !deprecated {
         return one_line(text);
     }
-    let mut doc = String::new();
+    let mut doc = String::with_capacity(text.len() + facts.len() + 16);
     if deprecated {
         doc.push_str("@deprecated");
     }
@@ -987,30 +1048,50 @@ fn doc_from(map: &Keywords<'_>) -> String {
         doc.push_str(text);
     }
     if !facts.is_empty() {
-        let facts = facts.join(", ");
         if doc.is_empty() {
             doc = facts;
         } else if text.is_empty() {
-            doc = format!("{doc} {facts}");
+            doc.push(' ');
+            doc.push_str(&facts);
         } else {
-            doc = format!("{doc} ({facts})");
+            doc.push_str(" (");
+            doc.push_str(&facts);
+            doc.push(')');
         }
     }
-    one_line(&doc)
+    Cow::Owned(one_line_owned(doc))
 }
 
-fn facts_of(map: &Keywords<'_>, facts: &mut Vec<String>, with_items: bool) {
+/// Appends `fact` to a `, `-separated list.
+fn push_fact(facts: &mut String, fact: std::fmt::Arguments<'_>) {
+    if !facts.is_empty() {
+        facts.push_str(", ");
+    }
+    // Writing to a `String` cannot fail.
+    let _ = facts.write_fmt(fact);
+}
+
+/// Appends the facts of a node to `facts` (a `, `-separated list).
+fn facts_of(map: &Keywords<'_>, facts: &mut String, with_items: bool) {
     let is_integer = match map.get(Kw::Type) {
         Some(JsonValue::String(t)) => t == "integer",
         Some(JsonValue::Array(ts)) => ts.iter().any(|t| t == "integer"),
         _ => false,
     };
     if is_integer && !map.contains_key(Kw::Enum) && !map.contains_key(Kw::Const) {
-        facts.push("integer".to_owned());
+        push_fact(facts, format_args!("integer"));
     }
     if let Some(format) = map.get(Kw::Format).and_then(JsonValue::as_str) {
-        facts.push(format!("format: {}", one_line(format)));
+        push_fact(facts, format_args!("format: {}", one_line(format)));
     }
+    // Draft 4: `exclusiveMinimum: true` makes `minimum` exclusive, so the bound is stated
+    // once, as exclusive, where `exclusiveMinimum` comes.
+    let exclusive_bound = |flag: Kw, bound: Kw| match (map.get(flag), map.get(bound)) {
+        (Some(JsonValue::Bool(true)), Some(JsonValue::Number(n))) => Some(n),
+        _ => None,
+    };
+    let exclusive_minimum = exclusive_bound(Kw::ExclusiveMinimum, Kw::Minimum);
+    let exclusive_maximum = exclusive_bound(Kw::ExclusiveMaximum, Kw::Maximum);
     for (keyword, label) in [
         (Kw::Minimum, "minimum"),
         (Kw::Maximum, "maximum"),
@@ -1024,49 +1105,49 @@ fn facts_of(map: &Keywords<'_>, facts: &mut Vec<String>, with_items: bool) {
         (Kw::MinProperties, "min properties"),
         (Kw::MaxProperties, "max properties"),
     ] {
-        match map.get(keyword) {
-            Some(JsonValue::Number(n)) => facts.push(format!("{label}: {n}")),
-            // Draft 4: `exclusiveMinimum: true` makes `minimum` exclusive.
-            Some(JsonValue::Bool(true))
-                if matches!(keyword, Kw::ExclusiveMinimum | Kw::ExclusiveMaximum) =>
-            {
-                let (bound, name) = if keyword == Kw::ExclusiveMinimum {
-                    (Kw::Minimum, "minimum")
-                } else {
-                    (Kw::Maximum, "maximum")
-                };
-                if let Some(JsonValue::Number(n)) = map.get(bound) {
-                    facts.retain(|fact| fact != &format!("{name}: {n}"));
-                    facts.push(format!("{label}: {n}"));
-                }
-            }
-            _ => {}
+        let number = match (keyword, map.get(keyword)) {
+            (Kw::Minimum, _) if exclusive_minimum.is_some() => None,
+            (Kw::Maximum, _) if exclusive_maximum.is_some() => None,
+            (_, Some(JsonValue::Number(n))) => Some(n),
+            (Kw::ExclusiveMinimum, Some(JsonValue::Bool(true))) => exclusive_minimum,
+            (Kw::ExclusiveMaximum, Some(JsonValue::Bool(true))) => exclusive_maximum,
+            _ => None,
+        };
+        if let Some(n) = number {
+            push_fact(facts, format_args!("{label}: {n}"));
         }
     }
     if let Some(pattern) = map.get(Kw::Pattern).and_then(JsonValue::as_str) {
-        facts.push(format!("pattern: {}", one_line(pattern)));
+        push_fact(facts, format_args!("pattern: {}", one_line(pattern)));
     }
     if map.get(Kw::UniqueItems) == Some(&JsonValue::Bool(true)) {
-        facts.push("unique items".to_owned());
+        push_fact(facts, format_args!("unique items"));
     }
     if let Some(value) = map.get(Kw::Default).and_then(quoted_value) {
-        facts.push(format!("default: {value}"));
+        push_fact(facts, format_args!("default: {value}"));
     }
-    let examples: Vec<String> = match (map.get(Kw::Examples), map.get(Kw::Example)) {
+    let mut examples = String::new();
+    match (map.get(Kw::Examples), map.get(Kw::Example)) {
         (Some(JsonValue::Array(values)), _) => {
-            values.iter().take(3).filter_map(quoted_value).collect()
+            for value in values.iter().take(3).filter_map(quoted_value) {
+                push_fact(&mut examples, format_args!("{value}"));
+            }
         }
-        (None, Some(value)) => quoted_value(value).into_iter().collect(),
-        _ => Vec::new(),
-    };
+        (None, Some(value)) => {
+            if let Some(value) = quoted_value(value) {
+                examples = value;
+            }
+        }
+        _ => {}
+    }
     if !examples.is_empty() {
-        facts.push(format!("examples: {}", examples.join(", ")));
+        push_fact(facts, format_args!("examples: {examples}"));
     }
     if with_items && let Some(JsonValue::Object(items)) = map.get(Kw::Items) {
-        let mut item_facts = Vec::new();
+        let mut item_facts = String::new();
         facts_of(&Keywords::of(items), &mut item_facts, false);
         if !item_facts.is_empty() {
-            facts.push(format!("each item: {}", item_facts.join(", ")));
+            push_fact(facts, format_args!("each item: {item_facts}"));
         }
     }
 }
@@ -1129,15 +1210,15 @@ mod tests {
 
     #[test]
     fn docs_carry_bounds_formats_defaults_and_deprecation() {
-        let doc = doc_of(&json!({
+        let bounded = json!({
             "type": "integer", "description": "Page\nsize", "minimum": 1, "maximum": 100,
             "default": 30, "deprecated": true
-        }));
+        });
         assert_eq!(
-            doc,
+            doc_of(&bounded),
             "@deprecated Page size (integer, minimum: 1, maximum: 100, default: 30)"
         );
-        let doc = doc_of(&json!({"type": "array", "items": {"type": "string", "format": "uri"}}));
-        assert_eq!(doc, "each item: format: uri");
+        let formatted = json!({"type": "array", "items": {"type": "string", "format": "uri"}});
+        assert_eq!(doc_of(&formatted), "each item: format: uri");
     }
 }

@@ -4,7 +4,9 @@
 //! This module owns how a name or a description becomes safe source text. It must not
 //! know about schemas or about the layout of either SDK.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 
 /// Whether `name` can be written bare as a TypeScript property key or after `tools.`.
 ///
@@ -61,36 +63,70 @@ pub(crate) fn is_python_attribute(name: &str) -> bool {
 /// JSON escaping, plus `\u2028`/`\u2029` (legal raw in JSON, confusing in a prompt).
 pub(crate) fn string_literal(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{2028}' || c == '\u{2029}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    push_string_literal(&mut out, text);
     out
 }
 
+/// Appends [`string_literal`]`(text)` to `out`: runs that need no escaping are copied
+/// whole.
+pub(crate) fn push_string_literal(out: &mut String, text: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(text.len() + 2);
+    out.push('"');
+    let bytes = text.as_bytes();
+    let mut copied = 0;
+    let mut index = 0;
+    while index < bytes.len() {
+        let byte = bytes[index];
+        // (bytes of the escape, bytes of input it replaces)
+        let (escape, width): (&str, usize) = match byte {
+            b'"' => ("\\\"", 1),
+            b'\\' => ("\\\\", 1),
+            b'\n' => ("\\n", 1),
+            b'\r' => ("\\r", 1),
+            b'\t' => ("\\t", 1),
+            0x00..=0x1f | 0x7f => ("", 1),
+            // U+2028 and U+2029 are E2 80 A8 and E2 80 A9 in UTF-8.
+            0xe2 if bytes.get(index + 1) == Some(&0x80)
+                && matches!(bytes.get(index + 2), Some(0xa8 | 0xa9)) =>
+            {
+                ("", 3)
+            }
+            _ => {
+                index += 1;
+                continue;
+            }
+        };
+        out.push_str(&text[copied..index]);
+        if escape.is_empty() {
+            let code = text[index..].chars().next().map_or(0, |c| c as u32);
+            out.push_str("\\u");
+            for shift in [12, 8, 4, 0] {
+                out.push(char::from(HEX[((code >> shift) & 0xf) as usize]));
+            }
+        } else {
+            out.push_str(escape);
+        }
+        index += width;
+        copied = index;
+    }
+    out.push_str(&text[copied..]);
+    out.push('"');
+}
+
 /// Collapses every run of whitespace and control characters to one space and trims, so
-/// a description fits on one line of a comment.
-pub(crate) fn one_line(text: &str) -> String {
+/// a description fits on one line of a comment. Borrows when `text` is already one line
+/// once its ends are trimmed (nearly every description). Idempotent.
+pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
     // Already one line (the common case, once the ends are trimmed): one vectorizable scan
-    // for control bytes, one search for a double space, then a copy.
+    // for control bytes, one search for a double space.
     let trimmed = text.trim_matches(|c: char| c.is_whitespace() || c.is_control());
     let has_control = trimmed
         .as_bytes()
         .iter()
         .fold(false, |seen, &byte| seen | (byte < b' ') | (byte == 0x7f));
     if trimmed.is_ascii() && !has_control && !trimmed.contains("  ") {
-        return trimmed.to_owned();
+        return Cow::Borrowed(trimmed);
     }
     if text.is_ascii() {
         // Word by word over the bytes for ASCII (nearly every description): ASCII
@@ -114,7 +150,7 @@ pub(crate) fn one_line(text: &str) -> String {
                 out.push_str(&text[start..index]);
             }
         }
-        return out;
+        return Cow::Owned(out);
     }
     let mut out = String::with_capacity(text.len());
     let mut gap = false;
@@ -129,22 +165,57 @@ pub(crate) fn one_line(text: &str) -> String {
             out.push(c);
         }
     }
-    out
+    Cow::Owned(out)
+}
+
+/// [`one_line`] of an owned string: no copy when it already is one line.
+pub(crate) fn one_line_owned(text: String) -> String {
+    match one_line(&text) {
+        Cow::Borrowed(line) if line.len() == text.len() => {}
+        other => return other.into_owned(),
+    }
+    text
+}
+
+/// Appends one-line `text` (see [`one_line`]) as the inside of a `/** ... */` comment:
+/// `*/` escaped.
+pub(crate) fn push_jsdoc_text(out: &mut String, text: &str) {
+    let mut rest = text;
+    while let Some(end) = rest.find("*/") {
+        out.push_str(&rest[..end]);
+        out.push_str("*\\/");
+        rest = &rest[end + 2..];
+    }
+    out.push_str(rest);
 }
 
 /// One-line `text` (see [`one_line`]) as the inside of a `/** ... */` comment: `*/` escaped.
-pub(crate) fn jsdoc_text(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.contains("*/") {
-        std::borrow::Cow::Owned(text.replace("*/", "*\\/"))
-    } else {
-        std::borrow::Cow::Borrowed(text)
-    }
+#[cfg(test)]
+pub(crate) fn jsdoc_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    push_jsdoc_text(&mut out, text);
+    out
 }
 
-/// One-line `text` (see [`one_line`]) as the inside of a `"""..."""` docstring:
+/// Appends one-line `text` (see [`one_line`]) as the inside of a `"""..."""` docstring:
 /// backslashes and quotes escaped so the docstring cannot end early.
+pub(crate) fn push_docstring_text(out: &mut String, text: &str) {
+    let mut rest = text;
+    while let Some(at) = rest.find(['\\', '"']) {
+        out.push_str(&rest[..at]);
+        out.push('\\');
+        out.push_str(&rest[at..at + 1]);
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
+}
+
+/// [`push_docstring_text`] into a new string.
+#[cfg(test)]
 pub(crate) fn docstring_text(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('"', "\\\"")
+    let mut out = String::with_capacity(text.len());
+    push_docstring_text(&mut out, text);
+    out
 }
 
 /// `text` in PascalCase from its ASCII letters and digits (`my-tool` -> `MyTool`,
@@ -231,18 +302,55 @@ impl NameRegistry {
 
     /// Claims a unique name built from `base` (which must already be a valid name).
     pub(crate) fn claim(&mut self, base: &str) -> String {
-        let base = if base.is_empty() { "Type" } else { base };
-        if self.taken.insert(base.to_owned()) {
-            return base.to_owned();
+        let name = first_free(base, |name| self.taken.contains(name));
+        self.taken.insert(name.clone());
+        name
+    }
+}
+
+/// Names claimed on top of a registry that is left as it is: claims as a clone of the
+/// registry would, without copying it.
+#[derive(Debug)]
+pub(crate) struct NameLayer<'a> {
+    below: &'a NameRegistry,
+    taken: BTreeSet<String>,
+}
+
+impl<'a> NameLayer<'a> {
+    pub(crate) fn new(below: &'a NameRegistry) -> Self {
+        NameLayer {
+            below,
+            taken: BTreeSet::new(),
         }
-        let mut n = 2usize;
-        loop {
-            let candidate = format!("{base}{n}");
-            if self.taken.insert(candidate.clone()) {
-                return candidate;
-            }
-            n += 1;
+    }
+
+    /// Claims a unique name built from `base`, as [`NameRegistry::claim`].
+    pub(crate) fn claim(&mut self, base: &str) -> String {
+        let name = first_free(base, |name| {
+            self.below.taken.contains(name) || self.taken.contains(name)
+        });
+        self.taken.insert(name.clone());
+        name
+    }
+}
+
+/// `base` (`Type` when empty), else the first of `base2`, `base3`, ... not `taken`.
+fn first_free(base: &str, taken: impl Fn(&str) -> bool) -> String {
+    let base = if base.is_empty() { "Type" } else { base };
+    if !taken(base) {
+        return base.to_owned();
+    }
+    let mut candidate = String::with_capacity(base.len() + 2);
+    let mut n = 2usize;
+    loop {
+        candidate.clear();
+        candidate.push_str(base);
+        // Writing to a `String` cannot fail.
+        let _ = write!(candidate, "{n}");
+        if !taken(&candidate) {
+            return candidate;
         }
+        n += 1;
     }
 }
 
@@ -320,5 +428,11 @@ mod tests {
         assert_eq!(names.claim("MyTool"), "MyTool2");
         assert_eq!(names.claim("JsonValue"), "JsonValue2");
         assert_eq!(names.claim(""), "Type");
+        let mut layer = NameLayer::new(&names);
+        assert_eq!(layer.claim("MyTool"), "MyTool3");
+        assert_eq!(layer.claim("MyTool"), "MyTool4");
+        assert_eq!(layer.claim("Other"), "Other");
+        assert_eq!(layer.claim("Other"), "Other2");
+        assert_eq!(names.claim("MyTool"), "MyTool3");
     }
 }

@@ -6,9 +6,10 @@
 //! schema keywords lives in the schema walker.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use super::schema_view::{Alias, AliasId, Extra, ObjectTy, SdkModel, TupleTy, Ty};
-use super::text::{is_ts_identifier, jsdoc_text, string_literal};
+use super::text::{is_ts_identifier, push_jsdoc_text, push_string_literal};
 use crate::json::JsonValue;
 
 /// How tightly a rendered expression binds: decides where parentheses go.
@@ -29,13 +30,16 @@ const MAX_LITERAL_DEPTH: usize = 16;
 /// after this many nodes, so a schema whose references fan out cannot blow up the text.
 const INLINE_BUDGET: usize = 20_000;
 
-/// Writes TypeScript for a model's types.
+/// Writes TypeScript for a model's types, straight into one output buffer.
 pub(crate) struct TsWriter<'m> {
     aliases: &'m [Alias<'m>],
     /// `Some`: aliases are written inline (the stack of aliases being inlined, to stop
     /// recursion); `None`: aliases are referred to by name.
     inlining: Option<Vec<AliasId>>,
     budget: usize,
+    /// Where the members of the unions and intersections being written start and end in
+    /// the buffer (a stack: each `joined` owns the entries above its base).
+    parts: Vec<(usize, usize)>,
 }
 
 impl<'m> TsWriter<'m> {
@@ -45,6 +49,7 @@ impl<'m> TsWriter<'m> {
             aliases,
             inlining: None,
             budget: usize::MAX,
+            parts: Vec::new(),
         }
     }
 
@@ -54,204 +59,281 @@ impl<'m> TsWriter<'m> {
             aliases,
             inlining: Some(Vec::new()),
             budget: INLINE_BUDGET,
+            parts: Vec::new(),
         }
     }
 
     /// The type expression of `ty`, for a position indented by `indent` spaces.
     pub(crate) fn expression(&mut self, ty: &Ty, indent: usize) -> String {
-        self.render(ty, indent).0
-    }
-
-    fn render(&mut self, ty: &Ty, indent: usize) -> (String, Prec) {
-        if self.budget == 0 {
-            return ("unknown".to_owned(), Prec::Atom);
-        }
-        self.budget -= 1;
-        let atom = |text: &str| (text.to_owned(), Prec::Atom);
-        match ty {
-            Ty::Unknown => atom("unknown"),
-            Ty::Any => atom("JsonValue"),
-            Ty::Never => atom("never"),
-            Ty::String => atom("string"),
-            Ty::Number | Ty::Integer => atom("number"),
-            Ty::Boolean => atom("boolean"),
-            Ty::Null => atom("null"),
-            Ty::Literal(value) => (literal(value, 0), Prec::Atom),
-            Ty::Array(item) => {
-                let (text, prec) = self.render(item, indent);
-                (format!("{}[]", wrap(text, prec, Prec::Atom)), Prec::Atom)
-            }
-            Ty::Tuple(tuple) => (self.tuple(tuple, indent), Prec::Atom),
-            Ty::Object(object) => self.object(object, indent),
-            Ty::Union(members) => self.joined(members, indent, " | ", Prec::Union),
-            Ty::Intersection(members) => self.joined(members, indent, " & ", Prec::Intersection),
-            Ty::Alias(id) => self.alias(*id, indent),
-        }
-    }
-
-    fn alias(&mut self, id: AliasId, indent: usize) -> (String, Prec) {
-        let Some(alias) = self.aliases.get(id) else {
-            return ("unknown".to_owned(), Prec::Atom);
-        };
-        let Some(stack) = &mut self.inlining else {
-            return (alias.name.clone(), Prec::Atom);
-        };
-        if stack.contains(&id) {
-            return ("unknown".to_owned(), Prec::Atom);
-        }
-        stack.push(id);
-        let out = self.render(&alias.ty, indent);
-        if let Some(stack) = &mut self.inlining {
-            stack.pop();
-        }
+        let mut out = String::new();
+        self.write(&mut out, ty, indent);
         out
     }
 
+    /// Appends the type expression of `ty` to `out`; returns how tightly it binds.
+    fn write(&mut self, out: &mut String, ty: &Ty, indent: usize) -> Prec {
+        if self.budget == 0 {
+            out.push_str("unknown");
+            return Prec::Atom;
+        }
+        self.budget -= 1;
+        let atom = match ty {
+            Ty::Unknown => "unknown",
+            Ty::Any => "JsonValue",
+            Ty::Never => "never",
+            Ty::String => "string",
+            Ty::Number | Ty::Integer => "number",
+            Ty::Boolean => "boolean",
+            Ty::Null => "null",
+            Ty::Literal(value) => {
+                push_literal(out, value, 0);
+                return Prec::Atom;
+            }
+            Ty::Array(item) => {
+                let start = out.len();
+                let prec = self.write(out, item, indent);
+                wrap_from(out, start, prec, Prec::Atom);
+                out.push_str("[]");
+                return Prec::Atom;
+            }
+            Ty::Tuple(tuple) => {
+                self.tuple(out, tuple, indent);
+                return Prec::Atom;
+            }
+            Ty::Object(object) => return self.object(out, object, indent),
+            Ty::Union(members) => return self.joined(out, members, indent, " | ", Prec::Union),
+            Ty::Intersection(members) => {
+                return self.joined(out, members, indent, " & ", Prec::Intersection);
+            }
+            Ty::Alias(id) => return self.alias(out, *id, indent),
+        };
+        out.push_str(atom);
+        Prec::Atom
+    }
+
+    fn alias(&mut self, out: &mut String, id: AliasId, indent: usize) -> Prec {
+        let aliases = self.aliases;
+        let Some(alias) = aliases.get(id) else {
+            out.push_str("unknown");
+            return Prec::Atom;
+        };
+        let Some(stack) = &mut self.inlining else {
+            out.push_str(&alias.name);
+            return Prec::Atom;
+        };
+        if stack.contains(&id) {
+            out.push_str("unknown");
+            return Prec::Atom;
+        }
+        stack.push(id);
+        let prec = self.write(out, &alias.ty, indent);
+        if let Some(stack) = &mut self.inlining {
+            stack.pop();
+        }
+        prec
+    }
+
+    /// The members joined by `separator`; a member that reads exactly like an earlier one
+    /// is left out (`integer | number` is `number`).
     fn joined(
         &mut self,
+        out: &mut String,
         members: &[Ty],
         indent: usize,
         separator: &str,
         prec: Prec,
-    ) -> (String, Prec) {
-        let mut parts: Vec<String> = Vec::with_capacity(members.len());
+    ) -> Prec {
+        let base = self.parts.len();
         let mut open = false;
         for member in members {
+            let before = out.len();
+            if self.parts.len() > base {
+                out.push_str(separator);
+            }
+            let start = out.len();
             // Literals render distinctly (the walker keeps `enum` values as given), so only
-            // other members are checked for duplicates (`integer | number`).
+            // other members are checked for duplicates.
             if let Ty::Literal(value) = member {
-                parts.push(literal(value, 0));
+                push_literal(out, value, 0);
+                self.parts.push((start, out.len()));
                 continue;
             }
             // In an intersection, open objects share one `Record<string, JsonValue>` at the end.
-            let (text, member_prec) = match member {
+            let member_prec = match member {
                 Ty::Object(object)
                     if prec == Prec::Intersection
                         && object.extra == Extra::Open
                         && !object.properties.is_empty() =>
                 {
                     open = true;
-                    (self.object_body(object, indent), Prec::Atom)
+                    self.object_body(out, object, indent);
+                    Prec::Atom
                 }
-                member => self.render(member, indent),
+                member => self.write(out, member, indent),
             };
             // Intersections inside unions get parentheses too: easier to read.
-            let text = if prec == Prec::Union && member_prec == Prec::Intersection {
-                format!("({text})")
+            if prec == Prec::Union && member_prec == Prec::Intersection {
+                out.insert(start, '(');
+                out.push(')');
             } else {
-                wrap(text, member_prec, prec)
-            };
-            if !parts.contains(&text) {
-                parts.push(text);
+                wrap_from(out, start, member_prec, prec);
+            }
+            if self.is_repeated(out, base, start) {
+                out.truncate(before);
+            } else {
+                self.parts.push((start, out.len()));
             }
         }
-        let open_record = OPEN_RECORD.to_owned();
-        if open && !parts.contains(&open_record) {
-            parts.push(open_record);
+        if open {
+            let before = out.len();
+            if self.parts.len() > base {
+                out.push_str(separator);
+            }
+            let start = out.len();
+            out.push_str(OPEN_RECORD);
+            if self.is_repeated(out, base, start) {
+                out.truncate(before);
+            } else {
+                self.parts.push((start, out.len()));
+            }
         }
-        match parts.len() {
-            0 => ("never".to_owned(), Prec::Atom),
-            1 => (parts.pop().unwrap_or_default(), Prec::Atom),
-            _ => (parts.join(separator), prec),
+        let count = self.parts.len() - base;
+        self.parts.truncate(base);
+        match count {
+            0 => {
+                out.push_str("never");
+                Prec::Atom
+            }
+            1 => Prec::Atom,
+            _ => prec,
         }
     }
 
-    fn tuple(&mut self, tuple: &TupleTy, indent: usize) -> String {
-        let mut parts = Vec::with_capacity(tuple.items.len() + 1);
+    /// Whether the text from `start` to the end of `out` equals a part above `base`.
+    fn is_repeated(&self, out: &str, base: usize, start: usize) -> bool {
+        let text = &out[start..];
+        self.parts[base..]
+            .iter()
+            .any(|&(from, to)| out.get(from..to) == Some(text))
+    }
+
+    fn tuple(&mut self, out: &mut String, tuple: &TupleTy, indent: usize) {
+        out.push('[');
         for (index, item) in tuple.items.iter().enumerate() {
-            let (text, prec) = self.render(item, indent);
-            if index < tuple.required {
-                parts.push(text);
-            } else {
-                parts.push(format!("{}?", wrap(text, prec, Prec::Atom)));
+            if index > 0 {
+                out.push_str(", ");
+            }
+            let start = out.len();
+            let prec = self.write(out, item, indent);
+            if index >= tuple.required {
+                wrap_from(out, start, prec, Prec::Atom);
+                out.push('?');
             }
         }
         if let Some(rest) = &tuple.rest {
-            let (text, prec) = self.render(rest, indent);
-            parts.push(format!("...{}[]", wrap(text, prec, Prec::Atom)));
+            if !tuple.items.is_empty() {
+                out.push_str(", ");
+            }
+            out.push_str("...");
+            let start = out.len();
+            let prec = self.write(out, rest, indent);
+            wrap_from(out, start, prec, Prec::Atom);
+            out.push_str("[]");
         }
-        format!("[{}]", parts.join(", "))
+        out.push(']');
     }
 
-    fn object(&mut self, object: &ObjectTy, indent: usize) -> (String, Prec) {
+    fn object(&mut self, out: &mut String, object: &ObjectTy, indent: usize) -> Prec {
         let inner = indent + 2;
         if object.properties.is_empty() {
-            return match &object.extra {
-                Extra::Closed => ("Record<string, never>".to_owned(), Prec::Atom),
-                Extra::Open => (OPEN_RECORD.to_owned(), Prec::Atom),
+            match &object.extra {
+                Extra::Closed => out.push_str("Record<string, never>"),
+                Extra::Open => out.push_str(OPEN_RECORD),
                 Extra::Typed(ty, doc) if doc.is_empty() => {
-                    let value = self.expression(ty, inner);
-                    (format!("{{ [key: string]: {value} }}"), Prec::Atom)
+                    out.push_str("{ [key: string]: ");
+                    self.write(out, ty, inner);
+                    out.push_str(" }");
                 }
                 Extra::Typed(ty, doc) => {
-                    let value = self.expression(ty, inner);
-                    let mut out = String::from("{\n");
-                    push_doc(&mut out, inner, doc);
-                    out.push_str(&format!(
-                        "{}[key: string]: {value};\n{}}}",
-                        pad(inner),
-                        pad(indent)
-                    ));
-                    (out, Prec::Atom)
+                    out.push_str("{\n");
+                    push_doc(out, inner, doc);
+                    out.push_str(pad(inner).as_ref());
+                    out.push_str("[key: string]: ");
+                    self.write(out, ty, inner);
+                    out.push_str(";\n");
+                    out.push_str(pad(indent).as_ref());
+                    out.push('}');
                 }
-            };
+            }
+            return Prec::Atom;
         }
-        let out = self.object_body(object, indent);
+        self.object_body(out, object, indent);
         if object.extra == Extra::Open {
-            (format!("{out} & {OPEN_RECORD}"), Prec::Intersection)
+            out.push_str(" & ");
+            out.push_str(OPEN_RECORD);
+            Prec::Intersection
         } else {
-            (out, Prec::Atom)
+            Prec::Atom
         }
     }
 
     /// `{ ... }` with the declared properties (and an index signature for typed extra
     /// keys); an open object's `& Record<string, JsonValue>` is the caller's.
-    fn object_body(&mut self, object: &ObjectTy, indent: usize) -> String {
+    fn object_body(&mut self, out: &mut String, object: &ObjectTy, indent: usize) {
         let inner = indent + 2;
-        let mut out = String::from("{\n");
+        out.push_str("{\n");
         let typed_extra = matches!(object.extra, Extra::Typed(..));
         let mut property_types = Vec::new();
         for property in &object.properties {
-            push_doc(&mut out, inner, &property.doc);
-            let (text, _) = self.render(&property.ty, inner);
-            out.push_str(&pad(inner));
-            out.push_str(&key(property.name));
+            push_doc(out, inner, &property.doc);
+            out.push_str(pad(inner).as_ref());
+            push_key(out, property.name);
             out.push_str(if property.required { ": " } else { "?: " });
-            out.push_str(&text);
-            out.push_str(";\n");
+            let start = out.len();
+            self.write(out, &property.ty, inner);
             if typed_extra {
-                property_types.push(text);
+                property_types.push(out[start..].to_owned());
             }
+            out.push_str(";\n");
         }
         if let Extra::Typed(ty, doc) = &object.extra {
             // Declared properties must fit the index signature, so it names their types too.
-            let (text, _) = self.render(ty, inner);
-            let mut members = vec![text];
+            push_doc(out, inner, doc);
+            out.push_str(pad(inner).as_ref());
+            out.push_str("[key: string]: ");
+            let start = out.len();
+            self.write(out, ty, inner);
+            let mut members = vec![(start, out.len())];
             for text in property_types {
-                if !members.contains(&text) {
-                    members.push(text);
+                let seen = members
+                    .iter()
+                    .any(|&(from, to)| out.get(from..to) == Some(text.as_str()));
+                if !seen {
+                    out.push_str(" | ");
+                    let from = out.len();
+                    out.push_str(&text);
+                    members.push((from, out.len()));
                 }
             }
-            push_doc(&mut out, inner, doc);
-            out.push_str(&format!(
-                "{}[key: string]: {};\n",
-                pad(inner),
-                members.join(" | ")
-            ));
+            out.push_str(";\n");
         }
-        out.push_str(&pad(indent));
+        out.push_str(pad(indent).as_ref());
         out.push('}');
-        out
     }
 }
 
-fn wrap(text: String, prec: Prec, context: Prec) -> String {
+/// Puts the text from `start` to the end of `out` in parentheses when an expression that
+/// binds as `prec` stands where `context` is needed.
+fn wrap_from(out: &mut String, start: usize, prec: Prec, context: Prec) {
     let needs = match context {
         Prec::Atom => prec != Prec::Atom,
         Prec::Intersection => prec == Prec::Union,
         Prec::Union => false,
     };
-    if needs { format!("({text})") } else { text }
+    if needs {
+        out.insert(start, '(');
+        out.push(')');
+    }
 }
 
 /// `indent` spaces (borrowed for the usual depths).
@@ -266,81 +348,103 @@ fn pad(indent: usize) -> Cow<'static, str> {
 /// Appends `/** doc */` on its own line, if there is any documentation.
 pub(crate) fn push_doc(out: &mut String, indent: usize, doc: &str) {
     if !doc.is_empty() {
-        out.push_str(&pad(indent));
+        out.push_str(pad(indent).as_ref());
         out.push_str("/** ");
-        out.push_str(&jsdoc_text(doc));
+        push_jsdoc_text(out, doc);
         out.push_str(" */\n");
     }
 }
 
-/// A property key: bare when it is an identifier, else a quoted string.
-pub(crate) fn key(name: &str) -> Cow<'_, str> {
+/// Appends a property key: bare when it is an identifier, else a quoted string.
+pub(crate) fn push_key(out: &mut String, name: &str) {
     if is_ts_identifier(name) {
-        Cow::Borrowed(name)
+        out.push_str(name);
     } else {
-        Cow::Owned(string_literal(name))
+        push_string_literal(out, name);
     }
 }
 
-/// The TypeScript literal type of a JSON value.
-fn literal(value: &JsonValue, depth: usize) -> String {
+/// Appends the TypeScript literal type of a JSON value.
+fn push_literal(out: &mut String, value: &JsonValue, depth: usize) {
     if depth > MAX_LITERAL_DEPTH {
-        return "JsonValue".to_owned();
+        out.push_str("JsonValue");
+        return;
     }
     match value {
-        JsonValue::Null => "null".to_owned(),
-        JsonValue::Bool(b) => b.to_string(),
-        JsonValue::Number(n) => n.to_string(),
-        JsonValue::String(s) => string_literal(s),
-        JsonValue::Array(items) => {
-            let items: Vec<String> = items.iter().map(|item| literal(item, depth + 1)).collect();
-            format!("[{}]", items.join(", "))
+        JsonValue::Null => out.push_str("null"),
+        JsonValue::Bool(true) => out.push_str("true"),
+        JsonValue::Bool(false) => out.push_str("false"),
+        // Writing to a `String` cannot fail.
+        JsonValue::Number(n) => {
+            let _ = write!(out, "{n}");
         }
-        JsonValue::Object(map) if map.is_empty() => "Record<string, never>".to_owned(),
+        JsonValue::String(s) => push_string_literal(out, s),
+        JsonValue::Array(items) => {
+            out.push('[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push_str(", ");
+                }
+                push_literal(out, item, depth + 1);
+            }
+            out.push(']');
+        }
+        JsonValue::Object(map) if map.is_empty() => out.push_str("Record<string, never>"),
         JsonValue::Object(map) => {
-            let members: Vec<String> = map
-                .iter()
-                .map(|(name, item)| format!("{}: {}", key(name), literal(item, depth + 1)))
-                .collect();
-            format!("{{ {} }}", members.join("; "))
+            out.push_str("{ ");
+            for (index, (name, item)) in map.iter().enumerate() {
+                if index > 0 {
+                    out.push_str("; ");
+                }
+                push_key(out, name);
+                out.push_str(": ");
+                push_literal(out, item, depth + 1);
+            }
+            out.push_str(" }");
         }
     }
 }
 
-/// The declarations between `JsonValue` and `ToolArgsMap`: one `type` per alias,
-/// separated by blank lines (empty when there are none).
-pub(crate) fn alias_declarations(model: &SdkModel) -> String {
+/// Appends the declarations between `JsonValue` and `ToolArgsMap`: one `type` per alias,
+/// separated by blank lines (nothing when there are none).
+pub(crate) fn write_alias_declarations(out: &mut String, model: &SdkModel) {
     let mut writer = TsWriter::named(&model.aliases);
-    let mut out = String::new();
-    for alias in &model.aliases {
-        if !out.is_empty() {
+    for (index, alias) in model.aliases.iter().enumerate() {
+        if index > 0 {
             out.push('\n');
         }
-        push_doc(&mut out, 0, &alias.doc);
-        let body = writer.expression(&alias.ty, 0);
-        out.push_str(&format!("type {} = {body};\n", alias.name));
+        push_doc(out, 0, &alias.doc);
+        out.push_str("type ");
+        out.push_str(&alias.name);
+        out.push_str(" = ");
+        writer.write(out, &alias.ty, 0);
+        out.push_str(";\n");
     }
-    out
 }
 
-/// The members of `ToolArgsMap` (with each tool's description) and of `ToolOutputMap`.
-pub(crate) fn tool_maps(model: &SdkModel) -> (String, String) {
+/// Appends the members of `ToolArgsMap`, each with its tool's description.
+pub(crate) fn write_args_members(out: &mut String, model: &SdkModel) {
     let mut writer = TsWriter::named(&model.aliases);
-    // Sized up front: growing a megabyte string by doubling showed in the profile.
-    let mut args = String::with_capacity(model.tools.len() * 1024);
-    let mut outputs = String::with_capacity(model.tools.len() * 64);
     for tool in &model.tools {
-        let name = key(&tool.name);
-        push_doc(&mut args, 2, &tool.description);
-        for (out, ty) in [(&mut args, &tool.args), (&mut outputs, &tool.output)] {
-            out.push_str("  ");
-            out.push_str(&name);
-            out.push_str(": ");
-            out.push_str(&writer.expression(ty, 2));
-            out.push_str(";\n");
-        }
+        push_doc(out, 2, &tool.description);
+        out.push_str("  ");
+        push_key(out, tool.name);
+        out.push_str(": ");
+        writer.write(out, &tool.args, 2);
+        out.push_str(";\n");
     }
-    (args, outputs)
+}
+
+/// Appends the members of `ToolOutputMap`.
+pub(crate) fn write_output_members(out: &mut String, model: &SdkModel) {
+    let mut writer = TsWriter::named(&model.aliases);
+    for tool in &model.tools {
+        out.push_str("  ");
+        push_key(out, tool.name);
+        out.push_str(": ");
+        writer.write(out, &tool.output, 2);
+        out.push_str(";\n");
+    }
 }
 
 #[cfg(test)]

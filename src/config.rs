@@ -20,6 +20,16 @@
 //! enabled = ["read_file", "list_dir", "glob", "grep"]   # write_file, edit_file: opt-in
 //! [policy]                       # per tool name: allow | deny | ask
 //! write_file = "ask"
+//! [[mcp]]                        # an MCP server: `command` (stdio) or `url` (streamable HTTP)
+//! name = "fs"
+//! command = ["npx", "-y", "@modelcontextprotocol/server-filesystem", "."]
+//! env = { KEY = "value" }        # optional; `cwd` too (relative to the file's folder)
+//! timeout_ms = 60000             # optional: the call timeout of its tools
+//! startup_timeout_ms = 30000     # optional: start, initialize and list within this
+//! [mcp.tools.write_file]         # optional, per tool (its name on the server)
+//! policy = "ask"
+//! concurrency_safe = false       # default: the tool's readOnlyHint
+//! timeout_ms = 5000
 //! ```
 //!
 //! Unknown keys and invalid values are errors that name the key, the file and the line.
@@ -40,6 +50,8 @@ use crate::runtime::EngineConfig;
 use crate::schema::JsonSchema;
 use crate::sources::builtin::{BuiltinConfig, builtin_tools};
 use crate::sources::command::CommandTool;
+use crate::sources::mcp::config::RawMcpServer;
+use crate::sources::mcp::{McpLoad, McpServerConfig};
 use crate::tool::{PreToolDecision, ToolDefinition};
 
 /// What configuration says to do with calls of a tool.
@@ -65,6 +77,8 @@ struct RawConfig {
     builtin: Option<RawBuiltin>,
     #[serde(default)]
     policy: BTreeMap<String, Spanned<Policy>>,
+    #[serde(default)]
+    mcp: Vec<RawMcpServer>,
 }
 
 #[derive(Deserialize)]
@@ -121,6 +135,8 @@ pub struct Config {
     pub policies: BTreeMap<String, Policy>,
     /// The built-in file tools.
     pub builtin: BuiltinConfig,
+    /// MCP servers.
+    pub mcp: Vec<McpServerConfig>,
 }
 
 /// Where a problem is: file, line and column.
@@ -153,6 +169,7 @@ impl Config {
             command_tools: Vec::new(),
             policies: BTreeMap::new(),
             builtin: BuiltinConfig::default(),
+            mcp: Vec::new(),
         }
     }
 
@@ -254,6 +271,20 @@ impl Config {
                 config.builtin.enabled = enabled.into_inner();
             }
         }
+        let mut servers = BTreeMap::new();
+        for server in raw.mcp {
+            let (name, span) = server.name();
+            if servers.insert(name.to_owned(), ()).is_some() {
+                return Err(place.error(
+                    span,
+                    format!("an MCP server named `{name}` is declared twice"),
+                ));
+            }
+            let checked = server.check(&config.base_dir, &|span, message| {
+                place.error(span, message)
+            })?;
+            config.mcp.push(checked);
+        }
         for (name, policy) in raw.policy {
             config.policies.insert(name, policy.into_inner());
         }
@@ -296,6 +327,59 @@ impl Config {
             registry.register(tool)?.keep();
         }
         self.install_policies(registry, &[])
+    }
+
+    /// Registers every source's tools — built-in and command tools, then the MCP servers'
+    /// (started concurrently; see [`crate::sources::mcp`] for naming and collisions) — and
+    /// installs the configured policies. A server that cannot be started is reported in
+    /// the returned load and logged, not an error: the other tools keep working.
+    pub async fn apply_all(&self, registry: &Registry) -> Result<McpLoad, Error> {
+        let local = self.local_tools()?;
+        let local_names: std::collections::BTreeSet<String> =
+            local.iter().map(|tool| tool.name().to_owned()).collect();
+        for tool in local {
+            registry.register(tool)?.keep();
+        }
+        let mut load = crate::sources::mcp::load(&self.mcp, &local_names).await;
+        let mut policies = self.policies.clone();
+        for tool in std::mem::take(&mut load.tools) {
+            let settings = self
+                .mcp
+                .iter()
+                .find(|server| server.name == tool.server)
+                .and_then(|server| server.tools.get(&tool.remote_name));
+            if let Some(policy) = settings.and_then(|settings| settings.policy) {
+                policies
+                    .entry(tool.definition.name().to_owned())
+                    .or_insert(policy);
+            }
+            registry.register(tool.definition)?.keep();
+        }
+        // With a server down, a policy may name one of its tools: that tool cannot be
+        // called, so the policy waits for it instead of failing the configuration.
+        let unavailable: Vec<String> = if load.any_failed() {
+            let known = registry.known_names(None);
+            let missing: Vec<String> = policies
+                .keys()
+                .filter(|name| !known.contains(name))
+                .cloned()
+                .collect();
+            for name in &missing {
+                tracing::warn!(
+                    "a policy names `{name}`, which no available source serves (an MCP server is down)"
+                );
+            }
+            missing
+        } else {
+            Vec::new()
+        };
+        let config = Config {
+            policies,
+            ..self.clone()
+        };
+        config.install_policies(registry, &unavailable)?;
+        load.tools.clear();
+        Ok(load)
     }
 
     /// Installs the configured policies after every source registered its tools. Names in

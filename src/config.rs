@@ -679,6 +679,106 @@ policy = "allow"
     }
 
     #[test]
+    fn mcp_servers_are_read_and_checked() {
+        use crate::sources::mcp::McpTransport;
+        let config = parse(
+            r#"
+[[mcp]]
+name = "fs"
+command = ["npx", "-y", "server-filesystem", "."]
+env = { TOKEN = "x" }
+cwd = "servers"
+[mcp.tools.write_file]
+policy = "ask"
+concurrency_safe = false
+timeout_ms = 5000
+[[mcp]]
+name = "remote-1"
+url = "https://example.invalid/mcp"
+headers = { Authorization = "Bearer t" }
+timeout_ms = 1500
+startup_timeout_ms = 2000
+"#,
+        )
+        .unwrap();
+        let fs = &config.mcp[0];
+        assert_eq!(
+            fs.transport,
+            McpTransport::Stdio {
+                command: vec![
+                    "npx".into(),
+                    "-y".into(),
+                    "server-filesystem".into(),
+                    ".".into()
+                ],
+                env: [("TOKEN".to_owned(), "x".to_owned())].into(),
+                cwd: Path::new("dir/servers").to_path_buf(),
+            }
+        );
+        assert_eq!(fs.timeout_ms, 60_000.0);
+        let write = &fs.tools["write_file"];
+        assert_eq!(write.policy, Some(Policy::Ask));
+        assert_eq!(write.concurrency_safe, Some(false));
+        assert_eq!(write.timeout_ms, Some(5000.0));
+        let remote = &config.mcp[1];
+        assert!(
+            matches!(&remote.transport, McpTransport::Http { url, headers }
+            if url == "https://example.invalid/mcp" && headers["Authorization"] == "Bearer t")
+        );
+        assert_eq!(
+            (remote.timeout_ms, remote.startup_timeout_ms),
+            (1500.0, 2000.0)
+        );
+
+        let err = |text: &str| parse(text).unwrap_err().to_string();
+        assert!(err("[[mcp]]\nname = \"a\"\n").contains(":2:8: MCP server `a`: needs `command`"));
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\nurl = \"http://h/mcp\"\n")
+                .contains(":4:7: MCP server `a`: give either `command` (stdio) or `url`")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a b\"\ncommand = [\"x\"]\n")
+                .contains("MCP server name \"a b\" must be")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = []\n")
+                .contains("`command` needs at least the program")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\nurl = \"ftp://h\"\n")
+                .contains("`url` must be an http:// or https:// address")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\nurl = \"http://h\"\nenv = { A = \"b\" }\n")
+                .contains("`env` is for `command` servers")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\nheaders = { A = \"b\" }\n")
+                .contains("`headers` is for `url` servers")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\ntimeout_ms = 0\n")
+                .contains(":4:14: MCP server `a`: `timeout_ms` must be a positive")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\n[mcp.tools.t]\nconcurrency = 1\n")
+                .contains("unknown field `concurrency`")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\ncomand = 1\n")
+                .contains(":4:1: unknown field `comand`")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\n[[mcp]]\nname = \"a\"\ncommand = [\"y\"]\n")
+                .contains(":5:8: an MCP server named `a` is declared twice")
+        );
+        assert_eq!(
+            parse("[[mcp]]\nname = \"a\"\n").unwrap_err().code(),
+            ErrorCode::InvalidConfig
+        );
+    }
+
+    #[test]
     fn an_empty_file_is_the_defaults() {
         let config = parse("").unwrap();
         assert_eq!(config.mode, PresentationMode::Native);

@@ -63,3 +63,43 @@ fn sdk_renders_the_configured_tools_when_no_schemas_are_given() {
     let python = stdout(&codemode(dir.path(), &["sdk", "--lang", "python"], ""));
     assert!(python.contains("async def grep(self"), "{python}");
 }
+
+/// The commented example configuration in the repository stays true: it loads, lists what
+/// it declares, and its command tool runs.
+#[test]
+fn the_example_configuration_works() {
+    let dir = workspace();
+    let example = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("codemode.example.toml");
+    std::fs::copy(&example, dir.path().join("codemode.toml")).unwrap();
+
+    let output = codemode(dir.path(), &["tools"], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.starts_with("mode: code\n"), "{text}");
+    let names: Vec<&str> = text
+        .lines()
+        .skip(2)
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    for name in ["add", "edit_file", "glob", "grep", "list_dir", "read_file"] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+
+    let output = codemode(
+        dir.path(),
+        &["run", "-"],
+        "const sum = await tools.add({ a: 2, b: 3 });\n\
+         try { await tools.edit_file({ path: 'notes.md', old_text: 'Nothing', new_text: 'All' }); }\n\
+         catch (e) { console.log('edit refused:', e.toolName); }\n\
+         return sum;",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("edit refused: edit_file"), "{text}");
+    assert!(text.contains('5'), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("notes.md")).unwrap(),
+        "Nothing to do here.\n",
+        "`ask` with nobody to ask must deny"
+    );
+}

@@ -219,7 +219,10 @@ async fn cancelling_a_call_cancels_the_upstream_request() {
 async fn a_run_that_settles_cancels_its_upstream_requests() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("messages.log");
-    let toml = fixture_entry("slow", &["--log", &log.display().to_string()], "");
+    let toml = format!(
+        "mode = \"code\"\n{}",
+        fixture_entry("slow", &["--log", &log.display().to_string()], "")
+    );
     let (registry, _load) = load(&toml, dir.path()).await;
     let engine: std::sync::Arc<dyn codemode::runtime::CodeRuntime> =
         crate::codemode::ENGINE.clone();

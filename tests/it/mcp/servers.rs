@@ -134,7 +134,7 @@ return {{ slow, echo, sum, weather, listing: listing.content.split("\n").sort().
     );
     let result: Value = serde_json::from_str(&stdout(&output)).expect("JSON output");
     assert_eq!(
-        result["value"],
+        result["value"]["value"],
         json!({
             "slow": "Long running operation completed. Duration: 0.4 seconds, Steps: 1.",
             "echo": "Echo: hi",
@@ -143,7 +143,7 @@ return {{ slow, echo, sum, weather, listing: listing.content.split("\n").sort().
             "listing": "[DIR] notes\n[FILE] codemode.toml\n[FILE] hello.txt",
             "text": "- ship it\n",
             "old": "hello world\n",
-            "own": "     1\thello world",
+            "own": "hello world\n",
         }),
         "{result:#}"
     );

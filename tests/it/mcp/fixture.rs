@@ -272,6 +272,15 @@ fn servers_that_cannot_start_are_reported_and_the_other_tools_keep_working() {
     assert_eq!(listing["servers"][1]["status"], json!("failed"));
     assert_eq!(listing["servers"][2]["name"], json!("broken"));
 
+    let sdk = codemode(dir.path(), &["sdk"], "");
+    assert!(sdk.status.success(), "{}", stderr(&sdk));
+    assert!(
+        stdout(&sdk).contains("\n  echo: {\n    text: string;\n  } & Record<string, JsonValue>;\n"),
+        "{}",
+        stdout(&sdk)
+    );
+    assert!(stdout(&sdk).contains("\n  add: {\n    sum: number;\n  } & Record<string, JsonValue>;\n  crash: JsonValue;\n  echo: JsonValue;\n"), "{}", stdout(&sdk));
+
     let run = codemode(
         dir.path(),
         &["run", "-"],

@@ -322,7 +322,16 @@ impl Config {
     /// Registers the built-in and command tools and installs the configured policies in
     /// `registry`. A policy naming no registered tool is an error (a typo must not leave a
     /// tool unguarded).
+    ///
+    /// With `[[mcp]]` servers configured this is an error: they are started by the async
+    /// [`Config::apply_all`].
     pub fn apply(&self, registry: &Registry) -> Result<(), Error> {
+        if !self.mcp.is_empty() {
+            return Err(Error::new(
+                ErrorCode::InvalidConfig,
+                "the configuration has MCP servers: register its sources with `Config::apply_all`, which starts them",
+            ));
+        }
         for tool in self.local_tools()? {
             registry.register(tool)?.keep();
         }
@@ -701,6 +710,8 @@ startup_timeout_ms = 2000
 "#,
         )
         .unwrap();
+        let err = config.apply(&Registry::new()).unwrap_err();
+        assert!(err.message().contains("`Config::apply_all`"), "{err}");
         let fs = &config.mcp[0];
         assert_eq!(
             fs.transport,

@@ -61,10 +61,11 @@ pub struct McpSource {
 /// timeout.
 pub async fn start(config: McpServerConfig) -> Result<McpSource, Error> {
     let timeout = Duration::from_secs_f64(config.startup_timeout_ms / 1000.0);
+    let deadline = tokio::time::Instant::now() + timeout;
     let name = config.name.clone();
     let connection = connect::connect(&config).await?;
     let peer = connection.peer();
-    let listed = tokio::time::timeout(timeout, discover::list_tools(&name, &peer)).await;
+    let listed = tokio::time::timeout_at(deadline, discover::list_tools(&name, &peer)).await;
     let (tools, skipped) = match listed {
         Ok(listed) => listed?,
         Err(_) => {

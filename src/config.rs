@@ -20,6 +20,16 @@
 //! enabled = ["read_file", "list_dir", "glob", "grep"]   # write_file, edit_file: opt-in
 //! [policy]                       # per tool name: allow | deny | ask
 //! write_file = "ask"
+//! [[mcp]]                        # an MCP server: `command` (stdio) or `url` (streamable HTTP)
+//! name = "fs"
+//! command = ["npx", "-y", "@modelcontextprotocol/server-filesystem", "."]
+//! env = { KEY = "value" }        # optional; `cwd` too (relative to the file's folder)
+//! timeout_ms = 60000             # optional: the call timeout of its tools
+//! startup_timeout_ms = 30000     # optional: start, initialize and list within this
+//! [mcp.tools.write_file]         # optional, per tool (its name on the server)
+//! policy = "ask"
+//! concurrency_safe = false       # default: the tool's readOnlyHint
+//! timeout_ms = 5000
 //! ```
 //!
 //! Unknown keys and invalid values are errors that name the key, the file and the line.
@@ -40,6 +50,8 @@ use crate::runtime::EngineConfig;
 use crate::schema::JsonSchema;
 use crate::sources::builtin::{BuiltinConfig, builtin_tools};
 use crate::sources::command::CommandTool;
+use crate::sources::mcp::config::RawMcpServer;
+use crate::sources::mcp::{McpLoad, McpServerConfig};
 use crate::tool::{PreToolDecision, ToolDefinition};
 
 /// What configuration says to do with calls of a tool.
@@ -65,6 +77,8 @@ struct RawConfig {
     builtin: Option<RawBuiltin>,
     #[serde(default)]
     policy: BTreeMap<String, Spanned<Policy>>,
+    #[serde(default)]
+    mcp: Vec<RawMcpServer>,
 }
 
 #[derive(Deserialize)]
@@ -121,6 +135,8 @@ pub struct Config {
     pub policies: BTreeMap<String, Policy>,
     /// The built-in file tools.
     pub builtin: BuiltinConfig,
+    /// MCP servers.
+    pub mcp: Vec<McpServerConfig>,
 }
 
 /// Where a problem is: file, line and column.
@@ -153,6 +169,7 @@ impl Config {
             command_tools: Vec::new(),
             policies: BTreeMap::new(),
             builtin: BuiltinConfig::default(),
+            mcp: Vec::new(),
         }
     }
 
@@ -254,6 +271,20 @@ impl Config {
                 config.builtin.enabled = enabled.into_inner();
             }
         }
+        let mut servers = BTreeMap::new();
+        for server in raw.mcp {
+            let (name, span) = server.name();
+            if servers.insert(name.to_owned(), ()).is_some() {
+                return Err(place.error(
+                    span,
+                    format!("an MCP server named `{name}` is declared twice"),
+                ));
+            }
+            let checked = server.check(&config.base_dir, &|span, message| {
+                place.error(span, message)
+            })?;
+            config.mcp.push(checked);
+        }
         for (name, policy) in raw.policy {
             config.policies.insert(name, policy.into_inner());
         }
@@ -291,11 +322,73 @@ impl Config {
     /// Registers the built-in and command tools and installs the configured policies in
     /// `registry`. A policy naming no registered tool is an error (a typo must not leave a
     /// tool unguarded).
+    ///
+    /// With `[[mcp]]` servers configured this is an error: they are started by the async
+    /// [`Config::apply_all`].
     pub fn apply(&self, registry: &Registry) -> Result<(), Error> {
+        if !self.mcp.is_empty() {
+            return Err(Error::new(
+                ErrorCode::InvalidConfig,
+                "the configuration has MCP servers: register its sources with `Config::apply_all`, which starts them",
+            ));
+        }
         for tool in self.local_tools()? {
             registry.register(tool)?.keep();
         }
         self.install_policies(registry, &[])
+    }
+
+    /// Registers every source's tools — built-in and command tools, then the MCP servers'
+    /// (started concurrently; see [`crate::sources::mcp`] for naming and collisions) — and
+    /// installs the configured policies. A server that cannot be started is reported in
+    /// the returned load and logged, not an error: the other tools keep working.
+    pub async fn apply_all(&self, registry: &Registry) -> Result<McpLoad, Error> {
+        let local = self.local_tools()?;
+        let local_names: std::collections::BTreeSet<String> =
+            local.iter().map(|tool| tool.name().to_owned()).collect();
+        for tool in local {
+            registry.register(tool)?.keep();
+        }
+        let mut load = crate::sources::mcp::load(&self.mcp, &local_names).await;
+        let mut policies = self.policies.clone();
+        for tool in std::mem::take(&mut load.tools) {
+            let settings = self
+                .mcp
+                .iter()
+                .find(|server| server.name == tool.server)
+                .and_then(|server| server.tools.get(&tool.remote_name));
+            if let Some(policy) = settings.and_then(|settings| settings.policy) {
+                policies
+                    .entry(tool.definition.name().to_owned())
+                    .or_insert(policy);
+            }
+            registry.register(tool.definition)?.keep();
+        }
+        // With a server down, a policy may name one of its tools: that tool cannot be
+        // called, so the policy waits for it instead of failing the configuration.
+        let unavailable: Vec<String> = if load.any_failed() {
+            let known = registry.known_names(None);
+            let missing: Vec<String> = policies
+                .keys()
+                .filter(|name| !known.contains(name))
+                .cloned()
+                .collect();
+            for name in &missing {
+                tracing::warn!(
+                    "a policy names `{name}`, which no available source serves (an MCP server is down)"
+                );
+            }
+            missing
+        } else {
+            Vec::new()
+        };
+        let config = Config {
+            policies,
+            ..self.clone()
+        };
+        config.install_policies(registry, &unavailable)?;
+        load.tools.clear();
+        Ok(load)
     }
 
     /// Installs the configured policies after every source registered its tools. Names in
@@ -591,6 +684,108 @@ policy = "allow"
         assert!(
             err.message().contains(":2:1: unknown field `roots`"),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn mcp_servers_are_read_and_checked() {
+        use crate::sources::mcp::McpTransport;
+        let config = parse(
+            r#"
+[[mcp]]
+name = "fs"
+command = ["npx", "-y", "server-filesystem", "."]
+env = { TOKEN = "x" }
+cwd = "servers"
+[mcp.tools.write_file]
+policy = "ask"
+concurrency_safe = false
+timeout_ms = 5000
+[[mcp]]
+name = "remote-1"
+url = "https://example.invalid/mcp"
+headers = { Authorization = "Bearer t" }
+timeout_ms = 1500
+startup_timeout_ms = 2000
+"#,
+        )
+        .unwrap();
+        let err = config.apply(&Registry::new()).unwrap_err();
+        assert!(err.message().contains("`Config::apply_all`"), "{err}");
+        let fs = &config.mcp[0];
+        assert_eq!(
+            fs.transport,
+            McpTransport::Stdio {
+                command: vec![
+                    "npx".into(),
+                    "-y".into(),
+                    "server-filesystem".into(),
+                    ".".into()
+                ],
+                env: [("TOKEN".to_owned(), "x".to_owned())].into(),
+                cwd: Path::new("dir/servers").to_path_buf(),
+            }
+        );
+        assert_eq!(fs.timeout_ms, 60_000.0);
+        let write = &fs.tools["write_file"];
+        assert_eq!(write.policy, Some(Policy::Ask));
+        assert_eq!(write.concurrency_safe, Some(false));
+        assert_eq!(write.timeout_ms, Some(5000.0));
+        let remote = &config.mcp[1];
+        assert!(
+            matches!(&remote.transport, McpTransport::Http { url, headers }
+            if url == "https://example.invalid/mcp" && headers["Authorization"] == "Bearer t")
+        );
+        assert_eq!(
+            (remote.timeout_ms, remote.startup_timeout_ms),
+            (1500.0, 2000.0)
+        );
+
+        let err = |text: &str| parse(text).unwrap_err().to_string();
+        assert!(err("[[mcp]]\nname = \"a\"\n").contains(":2:8: MCP server `a`: needs `command`"));
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\nurl = \"http://h/mcp\"\n")
+                .contains(":4:7: MCP server `a`: give either `command` (stdio) or `url`")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a b\"\ncommand = [\"x\"]\n")
+                .contains("MCP server name \"a b\" must be")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = []\n")
+                .contains("`command` needs at least the program")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\nurl = \"ftp://h\"\n")
+                .contains("`url` must be an http:// or https:// address")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\nurl = \"http://h\"\nenv = { A = \"b\" }\n")
+                .contains("`env` is for `command` servers")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\nheaders = { A = \"b\" }\n")
+                .contains("`headers` is for `url` servers")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\ntimeout_ms = 0\n")
+                .contains(":4:14: MCP server `a`: `timeout_ms` must be a positive")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\n[mcp.tools.t]\nconcurrency = 1\n")
+                .contains("unknown field `concurrency`")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\ncomand = 1\n")
+                .contains(":4:1: unknown field `comand`")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\n[[mcp]]\nname = \"a\"\ncommand = [\"y\"]\n")
+                .contains(":5:8: an MCP server named `a` is declared twice")
+        );
+        assert_eq!(
+            parse("[[mcp]]\nname = \"a\"\n").unwrap_err().code(),
+            ErrorCode::InvalidConfig
         );
     }
 

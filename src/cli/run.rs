@@ -64,7 +64,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Failure> {
     };
     let started = Instant::now();
     let result = runtime.block_on(async {
-        let registry = setup::registry(&config)?;
+        let registry = setup::registry(&config).await?;
         setup::install_code_mode(&registry, &config, Some(observer))?;
         // The run always goes through run_code, whatever the configured mode.
         let scope = registry

@@ -53,7 +53,7 @@ fn configured_tools(config: Option<&std::path::Path>) -> Result<Vec<SdkTool>, Fa
     let config = super::setup::load_config(config)?;
     let runtime = super::setup::tokio_runtime()?;
     runtime.block_on(async {
-        let registry = super::setup::registry(&config)?;
+        let registry = super::setup::registry(&config).await?;
         Ok(sdk_tools(&registry, None))
     })
 }

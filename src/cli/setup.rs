@@ -9,6 +9,7 @@ use codemode::codemode::{CodeMode, SubCallObserver};
 use codemode::config::Config;
 use codemode::registry::Registry;
 use codemode::runtime::{CodeRuntime, JsEngine};
+use codemode::sources::mcp::{McpLoad, ServerState};
 
 use super::Failure;
 
@@ -33,14 +34,27 @@ pub(crate) fn load_config(explicit: Option<&Path>) -> Result<Config, Failure> {
     }
 }
 
-/// A registry with the configuration's tools and policies.
-pub(crate) fn registry(config: &Config) -> Result<Registry, Failure> {
+/// A registry with the configuration's tools and policies. An MCP server that cannot be
+/// started is reported on standard error; the other tools still work.
+pub(crate) async fn registry(config: &Config) -> Result<Registry, Failure> {
+    let (registry, load) = registry_with_status(config).await?;
+    for server in &load.servers {
+        if let ServerState::Failed { message } = &server.state {
+            eprintln!("codemode: warning: {message}");
+        }
+    }
+    Ok(registry)
+}
+
+/// [`registry`], also returning what became of each MCP server (and reporting nothing).
+pub(crate) async fn registry_with_status(config: &Config) -> Result<(Registry, McpLoad), Failure> {
     let registry = Registry::with_config(config.registry_config())
         .map_err(|err| Failure::usage(err.message()))?;
-    config
-        .apply(&registry)
+    let load = config
+        .apply_all(&registry)
+        .await
         .map_err(|err| Failure::usage(err.message()))?;
-    Ok(registry)
+    Ok((registry, load))
 }
 
 /// Installs Code Mode on the JavaScript engine with the configuration's budgets.

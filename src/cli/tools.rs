@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
+use codemode::sources::mcp::{ServerState, ServerStatus};
 use codemode::tool::Concurrency;
 use serde_json::json;
 
@@ -24,8 +25,8 @@ pub(crate) struct ToolsArgs {
 pub(crate) fn run(args: &ToolsArgs) -> Result<(), Failure> {
     let config = setup::load_config(args.config.as_deref())?;
     let runtime = setup::tokio_runtime()?;
-    let rows = runtime.block_on(async {
-        let registry = setup::registry(&config)?;
+    let (rows, servers) = runtime.block_on(async {
+        let (registry, load) = setup::registry_with_status(&config).await?;
         let rows: Vec<(String, String, &'static str, String)> = registry
             .visible_tools(None)
             .iter()
@@ -50,8 +51,10 @@ pub(crate) fn run(args: &ToolsArgs) -> Result<(), Failure> {
                 (tool.name().to_owned(), source, concurrency, summary)
             })
             .collect();
-        Ok::<_, Failure>(rows)
+        Ok::<_, Failure>((rows, load.servers))
     })?;
+    // The MCP servers' processes are gone with the registry; nothing keeps the runtime.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     let mut out = std::io::stdout().lock();
     let text = if args.json {
         let tools: Vec<_> = rows
@@ -60,8 +63,11 @@ pub(crate) fn run(args: &ToolsArgs) -> Result<(), Failure> {
                 json!({"name": name, "source": source, "concurrency": concurrency, "description": summary})
             })
             .collect();
-        serde_json::to_string_pretty(&json!({"mode": config.mode.as_str(), "tools": tools}))
-            .unwrap_or_default()
+        let servers: Vec<_> = servers.iter().map(server_json).collect();
+        serde_json::to_string_pretty(
+            &json!({"mode": config.mode.as_str(), "tools": tools, "servers": servers}),
+        )
+        .unwrap_or_default()
     } else {
         let width = |pick: fn(&(String, String, &'static str, String)) -> usize, title: &str| {
             rows.iter().map(pick).max().unwrap_or(0).max(title.len())
@@ -83,10 +89,63 @@ pub(crate) fn run(args: &ToolsArgs) -> Result<(), Failure> {
                 "{name:w0$}  {source:w1$}  {concurrency:w2$}  {summary}\n"
             ));
         }
+        if !servers.is_empty() {
+            text.push_str("\nMCP servers:\n");
+            let width = servers.iter().map(|s| s.name.len()).max().unwrap_or(0);
+            for server in &servers {
+                text.push_str(&format!("  {:width$}  {}\n", server.name, describe(server)));
+            }
+        }
         text.trim_end().to_owned()
     };
     writeln!(out, "{text}").map_err(|err| Failure {
         message: format!("cannot write to standard output: {err}"),
         status: 1,
     })
+}
+
+/// One server's line: `ready: 14 tools (renamed: fs__read_file); skipped: bad (why)`.
+fn describe(server: &ServerStatus) -> String {
+    match &server.state {
+        ServerState::Failed { message } => {
+            format!(
+                "failed: {}",
+                message.lines().collect::<Vec<_>>().join(" | ")
+            )
+        }
+        ServerState::Ready {
+            tools,
+            renamed,
+            skipped,
+        } => {
+            let mut text = format!("ready: {tools} tool{}", if *tools == 1 { "" } else { "s" });
+            if !renamed.is_empty() {
+                let names: Vec<&str> = renamed.iter().map(|(_, to)| to.as_str()).collect();
+                text.push_str(&format!(" (renamed: {})", names.join(", ")));
+            }
+            for skip in skipped {
+                text.push_str(&format!("; skipped `{}`: {}", skip.name, skip.reason));
+            }
+            text
+        }
+    }
+}
+
+fn server_json(server: &ServerStatus) -> serde_json::Value {
+    match &server.state {
+        ServerState::Failed { message } => {
+            json!({"name": server.name, "status": "failed", "error": message})
+        }
+        ServerState::Ready {
+            tools,
+            renamed,
+            skipped,
+        } => json!({
+            "name": server.name,
+            "status": "ready",
+            "tools": tools,
+            "renamed": renamed.iter().map(|(from, to)| json!({"from": from, "to": to})).collect::<Vec<_>>(),
+            "skipped": skipped.iter().map(|s| json!({"name": s.name, "reason": s.reason})).collect::<Vec<_>>(),
+        }),
+    }
 }

@@ -5,3 +5,4 @@
 
 pub mod builtin;
 pub mod command;
+pub mod mcp;

@@ -4,6 +4,7 @@ mod builtin;
 mod cli;
 mod codemode;
 mod command_tools;
+mod mcp;
 mod registry;
 mod runtime;
 mod sdk;

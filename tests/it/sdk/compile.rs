@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use super::{CORPUS, fixture, root};
 
 /// A test tool from `tests/tools/`, or a failure that says how to install it.
-fn test_tool(relative: &str) -> PathBuf {
+pub(crate) fn test_tool(relative: &str) -> PathBuf {
     let path = root().join("tests/tools").join(relative);
     assert!(
         path.exists(),
@@ -22,14 +22,14 @@ fn test_tool(relative: &str) -> PathBuf {
     path
 }
 
-fn temp_dir(name: &str) -> PathBuf {
+pub(crate) fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("codemode-sdk-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create a temp dir");
     dir
 }
 
-fn run_compiler(mut command: Command, what: &str) {
+pub(crate) fn run_compiler(mut command: Command, what: &str) {
     let output = command
         .output()
         .unwrap_or_else(|err| panic!("run {what}: {err}"));
@@ -100,13 +100,13 @@ fn python_sdks_pass_mypy_strict() {
 }
 
 /// The code inside the section's one fence.
-fn fenced_code(section: &str, opening: &str) -> String {
+pub(crate) fn fenced_code(section: &str, opening: &str) -> String {
     let start = section.find(opening).expect("the section has a code fence") + opening.len();
     let end = section[start..].rfind("```").expect("the fence is closed") + start;
     section[start..end].to_owned()
 }
 
-fn typescript_program(tools: &[SdkTool]) -> String {
+pub(crate) fn typescript_program(tools: &[SdkTool]) -> String {
     let mut out = String::from("\nasync function program(): Promise<void> {\n");
     for (index, tool) in tools.iter().enumerate() {
         let key = serde_json::to_string(&tool.name).expect("a name serializes");

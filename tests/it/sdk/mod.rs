@@ -2,7 +2,7 @@
 //! SDK, the `unknown` census over the fixture corpus, and the `codemode sdk` command.
 
 mod cli;
-mod compile;
+pub(crate) mod compile;
 mod snapshots;
 mod unknowns;
 

@@ -1,0 +1,94 @@
+//! Supervision of one server: the current session, started again (lazily, on the next
+//! call) when the last one ended — the process exited, the stream closed, a transport
+//! failed. A server that keeps failing fails each call with the reason; it never takes
+//! the host down.
+//!
+//! This module owns the lifetime of a server's sessions; it must not interpret calls or
+//! results.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::config::McpServerConfig;
+use super::connect::{Connection, connect};
+use crate::error::Error;
+
+/// One configured server and its current session.
+pub struct McpServer {
+    config: McpServerConfig,
+    live: tokio::sync::Mutex<Option<Arc<Connection>>>,
+    starts: AtomicU64,
+}
+
+impl std::fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServer")
+            .field("name", &self.config.name)
+            .field("starts", &self.starts())
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpServer {
+    pub(crate) fn new(config: McpServerConfig, first: Connection) -> Arc<Self> {
+        Arc::new(McpServer {
+            config,
+            live: tokio::sync::Mutex::new(Some(Arc::new(first))),
+            starts: AtomicU64::new(1),
+        })
+    }
+
+    /// The server's configured name.
+    pub fn name(&self) -> &str {
+        &self.config.name
+    }
+
+    /// The server's configuration.
+    pub fn config(&self) -> &McpServerConfig {
+        &self.config
+    }
+
+    /// How many sessions were started (1 + restarts).
+    pub fn starts(&self) -> u64 {
+        self.starts.load(Ordering::Relaxed)
+    }
+
+    /// The current session; a new one when the last one ended.
+    pub(crate) async fn session(&self) -> Result<Arc<Connection>, Error> {
+        let mut live = self.live.lock().await;
+        if let Some(connection) = live.as_ref()
+            && !connection.is_closed()
+        {
+            return Ok(connection.clone());
+        }
+        if let Some(old) = live.take() {
+            tracing::warn!(
+                server = %self.config.name,
+                "MCP server `{}` ended{}; restarting it",
+                self.config.name,
+                old.report().describe()
+            );
+        }
+        let connection = Arc::new(connect(&self.config).await?);
+        self.starts.fetch_add(1, Ordering::Relaxed);
+        *live = Some(connection.clone());
+        Ok(connection)
+    }
+
+    /// Drops `connection` if it is still the current session, so the next call starts a
+    /// new one (after a transport failure).
+    pub(crate) async fn invalidate(&self, connection: &Arc<Connection>) {
+        let mut live = self.live.lock().await;
+        if live
+            .as_ref()
+            .is_some_and(|current| Arc::ptr_eq(current, connection))
+        {
+            *live = None;
+        }
+    }
+
+    /// Ends the current session (and kills a stdio server's processes).
+    pub async fn shutdown(&self) {
+        self.live.lock().await.take();
+    }
+}

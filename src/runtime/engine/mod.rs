@@ -19,14 +19,16 @@ use super::{
 };
 use crate::error::{Error, ErrorCode};
 
-mod bootstrap;
 mod budget;
 mod clock;
+mod event_loop;
 mod ledger;
-mod ops;
+mod natives;
 mod pool;
 mod run;
+mod sandbox;
 mod threads;
+mod timers;
 
 use budget::{RunStop, StopReason, Watchdog};
 use ledger::Ledger;
@@ -137,12 +139,6 @@ async fn run_on_pool(pool: Arc<Pool>, cap: u64, request: CodeRunRequest) -> Code
             "the run was cancelled by its caller",
         );
     }
-    let Ok(handle) = tokio::runtime::Handle::try_current() else {
-        return failure(
-            CodeRunErrorKind::Exception,
-            "a code run must be awaited inside a tokio runtime (host calls are spawned there)",
-        );
-    };
     let stop = Arc::new(RunStop::default());
     let ledger = Arc::new(Mutex::new(Ledger::new(cap)));
     let (reply, mut outcome) = oneshot::channel();
@@ -150,7 +146,6 @@ async fn run_on_pool(pool: Arc<Pool>, cap: u64, request: CodeRunRequest) -> Code
     pool.submit(Job {
         program,
         namespaces,
-        handle,
         stop: stop.clone(),
         ledger: ledger.clone(),
         reply,

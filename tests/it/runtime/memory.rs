@@ -1,4 +1,4 @@
-//! No memory growth across runs: resident memory after many runs stays where it was after
+//! No memory growth across runs: resident memory after 10,000 runs stays where it was after
 //! the first hundred. Measured in a child process (this binary, running the ignored probe
 //! below) so the other tests' allocations do not blur the figure.
 
@@ -7,6 +7,10 @@ use std::process::Command;
 use serde_json::json;
 
 use super::{TestHost, engine, run_with_tools, value};
+
+/// Runs the memory test makes: the acceptance figure of the design ("10,000 runs in one
+/// process end with the same memory as after the first 100").
+const RUNS: usize = 10_000;
 
 fn rss_bytes() -> u64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
@@ -19,14 +23,14 @@ fn rss_bytes() -> u64 {
 }
 
 /// Runs `CODEMODE_RSS_RUNS` programs (two at a time) and prints resident memory after the
-/// first 100 and after all of them.
+/// first 100, at every tenth of the way, and after all of them.
 #[tokio::test]
 #[ignore = "a probe run in its own process by memory_does_not_grow_across_runs"]
 async fn rss_probe() {
     let runs: usize = std::env::var("CODEMODE_RSS_RUNS")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(1000);
+        .unwrap_or(10_000);
     let engine = engine();
     let host = TestHost::new();
     let program = "const data = new Array(2000).fill(0).map((_, i) => ({ i, s: 'x' + i }));\nconsole.log('items', data.length, data[3]);\nconst echoed = await tools.echo({ first: data.slice(0, 5) });\nreturn { n: data.length, echoed };";
@@ -43,6 +47,9 @@ async fn rss_probe() {
         if done + 2 == 100 {
             after_100 = rss_bytes();
         }
+        if (done + 2) % (runs / 10).max(2) == 0 {
+            println!("RSS after {} runs: {} MiB", done + 2, rss_bytes() >> 20);
+        }
     }
     println!(
         "RSS_AFTER_100={after_100} RSS_AFTER_ALL={} RUNS={runs}",
@@ -51,9 +58,6 @@ async fn rss_probe() {
 }
 
 #[test]
-#[ignore = "fails: deno_core 0.413 on the QuickJS backend never frees a dropped JsRuntime's heap \
-            (about 0.75 MiB per runtime plus whatever the program allocated); a bare v8x isolate \
-            does not leak. Run with --ignored to measure."]
 fn memory_does_not_grow_across_runs() {
     let output = Command::new(std::env::current_exe().unwrap())
         .args([
@@ -63,7 +67,7 @@ fn memory_does_not_grow_across_runs() {
             "--nocapture",
             "--test-threads=1",
         ])
-        .env("CODEMODE_RSS_RUNS", "1000")
+        .env("CODEMODE_RSS_RUNS", RUNS.to_string())
         .output()
         .expect("the probe runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -81,14 +85,14 @@ fn memory_does_not_grow_across_runs() {
     };
     let (after_100, after_all) = (figure("RSS_AFTER_100="), figure("RSS_AFTER_ALL="));
     println!(
-        "resident memory: {} MiB after 100 runs, {} MiB after 1000",
+        "resident memory: {} MiB after 100 runs, {} MiB after {RUNS}",
         after_100 >> 20,
         after_all >> 20
     );
-    // Allocator noise is a few MiB; a leak of even 20 KiB per run would add 18 MiB here.
+    // Allocator noise is a few MiB; a leak of even 2 KiB per run would add 20 MiB here.
     assert!(
-        after_all <= after_100 + after_100 / 10 + (16 << 20),
-        "memory grew: {} MiB after 100 runs, {} MiB after 1000",
+        after_all <= after_100 + (16 << 20),
+        "memory grew: {} MiB after 100 runs, {} MiB after {RUNS}\n{stdout}",
         after_100 >> 20,
         after_all >> 20
     );

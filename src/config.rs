@@ -15,6 +15,11 @@
 //! concurrency_safe = true        # optional, default false
 //! timeout_ms = 5000              # optional
 //! policy = "allow"               # optional: allow | deny | ask
+//! [builtin]                      # the built-in file tools, on by default
+//! root = "."                     # default: the working directory
+//! enabled = ["read_file", "list_dir", "glob", "grep"]   # write_file, edit_file: opt-in
+//! [policy]                       # per tool name: allow | deny | ask
+//! write_file = "ask"
 //! ```
 //!
 //! Unknown keys and invalid values are errors that name the key, the file and the line.
@@ -33,8 +38,9 @@ use crate::json::JsonValue;
 use crate::registry::{PresentationMode, Registry, RegistryConfig};
 use crate::runtime::EngineConfig;
 use crate::schema::JsonSchema;
+use crate::sources::builtin::{BuiltinConfig, builtin_tools};
 use crate::sources::command::CommandTool;
-use crate::tool::PreToolDecision;
+use crate::tool::{PreToolDecision, ToolDefinition};
 
 /// What configuration says to do with calls of a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -56,6 +62,16 @@ struct RawConfig {
     runtime: Option<RawRuntime>,
     #[serde(default)]
     tools: Vec<RawCommandTool>,
+    builtin: Option<RawBuiltin>,
+    #[serde(default)]
+    policy: BTreeMap<String, Spanned<Policy>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBuiltin {
+    root: Option<PathBuf>,
+    enabled: Option<Spanned<Vec<String>>>,
 }
 
 #[derive(Deserialize)]
@@ -103,6 +119,8 @@ pub struct Config {
     pub command_tools: Vec<CommandTool>,
     /// Per-tool policies.
     pub policies: BTreeMap<String, Policy>,
+    /// The built-in file tools.
+    pub builtin: BuiltinConfig,
 }
 
 /// Where a problem is: file, line and column.
@@ -134,6 +152,7 @@ impl Config {
             engine: EngineConfig::default(),
             command_tools: Vec::new(),
             policies: BTreeMap::new(),
+            builtin: BuiltinConfig::default(),
         }
     }
 
@@ -212,6 +231,32 @@ impl Config {
                 .command_tools
                 .push(command_tool(&place, &config.base_dir, tool)?);
         }
+        if let Some(builtin) = raw.builtin {
+            if let Some(root) = builtin.root {
+                config.builtin.root = if root.is_absolute() {
+                    root
+                } else {
+                    config.base_dir.join(root)
+                };
+            }
+            if let Some(enabled) = builtin.enabled {
+                for name in enabled.get_ref() {
+                    if !BuiltinConfig::ALL_TOOLS.contains(&name.as_str()) {
+                        return Err(place.error(
+                            enabled.span(),
+                            format!(
+                                "unknown built-in tool `{name}` (the built-in tools are {})",
+                                BuiltinConfig::ALL_TOOLS.join(", ")
+                            ),
+                        ));
+                    }
+                }
+                config.builtin.enabled = enabled.into_inner();
+            }
+        }
+        for (name, policy) in raw.policy {
+            config.policies.insert(name, policy.into_inner());
+        }
         Ok(config)
     }
 
@@ -224,10 +269,61 @@ impl Config {
         }
     }
 
-    /// Registers the configured tools and installs the configured policies in `registry`.
+    /// The tools of the built-in and command sources. Two sources declaring one name is an
+    /// error that names both.
+    pub fn local_tools(&self) -> Result<Vec<ToolDefinition>, Error> {
+        let mut tools = builtin_tools(&self.builtin)?;
+        for command in &self.command_tools {
+            if tools.iter().any(|t| t.name() == command.name) {
+                return Err(Error::new(
+                    ErrorCode::InvalidConfig,
+                    format!(
+                        "the command tool `{}` has the name of a built-in tool; rename it, or leave `{}` out of `[builtin] enabled`",
+                        command.name, command.name
+                    ),
+                ));
+            }
+            tools.push(command.clone().into_definition()?);
+        }
+        Ok(tools)
+    }
+
+    /// Registers the built-in and command tools and installs the configured policies in
+    /// `registry`. A policy naming no registered tool is an error (a typo must not leave a
+    /// tool unguarded).
     pub fn apply(&self, registry: &Registry) -> Result<(), Error> {
-        for tool in &self.command_tools {
-            registry.register(tool.clone().into_definition()?)?.keep();
+        for tool in self.local_tools()? {
+            registry.register(tool)?.keep();
+        }
+        self.install_policies(registry, &[])
+    }
+
+    /// Installs the configured policies after every source registered its tools. Names in
+    /// `unavailable` (tools of sources that failed to load) are not reported as unknown.
+    pub fn install_policies(
+        &self,
+        registry: &Registry,
+        unavailable: &[String],
+    ) -> Result<(), Error> {
+        let known = registry.known_names(None);
+        let unknown: Vec<&String> = self
+            .policies
+            .keys()
+            .filter(|name| !known.contains(name) && !unavailable.contains(name))
+            .collect();
+        if !unknown.is_empty() {
+            let names: Vec<String> = unknown.iter().map(|n| format!("`{n}`")).collect();
+            return Err(Error::new(
+                ErrorCode::InvalidConfig,
+                format!(
+                    "{}: a policy names {} but no such tool is configured (known tools: {})",
+                    self.path
+                        .as_ref()
+                        .map_or("configuration".to_owned(), |p| p.display().to_string()),
+                    names.join(", "),
+                    known.join(", ")
+                ),
+            ));
         }
         install_policies(registry, self.policies.clone());
         Ok(())
@@ -471,6 +567,30 @@ policy = "allow"
                 .message()
                 .contains(":5:8: a tool named `t` is declared twice"),
             "{twice}"
+        );
+    }
+
+    #[test]
+    fn builtin_and_policy_tables_are_read_and_checked() {
+        let config = parse("[builtin]\nroot = \"src\"\nenabled = [\"read_file\", \"write_file\"]\n[policy]\nwrite_file = \"ask\"\n").unwrap();
+        assert_eq!(config.builtin.root, Path::new("dir/src"));
+        assert_eq!(config.builtin.enabled, ["read_file", "write_file"]);
+        assert_eq!(config.policies.get("write_file"), Some(&Policy::Ask));
+        let err = parse("[builtin]\nenabled = [\"read_file\", \"rm\"]\n").unwrap_err();
+        assert!(
+            err.message()
+                .starts_with("dir/codemode.toml:2:11: unknown built-in tool `rm`"),
+            "{err}"
+        );
+        let err = parse("[policy]\nx = \"sometimes\"\n").unwrap_err();
+        assert!(
+            err.message().contains(":2:5: unknown variant `sometimes`"),
+            "{err}"
+        );
+        let err = parse("[builtin]\nroots = \".\"\n").unwrap_err();
+        assert!(
+            err.message().contains(":2:1: unknown field `roots`"),
+            "{err}"
         );
     }
 

@@ -4,7 +4,11 @@
 //! This module owns the command's surface: subcommands, exit statuses and how errors are
 //! printed. Each subcommand's work lives in its own module and returns a [`Failure`].
 
+mod run;
 mod sdk;
+mod setup;
+mod tools;
+mod trace;
 
 use std::process::ExitCode;
 
@@ -20,8 +24,14 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Print the Code Mode SDK section (the `tools:sdk` prompt text) for a tool list.
+    /// Run a TypeScript program through `run_code` against the configured tools and print
+    /// what the model would see.
+    Run(run::RunArgs),
+    /// Print the Code Mode SDK section (the `tools:sdk` prompt text) of the configured tools
+    /// or of a tool list.
     Sdk(sdk::SdkArgs),
+    /// List the configured tools.
+    Tools(tools::ToolsArgs),
 }
 
 /// Why a subcommand failed: the message for stderr and the exit status.
@@ -48,12 +58,16 @@ impl Failure {
 pub(crate) fn run() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
+        Command::Run(args) => run::run(&args),
         Command::Sdk(args) => sdk::run(&args),
+        Command::Tools(args) => tools::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("codemode: {}", failure.message);
+            if !failure.message.is_empty() {
+                eprintln!("codemode: {}", failure.message);
+            }
             ExitCode::from(failure.status)
         }
     }

@@ -1,5 +1,6 @@
-//! `codemode sdk --schemas FILE [--lang typescript|python]`: prints the SDK section for a
-//! tool list (a JSON array of tools or an MCP `tools/list` result; `-` reads stdin).
+//! `codemode sdk [--schemas FILE | --config FILE] [--lang typescript|python]`: prints the SDK
+//! section for a tool list (a JSON array of tools or an MCP `tools/list` result; `-` reads
+//! stdin), or for the configured tools.
 //!
 //! This module owns reading the file and reporting its problems (file, line and column of
 //! JSON errors, tool index); the rendering is the library's.
@@ -8,7 +9,8 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use codemode::codemode::sdk::{SdkLanguage, parse_tool_list, render_sdk_section};
+use codemode::codemode::sdk::{SdkLanguage, SdkTool, parse_tool_list, render_sdk_section};
+use codemode::codemode::sdk_tools;
 use codemode::json::JsonValue;
 
 use super::Failure;
@@ -18,8 +20,13 @@ pub(crate) struct SdkArgs {
     /// The tool list: a JSON array of tools (`name`, `description`, `inputSchema` or
     /// `parameters`, optional `outputSchema` or `output`) or an MCP `tools/list` result.
     /// `-` reads standard input.
+    #[arg(long, value_name = "FILE", conflicts_with = "config")]
+    schemas: Option<PathBuf>,
+
+    /// Render the tools of this configuration file instead (the default when `--schemas` is
+    /// absent: `codemode.toml` in the working directory, else the built-in file tools).
     #[arg(long, value_name = "FILE")]
-    schemas: PathBuf,
+    config: Option<PathBuf>,
 
     /// The SDK language: the language of the code runtime.
     #[arg(long, value_name = "LANG", default_value = "typescript")]
@@ -27,17 +34,10 @@ pub(crate) struct SdkArgs {
 }
 
 pub(crate) fn run(args: &SdkArgs) -> Result<(), Failure> {
-    let (label, text) = read_input(&args.schemas)?;
-    let value: JsonValue = serde_json::from_str(&text).map_err(|err| {
-        Failure::usage(format!(
-            "{label}:{}:{}: not valid JSON: {}",
-            err.line(),
-            err.column(),
-            strip_position(&err.to_string())
-        ))
-    })?;
-    let tools = parse_tool_list(&value)
-        .map_err(|err| Failure::usage(format!("{label}: {}", err.message())))?;
+    let tools = match &args.schemas {
+        Some(path) => read_tool_list(path)?,
+        None => configured_tools(args.config.as_deref())?,
+    };
     let section = render_sdk_section(args.lang, &tools);
     let mut stdout = std::io::stdout().lock();
     stdout
@@ -47,6 +47,28 @@ pub(crate) fn run(args: &SdkArgs) -> Result<(), Failure> {
             message: format!("cannot write to standard output: {err}"),
             status: 1,
         })
+}
+
+fn configured_tools(config: Option<&std::path::Path>) -> Result<Vec<SdkTool>, Failure> {
+    let config = super::setup::load_config(config)?;
+    let runtime = super::setup::tokio_runtime()?;
+    runtime.block_on(async {
+        let registry = super::setup::registry(&config)?;
+        Ok(sdk_tools(&registry, None))
+    })
+}
+
+fn read_tool_list(path: &PathBuf) -> Result<Vec<SdkTool>, Failure> {
+    let (label, text) = read_input(path)?;
+    let value: JsonValue = serde_json::from_str(&text).map_err(|err| {
+        Failure::usage(format!(
+            "{label}:{}:{}: not valid JSON: {}",
+            err.line(),
+            err.column(),
+            strip_position(&err.to_string())
+        ))
+    })?;
+    parse_tool_list(&value).map_err(|err| Failure::usage(format!("{label}: {}", err.message())))
 }
 
 fn read_input(path: &PathBuf) -> Result<(String, String), Failure> {

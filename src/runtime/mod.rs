@@ -66,7 +66,7 @@ impl std::str::FromStr for Language {
             "python" => Ok(Language::Python),
             other => Err(crate::error::Error::new(
                 crate::error::ErrorCode::InvalidConfig,
-                format!("unknown language `{other}` (expected `typescript` or `python`)"),
+                format!("unknown SDK language `{other}` (expected `typescript` or `python`)"),
             )),
         }
     }

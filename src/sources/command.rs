@@ -81,7 +81,7 @@ impl CommandTool {
                 }
             });
         if spec.concurrency_safe {
-            builder = builder.concurrency_safe(|_| true);
+            builder = builder.always_concurrency_safe();
         }
         if let Some(ms) = spec.timeout_ms {
             builder = builder.timeout_ms(ms);

@@ -31,6 +31,18 @@ pub struct ToolSchema {
     pub parameters: JsonValue,
 }
 
+/// How a tool declares its calls may be scheduled (what `codemode tools` lists; the
+/// registry's [`crate::registry::Registry::execution_mode`] decides per call).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Concurrency {
+    /// No classifier: every call runs alone.
+    Exclusive,
+    /// Every well-formed call may overlap with its siblings (a read-only tool).
+    Parallel,
+    /// A classifier decides from the arguments.
+    ByArguments,
+}
+
 /// The future a tool body returns.
 pub type ToolFuture = BoxFuture<'static, Result<JsonValue, Error>>;
 
@@ -141,6 +153,7 @@ pub struct ToolDefinition {
     pub(crate) finalize_content: Option<Arc<FinalizeFn>>,
     pub(crate) timeout: Option<Duration>,
     pub(crate) is_concurrency_safe: Option<Arc<ClassifyFn>>,
+    pub(crate) concurrency: Concurrency,
     pub(crate) present_call: Option<Arc<PresentCallFn>>,
     pub(crate) present_result: Option<Arc<PresentResultFn>>,
     pub(crate) annotations: ToolAnnotations,
@@ -179,6 +192,7 @@ impl ToolDefinition {
             finalize_content: None,
             timeout_ms: None,
             is_concurrency_safe: None,
+            concurrency: Concurrency::Exclusive,
             present_call: None,
             present_result: None,
             annotations: ToolAnnotations::default(),
@@ -215,6 +229,11 @@ impl ToolDefinition {
         self.is_concurrency_safe.is_some()
     }
 
+    /// How the tool declares its calls may be scheduled.
+    pub fn concurrency(&self) -> Concurrency {
+        self.concurrency
+    }
+
     /// The pending-state UI view for `args`: the tool's presenter, or `None` (fall back
     /// to a generic card). A panicking presenter also gives `None`.
     pub fn present_call(&self, args: &JsonValue) -> Option<ToolCallView> {
@@ -243,6 +262,7 @@ pub struct ToolBuilder {
     finalize_content: Option<Arc<FinalizeFn>>,
     timeout_ms: Option<f64>,
     is_concurrency_safe: Option<Arc<ClassifyFn>>,
+    concurrency: Concurrency,
     present_call: Option<Arc<PresentCallFn>>,
     present_result: Option<Arc<PresentResultFn>>,
     annotations: ToolAnnotations,
@@ -304,6 +324,19 @@ impl ToolBuilder {
         classify: impl Fn(&JsonValue) -> bool + Send + Sync + 'static,
     ) -> Self {
         self.is_concurrency_safe = Some(Arc::new(classify));
+        self.concurrency = Concurrency::ByArguments;
+        self
+    }
+
+    pub(crate) fn declare_concurrency(mut self, concurrency: Concurrency) -> Self {
+        self.concurrency = concurrency;
+        self
+    }
+
+    /// Every call may overlap with sibling calls (a read-only tool).
+    pub fn always_concurrency_safe(mut self) -> Self {
+        self.is_concurrency_safe = Some(Arc::new(|_| true));
+        self.concurrency = Concurrency::Parallel;
         self
     }
 
@@ -384,6 +417,7 @@ impl ToolBuilder {
             finalize_content: self.finalize_content,
             timeout,
             is_concurrency_safe: self.is_concurrency_safe,
+            concurrency: self.concurrency,
             present_call: self.present_call,
             present_result: self.present_result,
             annotations: self.annotations,

@@ -70,6 +70,7 @@ where
         body: None,
         timeout_ms: None,
         classify: None,
+        always_parallel: false,
         present_call: None,
         present_result: None,
         finalize: None,
@@ -87,6 +88,7 @@ pub struct TypedToolBuilder<A, O> {
     body: Option<Arc<TypedBody<A, O>>>,
     timeout_ms: Option<f64>,
     classify: Option<Arc<TypedClassify<A>>>,
+    always_parallel: bool,
     present_call: Option<Arc<TypedPresentCall<A>>>,
     present_result: Option<Arc<TypedPresentResult<A>>>,
     finalize: Option<Arc<FinalizeFn>>,
@@ -151,6 +153,14 @@ where
         classify: impl Fn(&A) -> bool + Send + Sync + 'static,
     ) -> Self {
         self.classify = Some(Arc::new(classify));
+        self
+    }
+
+    /// Every call with well-formed arguments may overlap with its siblings (a read-only
+    /// tool); malformed arguments still make the call exclusive.
+    pub fn always_concurrency_safe(mut self) -> Self {
+        self.classify = Some(Arc::new(|_| true));
+        self.always_parallel = true;
         self
     }
 
@@ -255,6 +265,9 @@ where
             let decode_args = decode_args.clone();
             builder = builder
                 .concurrency_safe(move |args| decode_args(args).is_ok_and(|args| classify(&args)));
+            if self.always_parallel {
+                builder = builder.declare_concurrency(super::Concurrency::Parallel);
+            }
         }
         if let Some(present) = self.present_call {
             let decode_args = decode_args.clone();

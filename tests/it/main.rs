@@ -1,6 +1,7 @@
 //! The one integration-test binary (every extra test binary would link the JS engine again).
 
 mod builtin;
+mod cli;
 mod codemode;
 mod command_tools;
 mod registry;

@@ -92,7 +92,6 @@ pub(super) fn definition(root: Arc<Root>) -> Result<ToolDefinition, Error> {
             vec![ContentBlock::text(render(out))]
         })
         .presentation_meta(move |_, out| card_meta(&result_card(&meta_root, out)))
-        .concurrency_safe(|_| false)
         .present_call(move |args| Some(call_card(&call_root, args)))
         .present_result(|_, result| card_from_meta(result))
         .execute(move |args, ctx| {

@@ -138,7 +138,7 @@ pub(super) fn definition(root: Arc<Root>) -> Result<ToolDefinition, Error> {
             vec![ContentBlock::text(render(args, out))]
         })
         .presentation_meta(|args, out| card_meta(&result_card(args, out)))
-        .concurrency_safe(|_| true)
+        .always_concurrency_safe()
         .present_call(move |args| Some(call_card(&call_root, args)))
         .present_result(|_, result| card_from_meta(result))
         .execute(move |args, ctx| {

@@ -100,7 +100,7 @@ pub(super) fn definition(root: Arc<Root>) -> Result<ToolDefinition, Error> {
             vec![ContentBlock::text(render(out))]
         })
         .presentation_meta(|_, out| card_meta(&result_card(out)))
-        .concurrency_safe(|_| true)
+        .always_concurrency_safe()
         .present_call(move |args| Some(call_card(&call_root, args)))
         .present_result(|_, result| card_from_meta(result))
         .execute(move |args, ctx| {

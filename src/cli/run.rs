@@ -1,0 +1,212 @@
+//! `codemode run FILE|-`: runs a program through `run_code` against the configured tools
+//! and prints exactly the model-facing text. Exit status 0 when the run succeeded, 1 when
+//! it failed (the failure text is still printed), 2 for a usage or configuration error.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use codemode::codemode::{SubCallObserver, SubCallRecord};
+use codemode::registry::PresentationMode;
+use codemode::tool::{RUN_CODE, ToolExecutionInput, ToolExecutionResult};
+use parking_lot::Mutex;
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::{Failure, setup, trace};
+
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
+    /// The program: a TypeScript file holding the body of an async function (`-` reads
+    /// standard input). Call tools with `await tools.name(args)`; `codemode sdk` prints
+    /// their declarations.
+    #[arg(value_name = "FILE")]
+    program: PathBuf,
+
+    /// The configuration file (default: `codemode.toml` in the working directory, else the
+    /// built-in file tools over the working directory).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+
+    /// Print the whole outer result and the sub-call log as JSON instead of the text.
+    #[arg(long)]
+    json: bool,
+
+    /// Stream each sub-call (name, duration, outcome) to standard error as it settles.
+    #[arg(long, short)]
+    verbose: bool,
+
+    /// Write the run's timeline to FILE in the Chrome trace-event format (open it in
+    /// Perfetto) to see which sub-calls overlapped.
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
+}
+
+/// Exit status of a run that failed (its text is printed anyway).
+const RUN_FAILED: u8 = 1;
+
+pub(crate) fn run(args: &RunArgs) -> Result<(), Failure> {
+    let (label, program) = read_program(&args.program)?;
+    let config = setup::load_config(args.config.as_deref())?;
+    let runtime = setup::tokio_runtime()?;
+    let records: Arc<Mutex<Vec<SubCallRecord>>> = Arc::default();
+    let verbose = args.verbose;
+    let observer: SubCallObserver = {
+        let records = records.clone();
+        Arc::new(move |record: &SubCallRecord| {
+            if verbose {
+                eprintln!("{}", describe(record));
+            }
+            records.lock().push(record.clone());
+        })
+    };
+    let started = Instant::now();
+    let result = runtime.block_on(async {
+        let registry = setup::registry(&config)?;
+        setup::install_code_mode(&registry, &config, Some(observer))?;
+        // The run always goes through run_code, whatever the configured mode.
+        let scope = registry
+            .create_scope("codemode run", None)
+            .and_then(|scope| scope.present_as(PresentationMode::Code).map(|d| (scope, d)))
+            .map_err(|err| Failure::usage(err.message()))?
+            .0;
+        let cancel = CancellationToken::new();
+        let interrupt = cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                interrupt.cancel();
+            }
+        });
+        let input = ToolExecutionInput::new(
+            "run",
+            RUN_CODE,
+            json!({"code": program, "description": format!("codemode run {label}")}),
+        )
+        .for_agent(scope.id())
+        .with_signal(cancel);
+        Ok::<_, Failure>(registry.execute(input).await)
+    })?;
+    let elapsed = started.elapsed();
+    let mut records = records.lock().clone();
+    records.sort_by_key(|r| sub_call_index(&r.sub_call_id));
+    // Tasks still running (there are none: the bridge drains before returning) must not
+    // keep the process alive.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+
+    if let Some(path) = &args.trace {
+        let timeline = trace::chrome_trace(&format!("codemode run {label}"), elapsed, &records);
+        let text = serde_json::to_string_pretty(&timeline).unwrap_or_default();
+        std::fs::write(path, text).map_err(|err| {
+            Failure::usage(format!(
+                "cannot write the trace to {}: {err}",
+                path.display()
+            ))
+        })?;
+    }
+    let output = if args.json {
+        serde_json::to_string_pretty(&as_json(&result, &records)).unwrap_or_default()
+    } else {
+        result.model_text()
+    };
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{output}")
+        .and_then(|()| stdout.flush())
+        .map_err(|err| Failure {
+            message: format!("cannot write to standard output: {err}"),
+            status: 1,
+        })?;
+    if result.is_error() {
+        return Err(Failure {
+            message: String::new(),
+            status: RUN_FAILED,
+        });
+    }
+    Ok(())
+}
+
+fn read_program(path: &PathBuf) -> Result<(String, String), Failure> {
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text).map_err(|err| {
+            Failure::usage(format!(
+                "cannot read the program from standard input: {err}"
+            ))
+        })?;
+        return Ok(("<stdin>".to_owned(), text));
+    }
+    let label = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|err| Failure::usage(format!("cannot read the program {label}: {err}")))?;
+    Ok((label, text))
+}
+
+fn sub_call_index(id: &str) -> u64 {
+    id.rsplit(':')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(u64::MAX)
+}
+
+/// One `--verbose` line: `[run:code:3] read_file 12 ms ok`.
+fn describe(record: &SubCallRecord) -> String {
+    let took = record.settled.saturating_sub(record.submitted).as_millis();
+    let outcome = match record.result.failure_info() {
+        None => "ok".to_owned(),
+        Some(failure) => format!(
+            "failed ({}): {}",
+            failure.code,
+            first_line(&failure.message)
+        ),
+    };
+    format!(
+        "[{}] {} {took} ms {outcome}",
+        record.sub_call_id, record.name
+    )
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or_default()
+}
+
+fn as_json(result: &ToolExecutionResult, records: &[SubCallRecord]) -> Value {
+    let sub_calls: Vec<Value> = records
+        .iter()
+        .map(|record| {
+            let mut call = json!({
+                "id": record.sub_call_id,
+                "name": record.name,
+                "arguments": record.arguments,
+                "mode": match record.mode {
+                    codemode::registry::ExecutionMode::Parallel => "parallel",
+                    codemode::registry::ExecutionMode::Exclusive => "exclusive",
+                },
+                "isError": record.result.is_error(),
+                "content": record.result.content,
+                "startMs": record.submitted.as_secs_f64() * 1000.0,
+                "endMs": record.settled.as_secs_f64() * 1000.0,
+            });
+            if let Some(failure) = record.result.failure_info() {
+                call["error"] = json!(failure);
+            }
+            call
+        })
+        .collect();
+    let mut out = json!({
+        "isError": result.is_error(),
+        "text": result.model_text(),
+        "content": result.content,
+        "subCalls": sub_calls,
+    });
+    if let Some(failure) = result.failure_info() {
+        out["error"] = json!(failure);
+    }
+    if let Some(value) = result.value() {
+        out["value"] = value.clone();
+    }
+    if !result.additional_contexts.is_empty() {
+        out["additionalContexts"] = json!(result.additional_contexts);
+    }
+    out
+}

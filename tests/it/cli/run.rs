@@ -1,0 +1,188 @@
+//! `codemode run`: programs against the configured (or built-in) tools.
+
+use serde_json::Value;
+
+use super::{codemode, example, stderr, stdout, workspace};
+
+#[test]
+fn the_example_counts_todo_markers_over_the_built_in_tools() {
+    let dir = workspace();
+    let output = codemode(dir.path(), &["run", &example("count-todos.ts")], "");
+    assert!(
+        output.status.success(),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    assert_eq!(
+        stdout(&output),
+        "5 markers in 2 files\n    3  src/lib.rs\n    2  src/main.rs\n"
+    );
+}
+
+#[test]
+fn parallel_reads_and_verbose_sub_call_lines() {
+    let dir = workspace();
+    let output = codemode(
+        dir.path(),
+        &["run", &example("longest-files.ts"), "--verbose"],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "     4  src/lib.rs\n     4  src/main.rs\n");
+    let lines: Vec<String> = stderr(&output).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[0].starts_with("[run:code:0] glob ") && lines[0].ends_with(" ok"),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .skip(1)
+            .all(|l| l.contains(" read_file ") && l.ends_with(" ok")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn a_caught_tool_error_and_the_program_text_from_stdin() {
+    let dir = workspace();
+    let output = codemode(dir.path(), &["run", &example("recover.ts")], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.starts_with("read_file refused: "), "{text}");
+    assert!(
+        text.ends_with("the working directory has 2 entries\n"),
+        "{text}"
+    );
+
+    let piped = codemode(
+        dir.path(),
+        &["run", "-"],
+        "const { total } = await tools.glob({pattern: '*.md'}); return total;",
+    );
+    assert_eq!(stdout(&piped), "1\n");
+}
+
+#[test]
+fn a_failed_run_prints_the_failure_text_and_exits_1() {
+    let dir = workspace();
+    let output = codemode(
+        dir.path(),
+        &["run", "-"],
+        "console.log('before'); throw new Error('bad idea');",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("Error: code run failed (exception): "),
+        "{text}"
+    );
+    assert!(text.ends_with("\nCaptured output:\nbefore\n"), "{text}");
+}
+
+#[test]
+fn usage_and_configuration_errors_exit_2_with_a_message() {
+    let dir = workspace();
+    let missing = codemode(dir.path(), &["run", "nope.ts"], "");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        stderr(&missing).contains("cannot read the program nope.ts"),
+        "{}",
+        stderr(&missing)
+    );
+    std::fs::write(
+        dir.path().join("codemode.toml"),
+        "mode = \"code\"\n[[tools]]\nnam = \"x\"\n",
+    )
+    .unwrap();
+    let bad = codemode(dir.path(), &["run", "-"], "return 1");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("codemode.toml:3:1: unknown field `nam`"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
+fn json_output_has_the_outer_result_and_the_sub_call_log() {
+    let dir = workspace();
+    let output = codemode(
+        dir.path(),
+        &["run", "-", "--json"],
+        "const a = await tools.glob({pattern: '*.rs'}); return a.total;",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: Value = serde_json::from_str(&stdout(&output)).expect("JSON output");
+    assert_eq!(json["isError"], false);
+    assert_eq!(json["text"], "2");
+    assert_eq!(json["value"], serde_json::json!({"logs": [], "value": 2}));
+    let call = &json["subCalls"][0];
+    assert_eq!(call["id"], "run:code:0");
+    assert_eq!(call["name"], "glob");
+    assert_eq!(call["arguments"], serde_json::json!({"pattern": "*.rs"}));
+    assert_eq!(call["mode"], "parallel");
+    assert_eq!(call["isError"], false);
+    assert!(call["endMs"].as_f64() >= call["startMs"].as_f64());
+}
+
+#[test]
+fn trace_files_are_chrome_trace_events() {
+    let dir = workspace();
+    let trace = dir.path().join("trace.json");
+    let output = codemode(
+        dir.path(),
+        &[
+            "run",
+            &example("longest-files.ts"),
+            "--trace",
+            trace.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    let events = json["traceEvents"].as_array().unwrap();
+    let spans: Vec<&Value> = events.iter().filter(|e| e["ph"] == "X").collect();
+    assert_eq!(spans.len(), 4, "the run and its three sub-calls");
+    assert!(
+        spans
+            .iter()
+            .all(|e| e["ts"].is_u64() && e["dur"].as_u64() >= Some(1))
+    );
+    assert_eq!(spans.iter().filter(|e| e["name"] == "read_file").count(), 2);
+}
+
+#[test]
+fn configured_command_tools_and_policies_apply() {
+    let dir = workspace();
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/command-tools/add.py");
+    std::fs::write(
+        dir.path().join("codemode.toml"),
+        format!(
+            "[[tools]]\nname = \"add\"\ncommand = [\"python3\", {:?}]\n\
+             parameters = {{ type = \"object\", properties = {{ a = {{ type = \"number\" }}, b = {{ type = \"number\" }} }}, required = [\"a\", \"b\"] }}\n\
+             [policy]\nglob = \"deny\"\n",
+            script.display().to_string()
+        ),
+    )
+    .unwrap();
+    let output = codemode(
+        dir.path(),
+        &["run", "-"],
+        "const sum = await tools.add({a: 2, b: 3}); try { await tools.glob({pattern: '*'}); } catch (e) { console.log(e.message); } return sum;",
+    );
+    assert!(
+        output.status.success(),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    assert_eq!(
+        stdout(&output),
+        "the call to `glob` was denied: the configuration denies this tool\n5\n"
+    );
+}

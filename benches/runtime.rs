@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use codemode::codemode::CodeMode;
-use codemode::registry::Registry;
+use codemode::registry::{PresentationMode, Registry, RegistryConfig};
 use codemode::runtime::{CodeRunRequest, CodeRuntime, EngineConfig, JsEngine};
 use codemode::tool::ToolExecutionInput;
 use criterion::Criterion;
@@ -94,7 +94,11 @@ pub fn bench(c: &mut Criterion) {
         })
     });
 
-    let registry = Registry::new();
+    let registry = Registry::with_config(RegistryConfig {
+        mode: PresentationMode::Code,
+        ..RegistryConfig::default()
+    })
+    .expect("valid config");
     let runtime: Arc<dyn CodeRuntime> = engine.clone();
     CodeMode::install(&registry, runtime).expect("run_code installs");
     group.bench_function("run_code_return_1_warm", |b| {

@@ -22,10 +22,10 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use codemode::codemode::CodeMode;
-use codemode::registry::Registry;
+use codemode::registry::{PresentationMode, Registry, RegistryConfig};
 use codemode::runtime::CodeRuntime;
 use codemode::tool::{ToolDefinition, ToolExecutionInput, ToolOutput};
-use criterion::Criterion;
+use criterion::{Criterion, SamplingMode};
 use deno_core::{JsRuntime, RuntimeOptions, op2, v8};
 use serde_json::json;
 use tokio::sync::oneshot;
@@ -136,10 +136,14 @@ fn bare_isolate() -> (v8::OwnedIsolate, v8::Global<v8::Context>) {
 }
 
 /// Calls in one sample of the pipeline figure (the difference of two runs is divided by it).
-const CALLS: u64 = 200;
+const CALLS: u64 = 1000;
 
 fn registry_with_noop(engine: Arc<dyn CodeRuntime>) -> Registry {
-    let registry = Registry::new();
+    let registry = Registry::with_config(RegistryConfig {
+        mode: PresentationMode::Code,
+        ..RegistryConfig::default()
+    })
+    .expect("valid config");
     registry
         .register(
             ToolDefinition::builder("noop")
@@ -191,6 +195,9 @@ pub fn bench(c: &mut Criterion) {
                 let script = format!(
                     "(async () => {{ const op = Deno.core.ops.{op}; for (let i = 0; i < {iters}; i++) await op(); }})()"
                 );
+                // deno_core submits an async op's task when the script calls it: inside the
+                // runtime's context.
+                let _entered = local.enter();
                 let started = Instant::now();
                 let promise = js.execute_script("bench", script).expect("script");
                 let settled = js.resolve(promise);
@@ -219,6 +226,8 @@ pub fn bench(c: &mut Criterion) {
         assert!(!result.is_error(), "{}", result.model_text());
         elapsed
     };
+    // One iteration is two whole runs: flat sampling (the same count per sample) suits it.
+    group.sampling_mode(SamplingMode::Flat);
     group.bench_function("subcall_full_pipeline", |b| {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;

@@ -1,13 +1,15 @@
 //! The benchmarks, one binary (each bench binary links the whole JS engine).
 //!
 //! Run with `cargo bench --bench codemode`; one group with `cargo bench --bench codemode -- validation`
-//! (or `-- pipeline`, `-- runtime`, `-- sdk`).
+//! (or `-- pipeline`, `-- runtime`, `-- subcall`, `-- parallel`, `-- sdk`).
 
 use criterion::{criterion_group, criterion_main};
 
+mod parallel;
 mod pipeline;
 mod runtime;
 mod sdk;
+mod subcall;
 mod validation;
 
 criterion_group!(
@@ -15,6 +17,8 @@ criterion_group!(
     validation::bench,
     pipeline::bench,
     sdk::bench,
-    runtime::bench
+    runtime::bench,
+    subcall::bench,
+    parallel::bench
 );
 criterion_main!(benches);

@@ -1,96 +1,92 @@
-//! The code runtime, against baselines measured in the same process:
-//! - `run_return_1_warm`: `JsEngine::run` of `return 1` with a warm pool, against
-//!   `raw_context_creation` (a bare context on an existing isolate, through deno_core's v8 API);
-//! - `binding_call_round_trip`: one `await tools.noop({})` through the `BindingHost` seam with a
-//!   trivial host, against `bare_async_op_round_trip` (a deno_core async op that resolves at once).
-//!
-//! Compare them as ratios: absolute times drift on a shared machine.
+//! The code runtime against baselines measured in the same process (compare ratios: absolute
+//! times drift on a shared machine):
+//! - `raw_context_creation`: a bare context on an existing isolate, through the V8 API
+//!   deno_core re-exports (QuickJS by default): the design's unit for a trivial run;
+//! - `run_return_1_warm`: `JsEngine::run` of `return 1` from the warm pool, measured from the
+//!   caller (dispatch to an engine thread, the run, the answer back);
+//! - `run_code_return_1_warm`: the same program through `run_code` of a registry with Code
+//!   Mode installed (the whole pipeline around the run).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use codemode::JsonValue;
-use codemode::runtime::{
-    BindingHost, BindingNamespace, CodeRunRequest, CodeRuntime, EngineConfig, JsEngine,
-};
+use codemode::codemode::CodeMode;
+use codemode::registry::{PresentationMode, Registry, RegistryConfig};
+use codemode::runtime::{CodeRunRequest, CodeRuntime, EngineConfig, JsEngine};
+use codemode::tool::ToolExecutionInput;
 use criterion::Criterion;
-use deno_core::{JsRuntime, RuntimeOptions, op2, v8};
-use futures::future::BoxFuture;
+use deno_core::{JsRuntime, v8};
+use serde_json::json;
 
-#[op2]
-async fn op_bench_ready() {}
-
-deno_core::extension!(bench_ops, ops = [op_bench_ready]);
-
-struct Noop;
-
-impl BindingHost for Noop {
-    fn call(
-        &self,
-        _member: &str,
-        _args: JsonValue,
-    ) -> BoxFuture<'static, Result<JsonValue, String>> {
-        Box::pin(async { Ok(JsonValue::Null) })
-    }
-}
-
-fn request(program: String) -> CodeRunRequest {
-    CodeRunRequest {
-        program,
-        namespaces: vec![BindingNamespace {
-            global: "tools".to_owned(),
-            error_class: "ToolCallError".to_owned(),
-            member_property: "toolName".to_owned(),
-            members: vec!["noop".to_owned()],
-            host: Arc::new(Noop),
-        }],
-        signal: Default::default(),
-    }
-}
+/// Contexts created on one isolate before it is replaced (untimed), so the figure is the cost
+/// of a context, not of an isolate filling up.
+const CONTEXTS_PER_ISOLATE: u64 = 50;
 
 /// Waits until the pool holds its full count of fresh runtimes.
-fn wait_warm(engine: &JsEngine) {
+pub fn wait_warm(engine: &JsEngine) {
     let deadline = Instant::now() + Duration::from_secs(10);
     while engine.thread_counts().1 < engine.config().warm_pool && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(1));
     }
 }
 
+/// An engine with the default budgets and a warm pool of two.
+pub fn engine() -> Arc<JsEngine> {
+    Arc::new(
+        JsEngine::new(EngineConfig {
+            warm_pool: 2,
+            ..EngineConfig::default()
+        })
+        .expect("engine"),
+    )
+}
+
+fn raw_context_creation(iters: u64) -> Duration {
+    let mut total = Duration::ZERO;
+    let mut left = iters;
+    while left > 0 {
+        let batch = left.min(CONTEXTS_PER_ISOLATE);
+        left -= batch;
+        let mut isolate = v8::Isolate::new(Default::default());
+        {
+            v8::scope!(let scope, &mut isolate);
+            let started = Instant::now();
+            for _ in 0..batch {
+                v8::scope!(let inner, scope);
+                std::hint::black_box(v8::Context::new(inner, Default::default()));
+            }
+            total += started.elapsed();
+        }
+        drop(isolate);
+    }
+    total
+}
+
 pub fn bench(c: &mut Criterion) {
+    JsRuntime::init_platform(None);
     let host_runtime = tokio::runtime::Runtime::new().expect("tokio");
-    let local = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("tokio");
     let mut group = c.benchmark_group("runtime");
     group
         .sample_size(20)
         .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2));
+        .measurement_time(Duration::from_secs(3));
 
-    let mut js = JsRuntime::new(RuntimeOptions {
-        extensions: vec![bench_ops::init()],
-        ..Default::default()
-    });
     group.bench_function("raw_context_creation", |b| {
-        b.iter(|| {
-            v8::scope!(let scope, js.v8_isolate());
-            std::hint::black_box(v8::Context::new(scope, Default::default()));
-        })
+        b.iter_custom(raw_context_creation)
     });
 
-    let engine = JsEngine::new(EngineConfig {
-        warm_pool: 2,
-        ..EngineConfig::default()
-    })
-    .expect("engine");
+    let engine = engine();
     group.bench_function("run_return_1_warm", |b| {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
                 wait_warm(&engine);
                 let started = Instant::now();
-                let outcome = host_runtime.block_on(engine.run(request("return 1".to_owned())));
+                let outcome = host_runtime.block_on(engine.run(CodeRunRequest {
+                    program: "return 1".to_owned(),
+                    namespaces: vec![],
+                    signal: Default::default(),
+                }));
                 total += started.elapsed();
                 assert!(outcome.error.is_none(), "{outcome:?}");
             }
@@ -98,30 +94,29 @@ pub fn bench(c: &mut Criterion) {
         })
     });
 
-    group.bench_function("bare_async_op_round_trip", |b| {
+    let registry = Registry::with_config(RegistryConfig {
+        mode: PresentationMode::Code,
+        ..RegistryConfig::default()
+    })
+    .expect("valid config");
+    let runtime: Arc<dyn CodeRuntime> = engine.clone();
+    CodeMode::install(&registry, runtime).expect("run_code installs");
+    group.bench_function("run_code_return_1_warm", |b| {
         b.iter_custom(|iters| {
-            let script = format!(
-                "(async () => {{ const op = Deno.core.ops.op_bench_ready; for (let i = 0; i < {iters}; i++) await op(); }})()"
-            );
-            let started = Instant::now();
-            let promise = js.execute_script("bench", script).expect("script");
-            let settled = js.resolve(promise);
-            local
-                .block_on(js.with_event_loop_promise(settled, Default::default()))
-                .expect("ops");
-            started.elapsed()
-        })
-    });
-
-    group.bench_function("binding_call_round_trip", |b| {
-        b.iter_custom(|iters| {
-            wait_warm(&engine);
-            let program = format!("for (let i = 0; i < {iters}; i++) await tools.noop({{}});");
-            let started = Instant::now();
-            let outcome = host_runtime.block_on(engine.run(request(program)));
-            let elapsed = started.elapsed();
-            assert!(outcome.error.is_none(), "{outcome:?}");
-            elapsed
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                wait_warm(&engine);
+                let input = ToolExecutionInput::new(
+                    "bench",
+                    "run_code",
+                    json!({"code": "return 1", "description": "one"}),
+                );
+                let started = Instant::now();
+                let result = host_runtime.block_on(registry.execute(input));
+                total += started.elapsed();
+                assert!(!result.is_error(), "{}", result.model_text());
+            }
+            total
         })
     });
     group.finish();

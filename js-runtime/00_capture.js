@@ -1,9 +1,9 @@
 // codemode runtime bootstrap, part 0: capture everything the bootstrap relies on.
 //
 // The files of js-runtime/ are fragments of ONE strict function body, concatenated in name
-// order by src/runtime/engine/bootstrap.rs and evaluated in a fresh runtime before any
-// program exists. The function returns the host API object (see 90_seal.js), which only the
-// host holds. Every builtin the bootstrap uses is captured here, so a program that replaces
+// order by src/runtime/engine/sandbox.rs and evaluated in a fresh context before any
+// program exists; `host` is the object of the host's natives. The function returns the host
+// API object (see 90_seal.js), which only the host holds. Every builtin the bootstrap uses is captured here, so a program that replaces
 // globals or prototypes (Object.prototype, JSON, Promise, Array.prototype, Symbol, ...)
 // cannot change what the bootstrap does.
 //
@@ -16,67 +16,72 @@
 //   `[Getter]`, the JSON check refuses accessors);
 // - strict mode everywhere, so `.caller` never reveals a bootstrap function.
 
-const primordials = globalThis.__bootstrap.primordials;
-const globalObject = primordials.globalThis;
-const core = globalThis.Deno.core;
-const ops = core.ops;
+const globalObject = globalThis;
+const Uint8Array = globalObject.Uint8Array;
+const String = globalObject.String;
+const TypeError = globalObject.TypeError;
 
-const {
-  ArrayIsArray,
-  ArrayPrototype,
-  Error,
-  ErrorPrototype,
-  FunctionPrototype,
-  FunctionPrototypeToString,
-  JSONParse,
-  JSONStringify,
-  Map,
-  MapPrototypeEntries,
-  MapPrototypeGet,
-  MapPrototypeGetSize,
-  MapPrototypeSet,
-  MapIteratorPrototypeNext,
-  MathFloor,
-  MathMin,
-  NumberIsFinite,
-  NumberIsInteger,
-  NumberParseFloat,
-  NumberParseInt,
-  NumberPrototypeValueOf,
-  ObjectDefineProperty,
-  ObjectFreeze,
-  ObjectGetOwnPropertyDescriptor,
-  ObjectGetPrototypeOf,
-  ObjectPrototype,
-  ObjectPrototypeHasOwnProperty,
-  ObjectPrototypeIsPrototypeOf,
-  ObjectSetPrototypeOf,
-  ReflectApply,
-  ReflectDeleteProperty,
-  ReflectGet,
-  ReflectOwnKeys,
-  SetPrototypeGetSize,
-  SetPrototypeValues,
-  SetIteratorPrototypeNext,
-  StringPrototypeCharCodeAt,
-  StringPrototypeIndexOf,
-  StringPrototypeSlice,
-  StringPrototypeValueOf,
-  BooleanPrototypeValueOf,
-  BigIntPrototypeValueOf,
-  SymbolPrototypeToString,
-  SymbolPrototypeValueOf,
-  DatePrototypeGetTime,
-  DatePrototypeToISOString,
-  RegExpPrototypeToString,
-  TypedArrayPrototypeGetLength,
-  TypedArrayPrototypeGetSymbolToStringTag,
-  ArrayBufferPrototypeGetByteLength,
-  Uint8Array,
-  String,
-  TypeError,
-} = primordials;
+// `uncurryThis(f)(self, ...args)` is `f.call(self, ...args)` through a bound function: later
+// changes to Function.prototype.call or .bind do not reach it.
+const FunctionPrototype = Function.prototype;
+const uncurryThis = FunctionPrototype.bind.bind(FunctionPrototype.call);
+const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+const ObjectGetPrototypeOf = Object.getPrototypeOf;
+/** The getter of `key` on `object`, uncurried. */
+function uncurryGetter(object, key) {
+  return uncurryThis(ObjectGetOwnPropertyDescriptor(object, key).get);
+}
 
+const ArrayIsArray = Array.isArray;
+const ArrayPrototype = Array.prototype;
+const Error = globalObject.Error;
+const ErrorPrototype = Error.prototype;
+const FunctionPrototypeToString = uncurryThis(FunctionPrototype.toString);
+const JSONParse = JSON.parse;
+const JSONStringify = JSON.stringify;
+const Map = globalObject.Map;
+const MapPrototypeEntries = uncurryThis(Map.prototype.entries);
+const MapPrototypeGet = uncurryThis(Map.prototype.get);
+const MapPrototypeGetSize = uncurryGetter(Map.prototype, "size");
+const MapPrototypeSet = uncurryThis(Map.prototype.set);
+const MapIteratorPrototypeNext = uncurryThis(ObjectGetPrototypeOf(new Map().entries()).next);
+const MathFloor = Math.floor;
+const MathMin = Math.min;
+const NumberIsFinite = Number.isFinite;
+const NumberIsInteger = Number.isInteger;
+const NumberParseFloat = Number.parseFloat;
+const NumberParseInt = Number.parseInt;
+const NumberPrototypeValueOf = uncurryThis(Number.prototype.valueOf);
+const ObjectDefineProperty = Object.defineProperty;
+const ObjectFreeze = Object.freeze;
+const ObjectPrototype = Object.prototype;
+const ObjectPrototypeHasOwnProperty = uncurryThis(ObjectPrototype.hasOwnProperty);
+const ObjectPrototypeIsPrototypeOf = uncurryThis(ObjectPrototype.isPrototypeOf);
+const ObjectSetPrototypeOf = Object.setPrototypeOf;
+const ReflectApply = Reflect.apply;
+const ReflectDeleteProperty = Reflect.deleteProperty;
+const ReflectGet = Reflect.get;
+const ReflectOwnKeys = Reflect.ownKeys;
+const SetPrototypeGetSize = uncurryGetter(Set.prototype, "size");
+const SetPrototypeValues = uncurryThis(Set.prototype.values);
+const SetIteratorPrototypeNext = uncurryThis(ObjectGetPrototypeOf(new Set().values()).next);
+const StringPrototypeCharCodeAt = uncurryThis(String.prototype.charCodeAt);
+const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
+const StringPrototypeSlice = uncurryThis(String.prototype.slice);
+const StringPrototypeValueOf = uncurryThis(String.prototype.valueOf);
+const BooleanPrototypeValueOf = uncurryThis(Boolean.prototype.valueOf);
+const BigIntPrototypeValueOf = uncurryThis(BigInt.prototype.valueOf);
+const SymbolPrototypeToString = uncurryThis(Symbol.prototype.toString);
+const SymbolPrototypeValueOf = uncurryThis(Symbol.prototype.valueOf);
+const DatePrototypeGetTime = uncurryThis(Date.prototype.getTime);
+const DatePrototypeToISOString = uncurryThis(Date.prototype.toISOString);
+const RegExpPrototypeToString = uncurryThis(RegExp.prototype.toString);
+const TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
+const TypedArrayPrototypeGetLength = uncurryGetter(TypedArrayPrototype, "length");
+const TypedArrayPrototypeGetSymbolToStringTag = uncurryGetter(TypedArrayPrototype, Symbol.toStringTag);
+const ArrayBufferPrototypeGetByteLength = uncurryGetter(ArrayBuffer.prototype, "byteLength");
+
+// The host's natives (src/runtime/engine/natives.rs): held here, never reachable by a program.
 const {
   isArrayBuffer,
   isAsyncFunction,
@@ -101,13 +106,12 @@ const {
   getProxyDetails,
   createTimer,
   cancelTimer,
-  setUnhandledPromiseRejectionHandler,
-  setReportExceptionCallback,
-} = core;
+  enqueueMicrotask,
+} = host;
 
-const opLog = ops.op_codemode_log;
-const opCall = ops.op_codemode_call;
-const opUncaught = ops.op_codemode_uncaught;
+const opLog = host.log;
+const opCall = host.call;
+const opUncaught = host.uncaught;
 
 /** A fresh list: a null-prototype record with a length (see the rules above). */
 function newList() {

@@ -3,7 +3,9 @@
 // `console` has five methods (log, info, warn, error, debug); each call becomes one log
 // string, formatted as Node's console formats its arguments, and goes to the host at once so
 // a run stopped by a budget still shows what it printed. Timers: setTimeout, setInterval and
-// their clear functions, over deno_core's timers; ids are numbers, as in browsers.
+// their clear functions, over the host's timers; ids are numbers, as in browsers. A callback
+// that throws fails the run (the host reports it), as an uncaught error ends a Node process.
+// `queueMicrotask` runs its callback as a microtask; one that throws fails the run too.
 
 function makeConsole() {
   const consoleObject = {};
@@ -25,8 +27,15 @@ function makeConsole() {
   return consoleObject;
 }
 
-const activeTimers = { __proto__: null };
-let nextTimerId = 1;
+function startTimer(callback, delay, args, repeat) {
+  if (typeof callback !== "function") {
+    throw new TypeError('The "callback" argument must be of type function');
+  }
+  const fire = function () {
+    ReflectApply(callback, undefined, args);
+  };
+  return createTimer(fire, timerDelay(delay), repeat);
+}
 
 function timerDelay(delay) {
   if (typeof delay === "number") return delay;
@@ -34,25 +43,9 @@ function timerDelay(delay) {
   return 0;
 }
 
-function startTimer(callback, delay, args, repeat) {
-  if (typeof callback !== "function") {
-    throw new TypeError('The "callback" argument must be of type function');
-  }
-  const id = nextTimerId++;
-  const fire = function () {
-    if (!repeat) delete activeTimers[id];
-    ReflectApply(callback, undefined, args);
-  };
-  activeTimers[id] = createTimer(fire, timerDelay(delay), undefined, repeat, true, false);
-  return id;
-}
-
 function stopTimer(id) {
   if (typeof id !== "number") return;
-  const timer = activeTimers[id];
-  if (timer === undefined) return;
-  delete activeTimers[id];
-  cancelTimer(timer);
+  cancelTimer(id);
 }
 
 function setTimeout(callback, delay, ...args) {
@@ -69,4 +62,17 @@ function clearTimeout(id) {
 
 function clearInterval(id) {
   stopTimer(id);
+}
+
+function queueMicrotask(callback) {
+  if (typeof callback !== "function") {
+    throw new TypeError('The "callback" argument must be of type function');
+  }
+  enqueueMicrotask(function () {
+    try {
+      ReflectApply(callback, undefined, newList());
+    } catch (error) {
+      opUncaught(describeThrown(error));
+    }
+  });
 }

@@ -1,10 +1,10 @@
 // codemode runtime bootstrap, part 9: seal the realm and hand the host its API.
 //
 // After this part runs, the program can reach only the ECMAScript globals, `console`, the
-// timers, `queueMicrotask` and (per run) the binding namespaces. `Deno`, `Deno.core`, the ops
-// and every other host global are deleted (the bootstrap captured what it needs above), and
-// so are `WebAssembly` and `Atomics.wait` (which could block the engine thread outside any
-// budget).
+// timers, `queueMicrotask` and (per run) the binding namespaces. Every other global the
+// engine may define is deleted (the bootstrap captured what it needs above), and so are
+// `WebAssembly` and `Atomics.wait` (which could block the engine thread outside any budget).
+// The host's natives were never globals: the bootstrap holds them in its closure.
 
 /** The globals a program keeps: ECMAScript's, and what the bootstrap adds. */
 const KEPT_GLOBALS = [
@@ -35,18 +35,10 @@ defineGlobal("setInterval", setInterval);
 defineGlobal("clearTimeout", clearTimeout);
 defineGlobal("clearInterval", clearInterval);
 
-// Failures outside the program's own promise fail the run, as an uncaught error ends a Node
-// process: an unhandled rejection, an exception thrown by a timer or microtask callback.
-setUnhandledPromiseRejectionHandler((promise, reason) => {
-  opUncaught("Uncaught (in promise) " + describeThrown(reason));
-  return true;
-});
-setReportExceptionCallback((error) => {
-  opUncaught(describeThrown(error));
-});
+defineGlobal("queueMicrotask", queueMicrotask);
 
-// deno_core's async op stubs call `originalOp.call(...)`: a program that replaced
-// Function.prototype.call would receive the raw op. Pin `call` and `apply`.
+// Pin `call` and `apply`: code that relies on them (a program's own libraries included)
+// keeps working whatever the program assigns.
 ObjectDefineProperty(FunctionPrototype, "call", { __proto__: null, writable: false, configurable: false });
 ObjectDefineProperty(FunctionPrototype, "apply", { __proto__: null, writable: false, configurable: false });
 

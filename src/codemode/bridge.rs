@@ -251,6 +251,10 @@ impl RunBridge {
 
 /// The binding host of one run: every call is numbered when the program makes it, then
 /// runs as a task on the host runtime so the run can drain it after it settles.
+///
+/// The future `call` returns is polled on the engine thread and counts as the program's
+/// compute time (the seam's contract): it only awaits the task's oneshot answer, so the
+/// pipeline's work never runs there.
 pub(crate) struct BridgeHost {
     pub bridge: Arc<RunBridge>,
     pub runtime: tokio::runtime::Handle,

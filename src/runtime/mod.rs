@@ -140,10 +140,15 @@ impl fmt::Debug for BindingNamespace {
 pub trait BindingHost: Send + Sync + 'static {
     /// Invoked synchronously on the engine thread, once per binding call, in the program's
     /// submission order, with the call's arguments already checked as lossless JSON. The host
-    /// assigns ordering at invocation time (not at first poll). The returned future is
-    /// spawned onto the tokio runtime that called [`CodeRuntime::run`], never polled on the
-    /// engine thread, so host and tool work never counts as the program's compute time; it is
-    /// dropped when the run ends before it completes.
+    /// assigns ordering at invocation time (not at first poll).
+    ///
+    /// The returned future is polled **on the engine thread**, by the run's event loop, and
+    /// its polls count as the program's compute time. So a host must not do real work in it:
+    /// `call` starts the work elsewhere (e.g. spawns it onto the host's tokio runtime) and
+    /// returns a future that only waits for the answer (e.g. a oneshot receiver). The future
+    /// needs no tokio context of its own beyond what a current-thread runtime with time and
+    /// I/O enabled offers, and it is dropped when the run ends before it completes (the host
+    /// cancels its work then). A panic while it is polled rejects that call alone.
     ///
     /// `Ok(value)` resolves the program's promise with that JSON value (it must be lossless
     /// JSON, or the call rejects); `Err(message)` rejects it with an instance of the

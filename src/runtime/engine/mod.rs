@@ -1,8 +1,10 @@
 //! [`JsEngine`]: the deno_core code runtime (QuickJS by default, V8 by feature).
 //!
-//! Each run gets a fresh runtime on its own engine thread, from a warm pool ([`pool`]); the
-//! program runs there under its budgets ([`budget`]) with the bootstrap of `js-runtime/`
-//! ([`bootstrap`]) and the bridge's ops ([`ops`]). The caller's side of a run lives here: it
+//! Each run gets a fresh sandbox (a bare isolate and context with the bootstrap of
+//! `js-runtime/` loaded: [`sandbox`], its host functions: [`natives`]) on its own engine
+//! thread, from a warm pool ([`pool`]); the program runs there under its budgets ([`budget`])
+//! driven by the run's own event loop ([`event_loop`], [`timers`]). No deno_core `JsRuntime`
+//! is created and no op exists. The caller's side of a run lives here: it
 //! submits the job, forwards the caller's cancellation, and turns a vanished engine thread
 //! into a `worker-exit` outcome that still carries the logs.
 //!
@@ -19,14 +21,16 @@ use super::{
 };
 use crate::error::{Error, ErrorCode};
 
-mod bootstrap;
 mod budget;
 mod clock;
+mod event_loop;
 mod ledger;
-mod ops;
+mod natives;
 mod pool;
 mod run;
+mod sandbox;
 mod threads;
+mod timers;
 
 use budget::{RunStop, StopReason, Watchdog};
 use ledger::Ledger;
@@ -137,12 +141,6 @@ async fn run_on_pool(pool: Arc<Pool>, cap: u64, request: CodeRunRequest) -> Code
             "the run was cancelled by its caller",
         );
     }
-    let Ok(handle) = tokio::runtime::Handle::try_current() else {
-        return failure(
-            CodeRunErrorKind::Exception,
-            "a code run must be awaited inside a tokio runtime (host calls are spawned there)",
-        );
-    };
     let stop = Arc::new(RunStop::default());
     let ledger = Arc::new(Mutex::new(Ledger::new(cap)));
     let (reply, mut outcome) = oneshot::channel();
@@ -150,7 +148,6 @@ async fn run_on_pool(pool: Arc<Pool>, cap: u64, request: CodeRunRequest) -> Code
     pool.submit(Job {
         program,
         namespaces,
-        handle,
         stop: stop.clone(),
         ledger: ledger.clone(),
         reply,

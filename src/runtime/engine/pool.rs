@@ -1,11 +1,12 @@
 //! Engine threads and the warm pool.
 //!
-//! A `JsRuntime` cannot move between threads, so every runtime lives on its own engine
-//! thread (with a current-thread tokio runtime), and the pool is a queue of idle threads,
-//! each holding a fresh, never-used runtime. A run takes an idle thread if there is one, and
-//! otherwise starts a thread that creates its runtime and runs at once. After a run the
-//! thread drops the spent runtime and, if the pool is short, creates a fresh one and waits
-//! again; otherwise it exits. Taking a thread tops the pool up in the background.
+//! An isolate cannot move between threads, so every sandbox lives on its own engine thread
+//! (with a current-thread tokio runtime), and the pool is a queue of idle threads, each
+//! holding a fresh, never-used sandbox. A run takes an idle thread if there is one (one
+//! cross-thread hand-off), and otherwise starts a thread that creates its sandbox and runs at
+//! once. After a run the thread answers, drops the spent sandbox and, if the pool is short,
+//! creates a fresh one and waits again; otherwise it exits. Taking a thread tops the pool up
+//! in the background: the caller never waits for a thread to start.
 //!
 //! Shutdown (dropping the engine) stops running programs, wakes idle threads so they exit,
 //! and waits for every thread.
@@ -20,19 +21,18 @@ use std::time::{Duration, Instant};
 use futures::FutureExt;
 use tokio::sync::oneshot;
 
-use super::bootstrap::FreshRuntime;
 use super::budget::{RunStop, StopReason, Watchdog};
 use super::run::{Job, execute};
+use super::sandbox::Sandbox;
 use super::threads::spawn_engine_thread;
 use crate::runtime::{CodeRunError, CodeRunErrorKind, CodeRunOutcome, EngineConfig};
 
 /// How long shutdown waits for engine threads to exit.
 const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
 
-/// Runtimes one engine thread creates before it retires. The QuickJS backend keeps
-/// per-thread state for every runtime a thread has created (its module bookkeeping), and
-/// after a few hundred creations on one thread a new runtime fails to start; a fresh
-/// thread starts clean.
+/// Sandboxes one engine thread creates before it retires, and a fresh thread takes its place
+/// (started before it leaves, so no run waits). The engine keeps a little per-thread state
+/// for every isolate a thread has created; a fresh thread starts clean.
 const RUNTIMES_PER_THREAD: usize = 32;
 
 pub(crate) struct Pool {
@@ -168,26 +168,32 @@ fn replenish(shared: &Arc<Shared>) {
     }
 }
 
-/// Starts an engine thread (already counted in `threads`, and in `warming` if `warming`).
+/// Starts an engine thread (already counted in `threads`, and in `warming` if `warming`),
+/// without waiting for it. If it cannot start, its counts are undone, and a job it was to
+/// run is dropped with it (its caller sees the engine thread gone: `worker-exit`).
 fn start_thread(shared: &Arc<Shared>, job: Option<Job>, warming: bool) {
     let thread_shared = shared.clone();
-    let started = spawn_engine_thread("codemode-engine", move || {
-        engine_thread(&thread_shared, job, warming);
-        let mut state = lock(&thread_shared);
-        state.threads -= 1;
-        drop(state);
-        thread_shared.thread_exited.notify_all();
-    });
-    if let Err(err) = started {
-        tracing::error!(%err, "no engine thread");
-        let mut state = lock(shared);
-        state.threads -= 1;
-        if warming {
-            state.warming -= 1;
-        }
-        drop(state);
-        shared.thread_exited.notify_all();
-    }
+    let failed_shared = shared.clone();
+    spawn_engine_thread(
+        "codemode-engine",
+        move || {
+            engine_thread(&thread_shared, job, warming);
+            let mut state = lock(&thread_shared);
+            state.threads -= 1;
+            drop(state);
+            thread_shared.thread_exited.notify_all();
+        },
+        move |err| {
+            tracing::error!(%err, "no engine thread");
+            let mut state = lock(&failed_shared);
+            state.threads -= 1;
+            if warming {
+                state.warming -= 1;
+            }
+            drop(state);
+            failed_shared.thread_exited.notify_all();
+        },
+    );
 }
 
 /// The life of an engine thread: create a runtime, get a job (or wait for one in the pool),
@@ -216,7 +222,7 @@ fn engine_thread(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) 
     tokio.block_on(async {
         loop {
             let created = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                FreshRuntime::create(shared.config.heap_bytes())
+                Sandbox::create(shared.config.heap_bytes())
             }));
             runtimes_created += 1;
             let fresh = match created {
@@ -287,7 +293,7 @@ fn refuse(job: Job, reason: &str) {
     });
 }
 
-async fn run_job(shared: &Shared, mut fresh: FreshRuntime, job: Job) {
+async fn run_job(shared: &Shared, mut sandbox: Sandbox, job: Job) {
     let id = {
         let mut state = lock(shared);
         let id = state.next_run;
@@ -298,29 +304,34 @@ async fn run_job(shared: &Shared, mut fresh: FreshRuntime, job: Job) {
     if lock(shared).shutdown {
         job.stop.request(StopReason::Shutdown);
     }
-    let outcome = AssertUnwindSafe(execute(&mut fresh, &job, &shared.watchdog, &shared.config))
-        .catch_unwind()
-        .await
-        .unwrap_or_else(|_| {
-            tracing::error!("a code run panicked in the engine");
-            let logs = job
-                .ledger
-                .lock()
-                .map(|mut ledger| ledger.take_logs())
-                .unwrap_or_default();
-            CodeRunOutcome {
-                value: None,
-                logs,
-                error: Some(CodeRunError::new(
-                    CodeRunErrorKind::WorkerExit,
-                    "the engine failed while running the program",
-                )),
-            }
-        });
+    let outcome = AssertUnwindSafe(execute(
+        &mut sandbox,
+        &job,
+        &shared.watchdog,
+        &shared.config,
+    ))
+    .catch_unwind()
+    .await
+    .unwrap_or_else(|_| {
+        tracing::error!("a code run panicked in the engine");
+        let logs = job
+            .ledger
+            .lock()
+            .map(|mut ledger| ledger.take_logs())
+            .unwrap_or_default();
+        CodeRunOutcome {
+            value: None,
+            logs,
+            error: Some(CodeRunError::new(
+                CodeRunErrorKind::WorkerExit,
+                "the engine failed while running the program",
+            )),
+        }
+    });
     lock(shared).running.remove(&id);
     let _ = job.reply.send(outcome);
-    // The spent runtime goes after the reply, so the caller does not wait for its teardown.
-    if std::panic::catch_unwind(AssertUnwindSafe(|| drop(fresh))).is_err() {
+    // The spent sandbox goes after the reply, so the caller does not wait for its teardown.
+    if std::panic::catch_unwind(AssertUnwindSafe(|| drop(sandbox))).is_err() {
         tracing::error!("dropping a spent JavaScript runtime panicked");
     }
 }
@@ -357,7 +368,6 @@ mod tests {
         let job = Job {
             program: program.to_owned(),
             namespaces: vec![],
-            handle: tokio::runtime::Handle::current(),
             stop: Arc::default(),
             ledger: Arc::new(Mutex::new(Ledger::new(1 << 20))),
             reply,

@@ -9,20 +9,20 @@
 //! This module owns the sequence of a run and the failure messages; it must not know about
 //! threads or the pool.
 
-use std::future::poll_fn;
+use std::rc::Rc;
 use std::sync::{Arc, Mutex};
-use std::task::Poll;
 use std::time::Duration;
 
-use deno_core::{PollEventLoopOptions, v8};
+use deno_core::v8;
 use tokio::sync::oneshot;
 
-use super::bootstrap::FreshRuntime;
 use super::budget::{RunStop, StopReason, TimeBudget, Watchdog};
+use super::event_loop;
 use super::ledger::{Ledger, json_string_len};
-use super::ops::RunContext;
+use super::natives::{RunState, watch_heap};
+use super::sandbox::{Sandbox, ScriptFailure};
 use crate::json::{JsonValue, parse_lossless};
-use crate::runtime::strip::{PROGRAM_FILE, PreparedProgram, map_stack_positions, prepare_program};
+use crate::runtime::strip::{PROGRAM_FILE, PreparedProgram, prepare_program};
 use crate::runtime::{
     BindingNamespace, CodeRunError, CodeRunErrorKind, CodeRunOutcome, EngineConfig,
 };
@@ -31,8 +31,6 @@ use crate::runtime::{
 pub(crate) struct Job {
     pub(crate) program: String,
     pub(crate) namespaces: Vec<BindingNamespace>,
-    /// The tokio runtime that called `run` (host futures are spawned there).
-    pub(crate) handle: tokio::runtime::Handle,
     pub(crate) stop: Arc<RunStop>,
     /// Shared with the caller, so logs survive even if the engine thread dies.
     pub(crate) ledger: Arc<Mutex<Ledger>>,
@@ -54,9 +52,9 @@ fn failed(kind: CodeRunErrorKind, message: impl Into<String>) -> Ending {
     Ending::Failed(CodeRunError::new(kind, message))
 }
 
-/// Runs `job` in `fresh` (which is spent afterwards) and returns the outcome.
+/// Runs `job` in `sandbox` (which is spent afterwards) and returns the outcome.
 pub(crate) async fn execute(
-    fresh: &mut FreshRuntime,
+    sandbox: &mut Sandbox,
     job: &Job,
     watchdog: &Watchdog,
     config: &EngineConfig,
@@ -64,38 +62,30 @@ pub(crate) async fn execute(
     let ending = match prepare_program(&job.program) {
         Err(error) => failed(CodeRunErrorKind::Exception, error.message),
         Ok(prepared) => {
-            fresh.runtime.op_state().borrow_mut().put(RunContext {
-                namespaces: job
-                    .namespaces
+            let run = Rc::new(RunState::new(
+                job.namespaces
                     .iter()
                     .map(|namespace| (namespace.host.clone(), namespace.members.clone()))
                     .collect(),
-                handle: job.handle.clone(),
-                ledger: job.ledger.clone(),
-                stop: job.stop.clone(),
-                in_flight: Vec::new(),
-                uncaught: None,
-            });
-            *fresh.heap_watch.borrow_mut() = Some(job.stop.clone());
-            job.stop
-                .attach(fresh.runtime.v8_isolate().thread_safe_handle());
+                job.ledger.clone(),
+                job.stop.clone(),
+            ));
+            sandbox.isolate.set_slot(run.clone());
+            watch_heap(Some(job.stop.clone()));
+            job.stop.attach(sandbox.isolate.thread_safe_handle());
             let budget = TimeBudget {
                 compute: Duration::from_millis(config.compute_ms),
                 wall: Duration::from_millis(config.wall_ms),
             };
             let watch = watchdog.watch(job.stop.clone(), budget);
-            let ending = drive(fresh, prepared, job, config).await;
+            let ending = drive(sandbox, &run, prepared, job, config).await;
             drop(watch);
             job.stop.detach();
-            *fresh.heap_watch.borrow_mut() = None;
-            if let Some(run) = fresh
-                .runtime
-                .op_state()
-                .borrow_mut()
-                .try_borrow_mut::<RunContext>()
-            {
-                run.abort_in_flight();
-            }
+            watch_heap(None);
+            // Host calls still in flight are dropped with the run's state, before the
+            // isolate their resolvers belong to.
+            sandbox.isolate.remove_slot::<Rc<RunState>>();
+            drop(run);
             ending
         }
     };
@@ -148,24 +138,24 @@ fn settle_output(ending: Ending, ledger: &Mutex<Ledger>) -> CodeRunOutcome {
 }
 
 /// How the event loop left the program.
-enum Settled {
+pub(crate) enum Settled {
     Fulfilled(v8::Global<v8::Value>),
     Rejected(v8::Global<v8::Value>),
     Uncaught(String),
     NeverSettles,
-    EngineError(String),
     Stopped,
 }
 
 async fn drive(
-    fresh: &mut FreshRuntime,
+    sandbox: &mut Sandbox,
+    run: &RunState,
     prepared: PreparedProgram,
     job: &Job,
     config: &EngineConfig,
 ) -> Ending {
     let stop = &*job.stop;
     let spec = namespace_spec(&job.namespaces);
-    if fresh
+    if sandbox
         .prepare_run(&spec, config.max_output_bytes, prepared.lines)
         .is_err()
     {
@@ -178,15 +168,24 @@ async fn drive(
             ),
         );
     }
-    let completion = match fresh.runtime.execute_script(PROGRAM_FILE, prepared.script) {
+    let completion = match sandbox.run_script(PROGRAM_FILE, &prepared.script) {
         Ok(completion) => completion,
-        Err(error) => {
-            let message = describe_js_error(error.stack.as_deref(), &error.exception_message);
-            return stopped_or(stop, config, engine_failure(message));
+        Err(ScriptFailure::Threw(message)) => {
+            return stopped_or(stop, config, thrown(message, config));
+        }
+        Err(ScriptFailure::Terminated) => {
+            return stopped_or(
+                stop,
+                config,
+                failed(
+                    CodeRunErrorKind::WorkerExit,
+                    "the engine terminated the program",
+                ),
+            );
         }
     };
     let promise = {
-        deno_core::scope!(scope, fresh.runtime);
+        v8::scope_with_context!(let scope, &mut sandbox.isolate, &sandbox.context);
         let completion = v8::Local::new(scope, completion);
         match v8::Local::<v8::Promise>::try_from(completion) {
             Ok(promise) => {
@@ -203,40 +202,13 @@ async fn drive(
         }
     };
 
-    let settled = {
-        let event_loop = poll_fn(|cx| {
-            if stop.reason().is_some() {
-                return Poll::Ready(Settled::Stopped);
-            }
-            let progress = fresh
-                .runtime
-                .poll_event_loop(cx, PollEventLoopOptions::default());
-            if stop.reason().is_some() {
-                return Poll::Ready(Settled::Stopped);
-            }
-            if let Some(settled) = promise_outcome(fresh, &promise) {
-                return Poll::Ready(settled);
-            }
-            if let Some(message) = uncaught(fresh) {
-                return Poll::Ready(Settled::Uncaught(message));
-            }
-            match progress {
-                Poll::Ready(Ok(())) => Poll::Ready(Settled::NeverSettles),
-                Poll::Ready(Err(error)) => Poll::Ready(Settled::EngineError(error.to_string())),
-                Poll::Pending => Poll::Pending,
-            }
-        });
-        tokio::select! {
-            settled = event_loop => settled,
-            () = stop.stopped() => Settled::Stopped,
-        }
-    };
+    let settled = event_loop::run_until_settled(sandbox, run, &promise).await;
 
     match settled {
         Settled::Stopped => stop_ending(stop, config),
         Settled::Fulfilled(value) => {
             let undefined = {
-                deno_core::scope!(scope, fresh.runtime);
+                v8::scope_with_context!(let scope, &mut sandbox.isolate, &sandbox.context);
                 v8::Local::new(scope, &value).is_undefined()
             };
             if undefined {
@@ -250,7 +222,7 @@ async fn drive(
                 .lock()
                 .map(|ledger| ledger.remaining())
                 .unwrap_or(0);
-            match fresh.check_lossless(&value, remaining) {
+            match sandbox.check_lossless(&value, remaining) {
                 Err(_) => stopped_or(
                     stop,
                     config,
@@ -262,7 +234,7 @@ async fn drive(
                 Ok(checked) => completion_value(&checked),
             }
         }
-        Settled::Rejected(error) => match fresh.describe_thrown(&error) {
+        Settled::Rejected(error) => match sandbox.describe_thrown(&error) {
             Ok(message) => thrown(message, config),
             Err(_) => stopped_or(
                 stop,
@@ -273,38 +245,12 @@ async fn drive(
                 ),
             ),
         },
-        Settled::Uncaught(message) => thrown(message, config),
+        Settled::Uncaught(message) => stopped_or(stop, config, thrown(message, config)),
         Settled::NeverSettles => failed(
             CodeRunErrorKind::Exception,
             "the program can never finish: it awaits a promise that nothing will settle (no binding call, timer or other work is pending). Resolve or remove that promise.",
         ),
-        Settled::EngineError(message) => stopped_or(stop, config, engine_failure(message)),
     }
-}
-
-/// The program's promise, once it has settled.
-fn promise_outcome(fresh: &mut FreshRuntime, promise: &v8::Global<v8::Promise>) -> Option<Settled> {
-    deno_core::scope!(scope, fresh.runtime);
-    let promise = v8::Local::new(scope, promise);
-    match promise.state() {
-        v8::PromiseState::Pending => None,
-        v8::PromiseState::Fulfilled => Some(Settled::Fulfilled(v8::Global::new(
-            scope,
-            promise.result(scope),
-        ))),
-        v8::PromiseState::Rejected => Some(Settled::Rejected(v8::Global::new(
-            scope,
-            promise.result(scope),
-        ))),
-    }
-}
-
-fn uncaught(fresh: &mut FreshRuntime) -> Option<String> {
-    let state = fresh.runtime.op_state();
-    let mut state = state.borrow_mut();
-    state
-        .try_borrow_mut::<RunContext>()
-        .and_then(|run| run.uncaught.take())
 }
 
 /// The value from the bootstrap's check: `J<json>`, `E<path: reason>` or `L<reason>`.
@@ -395,28 +341,6 @@ fn thrown(message: String, config: &EngineConfig) -> Ending {
         );
     }
     failed(CodeRunErrorKind::Exception, message)
-}
-
-/// A failure reported by the engine itself (not by the program's promise).
-/// deno_core reports a terminated isolate as "execution terminated"; with no stop reason
-/// recorded, the engine itself ended the program.
-fn engine_failure(message: String) -> Ending {
-    if message.contains("execution terminated") {
-        failed(
-            CodeRunErrorKind::WorkerExit,
-            format!("the engine terminated the program: {message}"),
-        )
-    } else {
-        failed(CodeRunErrorKind::Exception, message)
-    }
-}
-
-/// A message from deno_core's error: the stack when there is one, positions as written.
-fn describe_js_error(stack: Option<&str>, message: &str) -> String {
-    match stack {
-        Some(stack) if stack.contains(PROGRAM_FILE) => map_stack_positions(stack),
-        _ => map_stack_positions(message),
-    }
 }
 
 /// The namespaces as the bootstrap's `prepareRun` reads them.

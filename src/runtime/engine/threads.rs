@@ -5,6 +5,9 @@
 //! The spawner initializes the platform and then spawns every engine thread, so that holds
 //! whichever host thread asks for a run.
 //!
+//! Spawning does not wait: the caller (a run being submitted, the pool refilling itself)
+//! goes on while the spawner starts the thread.
+//!
 //! This module owns thread creation; it must not know what the threads run.
 
 use std::sync::OnceLock;
@@ -17,11 +20,12 @@ use deno_core::JsRuntime;
 const ENGINE_STACK_BYTES: usize = 16 * 1024 * 1024;
 
 type Body = Box<dyn FnOnce() + Send + 'static>;
+type OnFailure = Box<dyn FnOnce(String) + Send + 'static>;
 
 struct SpawnRequest {
-    name: String,
+    name: &'static str,
     body: Body,
-    spawned: mpsc::Sender<std::io::Result<()>>,
+    on_failure: OnFailure,
 }
 
 static SPAWNER: OnceLock<Result<mpsc::Sender<SpawnRequest>, String>> = OnceLock::new();
@@ -35,12 +39,18 @@ fn spawner() -> Result<&'static mpsc::Sender<SpawnRequest>, String> {
                 .spawn(move || {
                     JsRuntime::init_platform(None);
                     for request in incoming {
+                        let SpawnRequest {
+                            name,
+                            body,
+                            on_failure,
+                        } = request;
                         let spawned = std::thread::Builder::new()
-                            .name(request.name)
+                            .name(name.to_owned())
                             .stack_size(ENGINE_STACK_BYTES)
-                            .spawn(request.body)
-                            .map(|_| ());
-                        let _ = request.spawned.send(spawned);
+                            .spawn(body);
+                        if let Err(err) = spawned {
+                            on_failure(format!("an engine thread could not start: {err}"));
+                        }
                     }
                 })
                 .map(|_| requests)
@@ -50,22 +60,25 @@ fn spawner() -> Result<&'static mpsc::Sender<SpawnRequest>, String> {
         .map_err(Clone::clone)
 }
 
-/// Spawns an engine thread running `body`; the thread is detached.
+/// Asks for an engine thread running `body` (detached) and returns at once; the caller does
+/// not wait for the thread to start. If it cannot start, `on_failure` runs (on the spawner
+/// thread, or on the calling thread when the spawner itself is gone) with the reason.
 pub(crate) fn spawn_engine_thread(
-    name: &str,
+    name: &'static str,
     body: impl FnOnce() + Send + 'static,
-) -> Result<(), String> {
-    let (spawned, result) = mpsc::channel();
-    spawner()?
-        .send(SpawnRequest {
-            name: name.to_owned(),
-            body: Box::new(body),
-            spawned,
-        })
-        .map_err(|_| "the engine spawner thread is gone".to_owned())?;
-    match result.recv() {
-        Ok(Ok(())) => Ok(()),
-        Ok(Err(err)) => Err(format!("an engine thread could not start: {err}")),
-        Err(_) => Err("the engine spawner thread is gone".to_owned()),
+    on_failure: impl FnOnce(String) + Send + 'static,
+) {
+    let request = SpawnRequest {
+        name,
+        body: Box::new(body),
+        on_failure: Box::new(on_failure),
+    };
+    match spawner() {
+        Ok(spawner) => {
+            if let Err(mpsc::SendError(request)) = spawner.send(request) {
+                (request.on_failure)("the engine spawner thread is gone".to_owned());
+            }
+        }
+        Err(reason) => (request.on_failure)(reason),
     }
 }

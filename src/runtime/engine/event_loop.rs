@@ -1,0 +1,199 @@
+//! The event loop of one run: microtasks, unhandled rejections, timers and host calls, until
+//! the program's promise settles.
+//!
+//! Each turn: run the microtask queue to its end; stop if the run was stopped; read the
+//! program's promise; fail the run on the first failure outside that promise (a rejection
+//! nobody handled by the end of the checkpoint, a throwing timer callback); fire one due
+//! timer; and when nothing can run, wait on this thread for a host call's answer, the next
+//! timer or a stop. With no host call and no timer pending and the promise still pending,
+//! nothing can ever settle it: the loop says so at once.
+//!
+//! The futures of host calls are polled here, on the engine thread: the seam's contract is
+//! that a host does its real work elsewhere and its future only waits for the answer (polls
+//! count as the program's compute time).
+//!
+//! This module owns the turn order; it must not know about budgets' numbers or outcomes.
+
+use std::future::{Future, poll_fn};
+use std::pin::pin;
+use std::task::Poll;
+
+use deno_core::v8;
+use futures::StreamExt;
+
+use super::natives::{RunState, rejected};
+use super::run::Settled;
+use super::sandbox::Sandbox;
+use crate::json::{JsonValue, check_lossless};
+
+type Answer = (
+    Option<v8::Global<v8::PromiseResolver>>,
+    Result<JsonValue, String>,
+);
+
+/// Drives the run until `promise` settles, the run fails outside it, can never settle, or is
+/// stopped.
+pub(crate) async fn run_until_settled(
+    sandbox: &mut Sandbox,
+    run: &RunState,
+    promise: &v8::Global<v8::Promise>,
+) -> Settled {
+    loop {
+        if let Some(settled) = checkpoint(sandbox, run, promise) {
+            return settled;
+        }
+        match fire_due_timer(sandbox, run) {
+            Timer::Over(settled) => return settled,
+            Timer::Fired => continue,
+            Timer::NoneDue => {}
+        }
+        if run.calls.borrow().is_empty() && run.timers.borrow().is_empty() {
+            return Settled::NeverSettles;
+        }
+        match wait(run).await {
+            None => return Settled::Stopped,
+            Some(answers) => answer_calls(sandbox, answers),
+        }
+    }
+}
+
+/// Runs the microtasks; how things stand afterwards, if the run is over.
+fn checkpoint(
+    sandbox: &mut Sandbox,
+    run: &RunState,
+    promise: &v8::Global<v8::Promise>,
+) -> Option<Settled> {
+    let unhandled = {
+        v8::scope_with_context!(let scope, &mut sandbox.isolate, &sandbox.context);
+        scope.perform_microtask_checkpoint();
+        if run.stop.reason().is_some() {
+            return Some(Settled::Stopped);
+        }
+        let promise = v8::Local::new(scope, promise);
+        match promise.state() {
+            v8::PromiseState::Pending => {}
+            v8::PromiseState::Fulfilled => {
+                return Some(Settled::Fulfilled(v8::Global::new(
+                    scope,
+                    promise.result(scope),
+                )));
+            }
+            v8::PromiseState::Rejected => {
+                return Some(Settled::Rejected(v8::Global::new(
+                    scope,
+                    promise.result(scope),
+                )));
+            }
+        }
+        if let Some(message) = run.uncaught.borrow_mut().take() {
+            return Some(Settled::Uncaught(message));
+        }
+        let mut rejections = run.rejections.borrow_mut();
+        let first = rejections.drain(..).next();
+        first.map(|(_, reason)| reason)
+    };
+    let reason = unhandled?;
+    Some(match sandbox.describe_thrown(&reason) {
+        Ok(message) => Settled::Uncaught(format!("Uncaught (in promise) {message}")),
+        Err(_) => Settled::Stopped,
+    })
+}
+
+enum Timer {
+    NoneDue,
+    Fired,
+    /// The callback threw, or the run was stopped while it ran.
+    Over(Settled),
+}
+
+/// Calls the callback of one due timer, if one is due; a throwing callback fails the run.
+fn fire_due_timer(sandbox: &mut Sandbox, run: &RunState) -> Timer {
+    let due = run.timers.borrow_mut().take_due(std::time::Instant::now());
+    let Some(callback) = due else {
+        return Timer::NoneDue;
+    };
+    let thrown = {
+        v8::scope_with_context!(let scope, &mut sandbox.isolate, &sandbox.context);
+        v8::tc_scope!(let scope, scope);
+        let callback = v8::Local::new(scope, callback);
+        let receiver = v8::undefined(scope).into();
+        if callback.call(scope, receiver, &[]).is_some() {
+            return Timer::Fired;
+        }
+        if scope.has_terminated() || run.stop.reason().is_some() {
+            return Timer::Over(Settled::Stopped);
+        }
+        let Some(exception) = scope.exception() else {
+            return Timer::Fired;
+        };
+        v8::Global::new(scope, exception)
+    };
+    Timer::Over(match sandbox.describe_thrown(&thrown) {
+        Ok(message) => Settled::Uncaught(message),
+        Err(_) => Settled::Stopped,
+    })
+}
+
+/// Waits for host answers (all that are ready), the next timer, or a stop (`None`).
+async fn wait(run: &RunState) -> Option<Vec<Answer>> {
+    let deadline = run.timers.borrow().next_deadline();
+    let mut timer = deadline.map(|due| Box::pin(tokio::time::sleep_until(due.into())));
+    let mut stopped = pin!(run.stop.stopped());
+    poll_fn(|cx| {
+        if stopped.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(None);
+        }
+        let mut answers = Vec::new();
+        {
+            let mut calls = run.calls.borrow_mut();
+            while let Poll::Ready(Some(answer)) = calls.poll_next_unpin(cx) {
+                answers.push(answer);
+            }
+        }
+        if !answers.is_empty() {
+            return Poll::Ready(Some(answers));
+        }
+        if let Some(timer) = timer.as_mut()
+            && timer.as_mut().poll(cx).is_ready()
+        {
+            return Poll::Ready(Some(answers));
+        }
+        Poll::Pending
+    })
+    .await
+}
+
+/// Resolves the program's promises of answered calls with `J<json>` or `E<message>`.
+fn answer_calls(sandbox: &mut Sandbox, answers: Vec<Answer>) {
+    v8::scope_with_context!(let scope, &mut sandbox.isolate, &sandbox.context);
+    for (resolver, answer) in answers {
+        let Some(resolver) = resolver else {
+            continue;
+        };
+        let text = match answer {
+            Ok(value) => accepted(&value),
+            Err(message) => rejected(&message),
+        };
+        let resolver = v8::Local::new(scope, resolver);
+        let text = v8::String::new(scope, &text).or_else(|| {
+            v8::String::new(scope, &rejected("the result is too large for the program"))
+        });
+        if let Some(text) = text {
+            resolver.resolve(scope, text.into());
+        }
+    }
+}
+
+/// `J<json>` for a lossless value, `E<why not>` otherwise.
+fn accepted(value: &JsonValue) -> String {
+    if let Err(err) = check_lossless(value) {
+        return rejected(&format!("the result is not lossless JSON: {err}"));
+    }
+    let mut text = Vec::with_capacity(64);
+    text.push(b'J');
+    match serde_json::to_writer(&mut text, value) {
+        Ok(()) => String::from_utf8(text)
+            .unwrap_or_else(|_| rejected("the result could not be serialized")),
+        Err(err) => rejected(&format!("the result could not be serialized: {err}")),
+    }
+}

@@ -1,0 +1,434 @@
+//! The native functions the bootstrap holds, the isolate's callbacks, and the per-run state
+//! they reach.
+//!
+//! The bootstrap receives one `host` object of natives and keeps them in its closure (a
+//! program never sees it):
+//! - `log(line)`: one console call; goes into the run's ledger at once, and stops the run
+//!   when the logs exceed the output cap.
+//! - `call(namespace, member, argsJson)`: one binding call. The host's
+//!   [`BindingHost::call`](crate::runtime::BindingHost::call) is invoked synchronously, in
+//!   submission order; its future is polled by the run's event loop on this thread (the
+//!   seam's contract: hosts do their real work elsewhere) and dropped if the run ends first.
+//!   Returns a promise of `J<json>` or `E<message>`.
+//! - `uncaught(message)`: a failure outside the program's own promise (a throwing
+//!   `queueMicrotask` callback); the first one fails the run.
+//! - `createTimer(callback, delay, repeat)`, `cancelTimer(id)`, `enqueueMicrotask(fn)`.
+//! - type checks the inspector and the JSON check need (`isProxy`, `isDate`, ...) and
+//!   `getPromiseDetails`, `getProxyDetails`.
+//!
+//! Isolate callbacks: unhandled promise rejections are recorded for the event loop (which
+//! fails the run with the first one still unhandled after a microtask checkpoint), and the
+//! near-heap-limit callback stops the run.
+//!
+//! This module owns the natives and [`RunState`]; it must not know how runs are driven.
+
+use std::cell::RefCell;
+use std::ffi::c_void;
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+
+use deno_core::v8;
+use futures::future::BoxFuture;
+use futures::stream::FuturesUnordered;
+
+use super::budget::{RunStop, StopReason};
+use super::ledger::Ledger;
+use super::timers::Timers;
+use crate::json::{JsonValue, parse_lossless};
+use crate::runtime::BindingHost;
+
+/// What the natives of a running program reach (an isolate slot, set for the run).
+pub(crate) struct RunState {
+    /// Per namespace: the host and the member names, indexed as the bootstrap numbers them.
+    pub(crate) namespaces: Vec<(Arc<dyn BindingHost>, Vec<String>)>,
+    pub(crate) ledger: Arc<Mutex<Ledger>>,
+    pub(crate) stop: Arc<RunStop>,
+    /// Host calls not answered yet.
+    pub(crate) calls: RefCell<FuturesUnordered<PendingCall>>,
+    pub(crate) timers: RefCell<Timers<v8::Global<v8::Function>>>,
+    /// The first failure outside the program's promise.
+    pub(crate) uncaught: RefCell<Option<String>>,
+    /// Rejected promises that had no handler when they were rejected, with their reasons.
+    pub(crate) rejections: RefCell<Vec<(v8::Global<v8::Promise>, v8::Global<v8::Value>)>>,
+}
+
+impl RunState {
+    pub(crate) fn new(
+        namespaces: Vec<(Arc<dyn BindingHost>, Vec<String>)>,
+        ledger: Arc<Mutex<Ledger>>,
+        stop: Arc<RunStop>,
+    ) -> RunState {
+        RunState {
+            namespaces,
+            ledger,
+            stop,
+            calls: RefCell::new(FuturesUnordered::new()),
+            timers: RefCell::new(Timers::new()),
+            uncaught: RefCell::new(None),
+            rejections: RefCell::new(Vec::new()),
+        }
+    }
+}
+
+/// A host call in flight: its future, and the resolver of the program's promise.
+pub(crate) struct PendingCall {
+    resolver: Option<v8::Global<v8::PromiseResolver>>,
+    answer: BoxFuture<'static, Result<JsonValue, String>>,
+}
+
+impl Future for PendingCall {
+    type Output = (
+        Option<v8::Global<v8::PromiseResolver>>,
+        Result<JsonValue, String>,
+    );
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        let polled = catch_unwind(AssertUnwindSafe(|| this.answer.as_mut().poll(cx)));
+        match polled {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(answer)) => Poll::Ready((this.resolver.take(), answer)),
+            Err(_) => Poll::Ready((
+                this.resolver.take(),
+                Err("the call failed (its host panicked)".to_owned()),
+            )),
+        }
+    }
+}
+
+/// The run's state, from a scope of its isolate.
+pub(crate) fn run_state(scope: &v8::PinScope<'_, '_>) -> Option<Rc<RunState>> {
+    scope.get_slot::<Rc<RunState>>().cloned()
+}
+
+thread_local! {
+    /// The run the near-heap-limit callback stops: one isolate runs per engine thread.
+    static HEAP_WATCH: RefCell<Option<Arc<RunStop>>> = const { RefCell::new(None) };
+}
+
+/// Sets (or clears) the run the heap callback of this thread's isolate stops.
+pub(crate) fn watch_heap(stop: Option<Arc<RunStop>>) {
+    HEAP_WATCH.with(|watch| *watch.borrow_mut() = stop);
+}
+
+/// Registers the isolate-wide callbacks: unhandled rejections, the heap limit and the
+/// formatting of `error.stack`.
+pub(crate) fn install_isolate_callbacks(isolate: &mut v8::Isolate) {
+    isolate.set_promise_reject_callback(promise_rejected);
+    isolate.set_prepare_stack_trace_callback(prepare_stack_trace);
+    isolate.add_near_heap_limit_callback(near_heap_limit, std::ptr::null_mut());
+}
+
+/// Near the heap limit: stop the run, and give the terminated program room to unwind.
+unsafe extern "C" fn near_heap_limit(_data: *mut c_void, current: usize, _initial: usize) -> usize {
+    HEAP_WATCH.with(|watch| {
+        if let Ok(watch) = watch.try_borrow()
+            && let Some(stop) = watch.as_ref()
+        {
+            stop.request(StopReason::Heap);
+        }
+    });
+    current.saturating_add((current / 2).max(16 << 20))
+}
+
+/// Records a promise rejected with no handler, and forgets it when a handler comes later.
+unsafe extern "C" fn promise_rejected(message: v8::PromiseRejectMessage) {
+    // SAFETY: `message` is the one the engine passed to this callback, valid for its whole
+    // duration, and the engine calls it on the isolate's own thread while the isolate is
+    // entered: exactly what a callback scope requires.
+    v8::callback_scope!(unsafe scope, &message);
+    let Some(run) = run_state(scope) else {
+        return;
+    };
+    let promise = message.get_promise();
+    match message.get_event() {
+        v8::PromiseRejectEvent::PromiseRejectWithNoHandler => {
+            let reason = message
+                .get_value()
+                .unwrap_or_else(|| v8::undefined(scope).into());
+            let entry = (
+                v8::Global::new(scope, promise),
+                v8::Global::new(scope, reason),
+            );
+            run.rejections.borrow_mut().push(entry);
+        }
+        v8::PromiseRejectEvent::PromiseHandlerAddedAfterReject => {
+            run.rejections
+                .borrow_mut()
+                .retain(|(rejected, _)| v8::Local::new(scope, rejected) != promise);
+        }
+        _ => {}
+    }
+}
+
+/// `error.stack` as V8 writes it: `<name>: <message>`, then one `    at <frame>` line per call
+/// site. Registering it matters on the QuickJS backend too: only with a callback registered
+/// does the backend correct its call sites to V8's positions (a `new Error(...)` frame points
+/// at `new`, as on V8), and hand them here.
+fn prepare_stack_trace<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    error: v8::Local<'s, v8::Value>,
+    sites: v8::Local<'s, v8::Array>,
+) -> v8::Local<'s, v8::Value> {
+    let text = {
+        v8::tc_scope!(let scope, scope);
+        let mut text = String::new();
+        if let Ok(error) = v8::Local::<v8::Object>::try_from(error) {
+            let property = |name: &str| -> Option<String> {
+                let key = v8::String::new(scope, name)?;
+                let value = error.get(scope, key.into())?;
+                if value.is_undefined() {
+                    return None;
+                }
+                Some(value.to_string(scope)?.to_rust_string_lossy(scope))
+            };
+            let name = property("name").unwrap_or_else(|| "Error".to_owned());
+            let message = property("message").unwrap_or_default();
+            text = match (name.is_empty(), message.is_empty()) {
+                (false, false) => format!("{name}: {message}"),
+                (true, _) => message,
+                (false, true) => name,
+            };
+        }
+        for index in 0..sites.length() {
+            // A call site formats itself (`fn (file:line:col)`); one that cannot ends the list.
+            let frame = sites
+                .get_index(scope, index)
+                .and_then(|site| v8::Local::<v8::Object>::try_from(site).ok())
+                .and_then(|site| {
+                    let key = v8::String::new(scope, "toString")?;
+                    let format = site.get(scope, key.into())?;
+                    let format = v8::Local::<v8::Function>::try_from(format).ok()?;
+                    let frame = format.call(scope, site.into(), &[])?;
+                    Some(frame.to_rust_string_lossy(scope))
+                });
+            let Some(frame) = frame else {
+                break;
+            };
+            text.push_str("\n    at ");
+            text.push_str(&frame);
+        }
+        text
+    };
+    match v8::String::new(scope, &text) {
+        Some(text) => text.into(),
+        None => v8::undefined(scope).into(),
+    }
+}
+
+/// The `host` object handed to the bootstrap.
+pub(crate) fn host_object<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+) -> Option<v8::Local<'s, v8::Object>> {
+    let host = v8::Object::new(scope);
+    macro_rules! natives {
+        ($($name:literal => $callback:expr),* $(,)?) => {
+            $(
+                let function = v8::Function::new(scope, $callback)?;
+                let key = v8::String::new(scope, $name)?;
+                host.set(scope, key.into(), function.into())?;
+            )*
+        };
+    }
+    macro_rules! predicates {
+        ($($name:literal => $method:ident),* $(,)?) => {
+            natives!($($name => |_: &mut v8::PinScope, args: v8::FunctionCallbackArguments, mut rv: v8::ReturnValue| {
+                rv.set_bool(args.get(0).$method());
+            }),*);
+        };
+    }
+    natives!(
+        "log" => log,
+        "call" => call,
+        "uncaught" => uncaught,
+        "createTimer" => create_timer,
+        "cancelTimer" => cancel_timer,
+        "enqueueMicrotask" => enqueue_microtask,
+        "getPromiseDetails" => promise_details,
+        "getProxyDetails" => proxy_details,
+    );
+    predicates!(
+        "isArrayBuffer" => is_array_buffer,
+        "isAsyncFunction" => is_async_function,
+        "isBigIntObject" => is_big_int_object,
+        "isBooleanObject" => is_boolean_object,
+        "isDate" => is_date,
+        "isGeneratorFunction" => is_generator_function,
+        "isMap" => is_map,
+        "isNativeError" => is_native_error,
+        "isNumberObject" => is_number_object,
+        "isPromise" => is_promise,
+        "isProxy" => is_proxy,
+        "isRegExp" => is_reg_exp,
+        "isSet" => is_set,
+        "isSharedArrayBuffer" => is_shared_array_buffer,
+        "isStringObject" => is_string_object,
+        "isSymbolObject" => is_symbol_object,
+        "isTypedArray" => is_typed_array,
+        "isWeakMap" => is_weak_map,
+        "isWeakSet" => is_weak_set,
+    );
+    Some(host)
+}
+
+fn log(scope: &mut v8::PinScope, args: v8::FunctionCallbackArguments, _rv: v8::ReturnValue) {
+    let Some(run) = run_state(scope) else {
+        return;
+    };
+    let line = args.get(0).to_rust_string_lossy(scope);
+    let accepted = run
+        .ledger
+        .lock()
+        .map(|mut ledger| ledger.push(line))
+        .unwrap_or(false);
+    if !accepted {
+        run.stop.request(StopReason::Output);
+    }
+}
+
+fn uncaught(scope: &mut v8::PinScope, args: v8::FunctionCallbackArguments, _rv: v8::ReturnValue) {
+    let Some(run) = run_state(scope) else {
+        return;
+    };
+    let mut uncaught = run.uncaught.borrow_mut();
+    if uncaught.is_none() {
+        *uncaught = Some(args.get(0).to_rust_string_lossy(scope));
+    }
+}
+
+fn call(scope: &mut v8::PinScope, args: v8::FunctionCallbackArguments, mut rv: v8::ReturnValue) {
+    let Some(resolver) = v8::PromiseResolver::new(scope) else {
+        return;
+    };
+    rv.set(resolver.get_promise(scope).into());
+    let started = match run_state(scope) {
+        None => Err("no program is running".to_owned()),
+        Some(run) => start_call(scope, &run, &args).map(|answer| (run, answer)),
+    };
+    match started {
+        Ok((run, answer)) => run.calls.borrow_mut().push(PendingCall {
+            resolver: Some(v8::Global::new(scope, resolver)),
+            answer,
+        }),
+        Err(message) => {
+            if let Some(text) = v8::String::new(scope, &rejected(&message)) {
+                resolver.resolve(scope, text.into());
+            }
+        }
+    }
+}
+
+/// The synchronous part of a call: check the arguments and invoke the host.
+fn start_call(
+    scope: &mut v8::PinScope,
+    run: &RunState,
+    args: &v8::FunctionCallbackArguments,
+) -> Result<BoxFuture<'static, Result<JsonValue, String>>, String> {
+    let index = |value: v8::Local<v8::Value>| {
+        v8::Local::<v8::Int32>::try_from(value)
+            .ok()
+            .and_then(|number| usize::try_from(number.value()).ok())
+    };
+    let (host, members) = index(args.get(0))
+        .and_then(|namespace| run.namespaces.get(namespace))
+        .ok_or_else(|| "unknown binding namespace".to_owned())?;
+    let name = index(args.get(1))
+        .and_then(|member| members.get(member))
+        .ok_or_else(|| "unknown binding".to_owned())?;
+    let text = args.get(2).to_rust_string_lossy(scope);
+    let arguments = parse_lossless(&text)
+        .map_err(|err| format!("the arguments are not lossless JSON: {err}"))?;
+    catch_unwind(AssertUnwindSafe(|| host.call(name, arguments)))
+        .map_err(|_| "the call failed (its host panicked)".to_owned())
+}
+
+/// The answer text of a rejected call.
+pub(crate) fn rejected(message: &str) -> String {
+    let mut text = String::with_capacity(message.len() + 1);
+    text.push('E');
+    text.push_str(message);
+    text
+}
+
+fn create_timer(
+    scope: &mut v8::PinScope,
+    args: v8::FunctionCallbackArguments,
+    mut rv: v8::ReturnValue,
+) {
+    let Some(run) = run_state(scope) else {
+        return;
+    };
+    let Ok(callback) = v8::Local::<v8::Function>::try_from(args.get(0)) else {
+        return;
+    };
+    let delay = v8::Local::<v8::Number>::try_from(args.get(1))
+        .map(|number| number.value())
+        .unwrap_or(0.0);
+    let repeat = args.get(2).is_true();
+    let callback = v8::Global::new(scope, callback);
+    let id = run.timers.borrow_mut().start(callback, delay, repeat);
+    rv.set_uint32(id);
+}
+
+fn cancel_timer(
+    scope: &mut v8::PinScope,
+    args: v8::FunctionCallbackArguments,
+    _rv: v8::ReturnValue,
+) {
+    let Some(run) = run_state(scope) else {
+        return;
+    };
+    if let Ok(id) = v8::Local::<v8::Uint32>::try_from(args.get(0)) {
+        run.timers.borrow_mut().cancel(id.value());
+    }
+}
+
+fn enqueue_microtask(
+    scope: &mut v8::PinScope,
+    args: v8::FunctionCallbackArguments,
+    _rv: v8::ReturnValue,
+) {
+    if let Ok(callback) = v8::Local::<v8::Function>::try_from(args.get(0)) {
+        scope.enqueue_microtask(callback);
+    }
+}
+
+/// `[state, result]`: state 0 pending, 1 fulfilled, 2 rejected.
+fn promise_details(
+    scope: &mut v8::PinScope,
+    args: v8::FunctionCallbackArguments,
+    mut rv: v8::ReturnValue,
+) {
+    let Ok(promise) = v8::Local::<v8::Promise>::try_from(args.get(0)) else {
+        return;
+    };
+    let (state, result) = match promise.state() {
+        v8::PromiseState::Pending => (0, v8::undefined(scope).into()),
+        v8::PromiseState::Fulfilled => (1, promise.result(scope)),
+        v8::PromiseState::Rejected => (2, promise.result(scope)),
+    };
+    let state = v8::Integer::new(scope, state).into();
+    rv.set(v8::Array::new_with_elements(scope, &[state, result]).into());
+}
+
+/// `[target, handler]`, or `null` for a revoked proxy.
+fn proxy_details(
+    scope: &mut v8::PinScope,
+    args: v8::FunctionCallbackArguments,
+    mut rv: v8::ReturnValue,
+) {
+    let Ok(proxy) = v8::Local::<v8::Proxy>::try_from(args.get(0)) else {
+        return;
+    };
+    if proxy.is_revoked() {
+        rv.set_null();
+        return;
+    }
+    let target = proxy.get_target(scope);
+    let handler = proxy.get_handler(scope);
+    rv.set(v8::Array::new_with_elements(scope, &[target, handler]).into());
+}

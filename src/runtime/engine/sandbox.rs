@@ -1,0 +1,281 @@
+//! A sandbox: a bare isolate with one context, the codemode bootstrap loaded, ready for one
+//! program.
+//!
+//! No `deno_core::JsRuntime` is involved: the isolate is created through the V8 API that
+//! deno_core re-exports, and the host functions the bootstrap needs are our own native
+//! callbacks ([`natives`](super::natives)), handed to the bootstrap as the argument of its
+//! function. deno_core's runtime loads its built-in ES modules into every runtime, and on the
+//! QuickJS backend a dropped runtime's module state kept its whole context alive (see the
+//! README's "Code runtime" section); a bare isolate loads no module and is released in full
+//! when dropped.
+//!
+//! The bootstrap (the files of `js-runtime/`, one strict function body) captures what it
+//! needs, installs `console`, the timers and `queueMicrotask`, deletes every global that is not
+//! ECMAScript's, and returns the host API, which only this module holds: `prepareRun`,
+//! `checkLossless`, `describeThrown`.
+//!
+//! This module owns isolate creation and calls into the host API; it must not know about
+//! pools, budgets or outcomes.
+
+use std::sync::LazyLock;
+
+use deno_core::v8;
+
+use super::natives;
+use crate::runtime::strip::{PROGRAM_FILE, program_position};
+
+/// The bootstrap source: the fragments of `js-runtime/`, in order, inside one strict function
+/// of the host's natives that returns the host API.
+static BOOTSTRAP: LazyLock<String> = LazyLock::new(|| {
+    // The wrapper head's length, as strip.rs defines it: column 1 + head = column 1 as written.
+    let (_, mapped) = program_position(1, 1000);
+    let head_length = 1000 - mapped;
+    format!(
+        "(function (host) {{\n\"use strict\";\nconst PROGRAM_FILE = {file:?};\nconst PROGRAM_HEAD_LENGTH = {head_length};\n{parts}\n}})",
+        file = PROGRAM_FILE,
+        parts = [
+            include_str!("../../../js-runtime/00_capture.js"),
+            include_str!("../../../js-runtime/10_inspect.js"),
+            include_str!("../../../js-runtime/20_json.js"),
+            include_str!("../../../js-runtime/30_errors.js"),
+            include_str!("../../../js-runtime/40_bindings.js"),
+            include_str!("../../../js-runtime/50_console.js"),
+            include_str!("../../../js-runtime/90_seal.js"),
+        ]
+        .join("\n"),
+    )
+});
+
+/// The name the bootstrap carries in stack traces (its frames are dropped from messages).
+const BOOTSTRAP_FILE: &str = "codemode:runtime";
+
+/// A never-used isolate and context, ready for one program.
+///
+/// Field order is drop order: the handles go before the isolate they belong to.
+pub(crate) struct Sandbox {
+    api: HostApi,
+    pub(crate) context: v8::Global<v8::Context>,
+    pub(crate) isolate: v8::OwnedIsolate,
+}
+
+struct HostApi {
+    prepare_run: v8::Global<v8::Function>,
+    check_lossless: v8::Global<v8::Function>,
+    describe_thrown: v8::Global<v8::Function>,
+}
+
+/// A host API call did not return: the program's code it ran threw or was terminated.
+#[derive(Debug)]
+pub(crate) struct CallFailed;
+
+/// The program did not compile or its first synchronous part threw.
+pub(crate) enum ScriptFailure {
+    /// A description of the thrown value, with the program's positions as written.
+    Threw(String),
+    /// The isolate was terminated while it ran.
+    Terminated,
+}
+
+impl Sandbox {
+    /// Creates an isolate with a heap limit of `heap_bytes` and loads the bootstrap.
+    pub(crate) fn create(heap_bytes: usize) -> Result<Sandbox, String> {
+        let mut isolate = v8::Isolate::new(v8::CreateParams::default().heap_limits(0, heap_bytes));
+        isolate.set_microtasks_policy(v8::MicrotasksPolicy::Explicit);
+        natives::install_isolate_callbacks(&mut isolate);
+        let (context, api) = {
+            v8::scope!(let scope, &mut isolate);
+            let context = v8::Context::new(scope, Default::default());
+            let scope = &mut v8::ContextScope::new(scope, context);
+            v8::tc_scope!(let scope, scope);
+            let api = bootstrap(scope).ok_or_else(|| {
+                let reason = scope
+                    .exception()
+                    .map(|exception| exception.to_rust_string_lossy(scope))
+                    .unwrap_or_else(|| "no exception".to_owned());
+                format!("the runtime bootstrap failed: {reason}")
+            })?;
+            (v8::Global::new(scope, context), api)
+        };
+        Ok(Sandbox {
+            api,
+            context,
+            isolate,
+        })
+    }
+
+    /// Prepares the run of a program of `program_lines` lines: defines the namespaces
+    /// (`spec`: JSON text of `[{global, errorClass, memberProperty, members}]`); the argument
+    /// JSON of a call may be at most `argument_limit` bytes.
+    pub(crate) fn prepare_run(
+        &mut self,
+        spec: &str,
+        argument_limit: u64,
+        program_lines: u32,
+    ) -> Result<(), CallFailed> {
+        let function = self.api.prepare_run.clone();
+        self.call_api(
+            &function,
+            &[
+                Arg::Text(spec),
+                Arg::Number(argument_limit as f64),
+                Arg::Number(f64::from(program_lines)),
+            ],
+        )
+        .map(|_| ())
+    }
+
+    /// The lossless-JSON check of a value: `J<json>`, `E<path: reason>` or `L<reason>` (the
+    /// text would exceed `limit` bytes).
+    pub(crate) fn check_lossless(
+        &mut self,
+        value: &v8::Global<v8::Value>,
+        limit: u64,
+    ) -> Result<String, CallFailed> {
+        let function = self.api.check_lossless.clone();
+        self.call_api(&function, &[Arg::Value(value), Arg::Number(limit as f64)])
+    }
+
+    /// What a failed run reports for a thrown value (its stack, or `Uncaught <value>`).
+    pub(crate) fn describe_thrown(
+        &mut self,
+        value: &v8::Global<v8::Value>,
+    ) -> Result<String, CallFailed> {
+        let function = self.api.describe_thrown.clone();
+        self.call_api(&function, &[Arg::Value(value)])
+    }
+
+    /// Compiles and runs `script` as the file `name`; its completion value.
+    pub(crate) fn run_script(
+        &mut self,
+        name: &str,
+        script: &str,
+    ) -> Result<v8::Global<v8::Value>, ScriptFailure> {
+        let failure = {
+            v8::scope_with_context!(let scope, &mut self.isolate, &self.context);
+            v8::tc_scope!(let scope, scope);
+            let completion = v8::String::new(scope, script).and_then(|source| {
+                let name = v8::String::new(scope, name)?;
+                let origin = v8::ScriptOrigin::new(
+                    scope,
+                    name.into(),
+                    0,
+                    0,
+                    false,
+                    0,
+                    None,
+                    false,
+                    false,
+                    false,
+                    None,
+                );
+                let script = v8::Script::compile(scope, source, Some(&origin))?;
+                script.run(scope)
+            });
+            if let Some(completion) = completion {
+                return Ok(v8::Global::new(scope, completion));
+            }
+            if scope.has_terminated() {
+                return Err(ScriptFailure::Terminated);
+            }
+            let position = scope.message().and_then(|message| {
+                let line = message.get_line_number(scope)?;
+                let column = message.get_start_column() + 1;
+                Some((line, column))
+            });
+            let exception = scope
+                .exception()
+                .map(|exception| v8::Global::new(scope, exception));
+            (exception, position)
+        };
+        let (exception, position) = failure;
+        let Some(exception) = exception else {
+            return Err(ScriptFailure::Threw(
+                "the program could not be compiled".to_owned(),
+            ));
+        };
+        let mut description = match self.describe_thrown(&exception) {
+            Ok(description) => description,
+            Err(CallFailed) => return Err(ScriptFailure::Terminated),
+        };
+        // A syntax error has no stack frame: the position comes from the engine's message.
+        if !description.contains(&format!("{PROGRAM_FILE}:"))
+            && let Some((line, column)) = position
+        {
+            let (line, column) = program_position(
+                u32::try_from(line).unwrap_or(u32::MAX),
+                u32::try_from(column).unwrap_or(u32::MAX),
+            );
+            description = format!("{description}\n    at {PROGRAM_FILE}:{line}:{column}");
+        }
+        Err(ScriptFailure::Threw(description))
+    }
+
+    /// Calls a host API function and returns its string result (empty for `undefined`).
+    fn call_api(
+        &mut self,
+        function: &v8::Global<v8::Function>,
+        args: &[Arg<'_>],
+    ) -> Result<String, CallFailed> {
+        v8::scope_with_context!(let scope, &mut self.isolate, &self.context);
+        v8::tc_scope!(let scope, scope);
+        let mut locals: Vec<v8::Local<v8::Value>> = Vec::with_capacity(args.len());
+        for arg in args {
+            locals.push(match arg {
+                Arg::Value(value) => v8::Local::new(scope, *value),
+                Arg::Text(text) => v8::String::new(scope, text).ok_or(CallFailed)?.into(),
+                Arg::Number(number) => v8::Number::new(scope, *number).into(),
+            });
+        }
+        let function = v8::Local::new(scope, function);
+        let receiver = v8::undefined(scope).into();
+        let result = function.call(scope, receiver, &locals).ok_or(CallFailed)?;
+        if result.is_undefined() {
+            return Ok(String::new());
+        }
+        Ok(result.to_rust_string_lossy(scope))
+    }
+}
+
+/// Runs the bootstrap function with the natives; the host API, or `None` with an exception
+/// pending in `scope`.
+fn bootstrap<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<HostApi> {
+    let source = v8::String::new(scope, BOOTSTRAP.as_str())?;
+    let name = v8::String::new(scope, BOOTSTRAP_FILE)?;
+    let origin = v8::ScriptOrigin::new(
+        scope,
+        name.into(),
+        0,
+        0,
+        false,
+        0,
+        None,
+        false,
+        false,
+        false,
+        None,
+    );
+    let function = v8::Script::compile(scope, source, Some(&origin))?.run(scope)?;
+    let function = v8::Local::<v8::Function>::try_from(function).ok()?;
+    let host = natives::host_object(scope)?;
+    let receiver = v8::undefined(scope).into();
+    let api = function.call(scope, receiver, &[host.into()])?;
+    let api = v8::Local::<v8::Object>::try_from(api).ok()?;
+    let function = |name: &str| -> Option<v8::Global<v8::Function>> {
+        let key = v8::String::new(scope, name)?;
+        let value = api.get(scope, key.into())?;
+        let function = v8::Local::<v8::Function>::try_from(value).ok()?;
+        Some(v8::Global::new(scope, function))
+    };
+    Some(HostApi {
+        prepare_run: function("prepareRun")?,
+        check_lossless: function("checkLossless")?,
+        describe_thrown: function("describeThrown")?,
+    })
+}
+
+/// An argument of a host API call.
+enum Arg<'a> {
+    Value(&'a v8::Global<v8::Value>),
+    Text(&'a str),
+    Number(f64),
+}

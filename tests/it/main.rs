@@ -7,3 +7,4 @@ mod command_tools;
 mod registry;
 mod runtime;
 mod sdk;
+mod serve;

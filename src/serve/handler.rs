@@ -337,3 +337,59 @@ impl ServerHandler for CodemodeServer {
         Ok(self.session.call(request, context).await.into())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::{MessageSource, UserMessage};
+
+    #[test]
+    fn a_failure_is_an_error_result_with_the_model_text_and_its_code() {
+        let failed = ToolExecutionResult::failure(Error::new(
+            ErrorCode::CodeRunFailed,
+            "code run failed (exception): Error: x\nCaptured output:\nbefore",
+        ));
+        let mut mapped = serde_json::to_value(to_call_result(&failed, true)).unwrap_or_default();
+        // The protocol layer strips `resultType` for pre-2026 peers.
+        if let Some(map) = mapped.as_object_mut() {
+            map.remove("resultType");
+        }
+        assert_eq!(
+            mapped,
+            json!({
+                "content": [{"type": "text", "text": "Error: code run failed (exception): Error: x\nCaptured output:\nbefore"}],
+                "isError": true,
+                "_meta": {"codemode/errorCode": "CODE_RUN_FAILED"}
+            })
+        );
+    }
+
+    #[test]
+    fn a_success_carries_its_content_then_deferred_contexts_and_the_value_when_structured() {
+        let mut result = ToolExecutionResult::success(
+            json!({"n": 1}),
+            vec![
+                ContentBlock::text("one"),
+                ContentBlock::image("aGk=", "image/png"),
+            ],
+        );
+        result.additional_contexts.push(UserMessage::new(
+            MessageSource::Tool {
+                name: "shot".into(),
+                call_id: "c:code:0".into(),
+            },
+            vec![ContentBlock::image("aGk=", "image/gif")],
+        ));
+        let mapped = serde_json::to_value(to_call_result(&result, true)).unwrap_or_default();
+        assert_eq!(mapped["content"][0], json!({"type": "text", "text": "one"}));
+        assert_eq!(
+            mapped["content"][1],
+            json!({"type": "image", "data": "aGk=", "mimeType": "image/png"})
+        );
+        assert_eq!(mapped["content"][2]["mimeType"], "image/gif");
+        assert_eq!(mapped["structuredContent"], json!({"n": 1}));
+        assert!(mapped.get("isError").is_none_or(|e| e == false));
+        let plain = serde_json::to_value(to_call_result(&result, false)).unwrap_or_default();
+        assert!(plain.get("structuredContent").is_none());
+    }
+}

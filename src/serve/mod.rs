@@ -7,6 +7,8 @@
 //!   run` uses) and maps the frozen result onto an MCP `CallToolResult`; client
 //!   cancellation cancels the call's signal; tool-set changes become
 //!   `notifications/tools/list_changed`.
+//! - `stdio`: the line filter in front of rmcp's stdio transport (JSON-RPC errors for
+//!   lines that are not messages; one writer of standard output).
 //! - [`approval`]: the [`ApprovalService`](crate::registry::ApprovalService) that answers
 //!   the `ask` policy by MCP elicitation, bounded in time.
 //!
@@ -19,6 +21,7 @@
 
 mod approval;
 mod handler;
+mod stdio;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -37,6 +40,9 @@ pub use handler::{CodemodeServer, SERVER_NAME};
 
 /// The endpoint path of the streamable HTTP transport.
 pub const HTTP_PATH: &str = "/mcp";
+
+/// How long the last responses may take to reach standard output after the session ended.
+const STDOUT_DRAIN: Duration = Duration::from_secs(5);
 
 /// How long an `ask` waits for the client's answer by default before the call is denied.
 pub const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(120);
@@ -130,8 +136,9 @@ impl McpServer {
         let handler = self
             .session()
             .map_err(|err| ServeError::Transport(err.message().to_owned()))?;
+        let (input, output, writer) = stdio::filter(tokio::io::stdin(), tokio::io::stdout());
         let running = handler
-            .serve_with_ct(rmcp::transport::stdio(), shutdown)
+            .serve_with_ct((input, output), shutdown)
             .await
             .map_err(|err| ServeError::Transport(err.to_string()))?;
         let reason = running
@@ -139,6 +146,10 @@ impl McpServer {
             .await
             .map_err(|err| ServeError::Transport(err.to_string()))?;
         tracing::info!(?reason, "the MCP client disconnected");
+        // Every response rmcp wrote reaches standard output before the process exits.
+        if tokio::time::timeout(STDOUT_DRAIN, writer).await.is_err() {
+            tracing::warn!("standard output did not drain in time");
+        }
         Ok(())
     }
 

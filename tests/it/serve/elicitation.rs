@@ -8,7 +8,7 @@ use super::{Workspace, call, is_error, run_code, steps, text};
 
 const ASK: &str = "mode = \"both\"\n\n[policy]\nread_file = \"ask\"";
 const READ_IN_CODE: &str =
-    "const r = await tools.read_file({path: 'hello.txt'}); return r.totalLines;";
+    "const r = await tools.read_file({path: 'hello.txt'}); return r.total_lines;";
 
 fn plan(elicitation: Option<&str>) -> Value {
     let mut plan = json!({"steps": [

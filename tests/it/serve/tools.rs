@@ -76,7 +76,7 @@ fn native_mode_lists_every_tool_with_its_schemas_and_calls_them_directly() {
     let read = &steps[1];
     assert!(!is_error(read), "{read}");
     assert_eq!(text(read), "     1\thello\n     2\tworld");
-    assert_eq!(read["structuredContent"]["totalLines"], 2, "{read}");
+    assert_eq!(read["structuredContent"]["total_lines"], 2, "{read}");
 
     let add = &steps[2];
     assert_eq!(text(add), "5");
@@ -182,7 +182,7 @@ fn both_mode_lists_the_tools_and_run_code_with_the_sdk() {
 
 /// The program texts the run_code tests use: a success over the built-in tools, a program
 /// that throws after printing, one whose sub-call fails uncaught, and one that catches it.
-const READS: &str = "const r = await tools.read_file({path: 'hello.txt'});\nconst g = await tools.grep({pattern: 'TODO'});\nconsole.log(r.content.split('\\n').length, 'lines');\nreturn {total: r.totalLines, matches: g.matches.length};";
+const READS: &str = "const r = await tools.read_file({path: 'hello.txt'});\nconst g = await tools.grep({pattern: 'TODO'});\nconsole.log(r.content.split('\\n').length, 'lines');\nreturn {total: r.total_lines, matches: g.matches.length};";
 const THROWS: &str = "console.log('before'); throw new Error('bad idea');";
 const SUB_CALL_FAILS: &str =
     "console.log('reading'); await tools.read_file({path: '../outside.txt'});";
@@ -202,7 +202,7 @@ fn check_run_code_results(workspace: &Workspace, results: &[Value]) {
     assert!(!is_error(reads), "{reads}");
     assert_eq!(
         text(reads),
-        "2 lines\n{\n  \"total\": 2,\n  \"matches\": 1\n}"
+        "3 lines\n{\n  \"total\": 2,\n  \"matches\": 1\n}"
     );
     assert!(reads.get("structuredContent").is_none(), "{reads}");
 
@@ -268,7 +268,7 @@ fn over_http_the_same_lists_and_calls() {
     assert!(tool_names(&all[0]).contains(&"read_file"));
     check_run_code_results(&workspace, &all[1..6]);
     assert_eq!(text(&all[6]), "     1\thello\n     2\tworld");
-    assert_eq!(all[6]["structuredContent"]["totalLines"], 2);
+    assert_eq!(all[6]["structuredContent"]["total_lines"], 2);
 }
 
 #[test]

@@ -148,8 +148,12 @@ impl Session {
     }
 
     /// The MCP output schema of a native tool: its declared (or advertised) output schema
-    /// when the root is an object.
+    /// when the root is an object; `run_code` has none.
     fn output_schema(&self, name: &str) -> Option<JsonObject> {
+        if name == RUN_CODE {
+            // run_code's result is the model-facing text of the run.
+            return None;
+        }
         let tool = self.registry.get(name, Some(self.scope.id()))?;
         let schema = tool
             .annotations()

@@ -115,6 +115,11 @@ fn malformed_requests_get_json_rpc_errors_and_the_server_keeps_serving() {
         "codemode",
         "{messages:#?}"
     );
+    let parse_errors = messages
+        .iter()
+        .filter(|m| m["error"]["code"] == -32700 && m["id"].is_null())
+        .count();
+    assert_eq!(parse_errors, 2, "{messages:#?}");
     assert!(
         response(&messages, 3).get("error").is_some(),
         "{messages:#?}"

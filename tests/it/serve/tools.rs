@@ -133,7 +133,10 @@ fn code_mode_lists_exactly_run_code_carrying_the_sdk() {
     assert_eq!(run_code_tool["inputSchema"], expected.tools[0].parameters);
     assert!(run_code_tool.get("outputSchema").is_none());
     // In pure Code Mode a direct call of a native tool is unknown.
-    assert_eq!(text(&steps(&report)[1]), "Error: unknown tool `read_file`");
+    assert_eq!(
+        text(&steps(&report)[1]),
+        "Error: unknown tool `read_file` (in Code Mode, call tools from a run_code program)"
+    );
     assert!(
         report["initialize"]["instructions"]
             .as_str()

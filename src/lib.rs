@@ -18,6 +18,8 @@
 //!   that runs Code Mode programs (`JsEngine`).
 //! - [`codemode`]: Code Mode — the generated, byte-stable TypeScript and Python SDK text of
 //!   the tools a program may call.
+//! - [`serve`]: `codemode serve` — the MCP server exposing a registry's presentation over
+//!   stdio or streamable HTTP on loopback.
 
 pub mod codemode;
 pub mod config;
@@ -28,6 +30,7 @@ pub mod presentation;
 pub mod registry;
 pub mod runtime;
 pub mod schema;
+pub mod serve;
 pub mod sources;
 pub mod tool;
 

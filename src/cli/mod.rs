@@ -6,6 +6,7 @@
 
 mod run;
 mod sdk;
+mod serve;
 mod setup;
 mod tools;
 mod trace;
@@ -32,6 +33,9 @@ enum Command {
     Sdk(sdk::SdkArgs),
     /// List the configured tools.
     Tools(tools::ToolsArgs),
+    /// Serve the configured tools to an MCP client (stdio, or streamable HTTP on loopback)
+    /// in the configured mode: native tools, `run_code` with the SDK, or both.
+    Serve(serve::ServeArgs),
 }
 
 /// Why a subcommand failed: the message for stderr and the exit status.
@@ -57,10 +61,12 @@ impl Failure {
 /// with the message on stderr (clap's own usage errors also exit with status 2).
 pub(crate) fn run() -> ExitCode {
     let cli = Cli::parse();
+    setup::init_logging();
     let outcome = match cli.command {
         Command::Run(args) => run::run(&args),
         Command::Sdk(args) => sdk::run(&args),
         Command::Tools(args) => tools::run(&args),
+        Command::Serve(args) => serve::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -80,3 +80,19 @@ pub(crate) fn tokio_runtime() -> Result<tokio::runtime::Runtime, Failure> {
             status: 1,
         })
 }
+
+/// The environment variable holding the log filter (tracing's `EnvFilter` syntax).
+const LOG_ENV: &str = "CODEMODE_LOG";
+
+/// Sends the library's `tracing` events (warnings by default; `CODEMODE_LOG` sets the filter)
+/// to stderr, which never carries protocol.
+pub(crate) fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env(LOG_ENV)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    // A second initialization (there is none) would only be refused.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
+}

@@ -8,3 +8,4 @@ mod mcp;
 mod registry;
 mod runtime;
 mod sdk;
+mod serve;

@@ -1,0 +1,234 @@
+//! `codemode serve`: the MCP server that exposes a registry's presentation to any MCP
+//! client, over stdio or streamable HTTP on loopback (the official Rust SDK, `rmcp`).
+//!
+//! - [`handler`]: one MCP session — `tools/list` is the session scope's assembly in the
+//!   configured mode (native schemas, `run_code` carrying the SDK, or both), `tools/call`
+//!   runs [`Registry::execute`](crate::registry::Registry::execute) (the pipeline `codemode
+//!   run` uses) and maps the frozen result onto an MCP `CallToolResult`; client
+//!   cancellation cancels the call's signal; tool-set changes become
+//!   `notifications/tools/list_changed`.
+//! - `stdio`: the line filter in front of rmcp's stdio transport (JSON-RPC errors for
+//!   lines that are not messages; one writer of standard output).
+//! - [`approval`]: the [`ApprovalService`](crate::registry::ApprovalService) that answers
+//!   the `ask` policy by MCP elicitation, bounded in time.
+//!
+//! Each MCP session gets its own agent scope (so an `ask` knows which client to ask); the
+//! scope is closed when the session ends.
+//!
+//! This module owns the MCP surface (protocol, transports, result mapping); it must not
+//! decide visibility or policy (the registry and configuration do), render SDK text (the
+//! assembly does) or touch stdout for anything but the protocol.
+
+mod approval;
+mod handler;
+mod stdio;
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio_util::sync::CancellationToken;
+
+use crate::registry::Registry;
+
+pub use approval::ElicitationApprovals;
+pub use handler::{CodemodeServer, SERVER_NAME};
+
+/// The endpoint path of the streamable HTTP transport.
+pub const HTTP_PATH: &str = "/mcp";
+
+/// How long the last responses may take to reach standard output after the session ended.
+const STDOUT_DRAIN: Duration = Duration::from_secs(5);
+
+/// How long an `ask` waits for the client's answer by default before the call is denied.
+pub const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Why serving failed. Each variant has a stable [`ServeError::code`].
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// `--http` named an address that is not on the loopback interface.
+    #[error(
+        "refusing to listen on {0}: `codemode serve --http` binds loopback addresses only (127.0.0.1, ::1 or localhost), because the server runs tools on this machine"
+    )]
+    NotLoopback(SocketAddr),
+    /// The HTTP listener could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The MCP transport failed (the client went away during the handshake, an I/O error).
+    #[error("the MCP connection failed: {0}")]
+    Transport(String),
+}
+
+impl ServeError {
+    /// The stable code of the failure.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ServeError::NotLoopback(_) => "SERVE_NOT_LOOPBACK",
+            ServeError::Bind { .. } => "SERVE_BIND_FAILED",
+            ServeError::Transport(_) => "SERVE_TRANSPORT_FAILED",
+        }
+    }
+}
+
+/// Settings of the server.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// How long an `ask` waits for the client's elicitation answer before the call is
+    /// denied (the approver is then "unavailable").
+    pub approval_timeout: Duration,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        ServeOptions {
+            approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
+        }
+    }
+}
+
+/// The MCP server over one registry: installs the elicitation approval service and makes
+/// one [`CodemodeServer`] handler per MCP session.
+#[derive(Clone)]
+pub struct McpServer {
+    registry: Registry,
+    approvals: Arc<ElicitationApprovals>,
+    sessions: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServer").finish_non_exhaustive()
+    }
+}
+
+impl McpServer {
+    /// A server over `registry` (with its tools, policies and, for `code` / `both`, Code
+    /// Mode installed). Installs the elicitation approval service on the registry.
+    pub fn new(registry: Registry, options: ServeOptions) -> Self {
+        let approvals = Arc::new(ElicitationApprovals::new(options.approval_timeout));
+        registry.set_approval_service(Some(approvals.clone()));
+        McpServer {
+            registry,
+            approvals,
+            sessions: Arc::new(AtomicU64::new(1)),
+        }
+    }
+
+    /// The handler of a new MCP session (its own agent scope).
+    pub fn session(&self) -> Result<CodemodeServer, crate::Error> {
+        let number = self.sessions.fetch_add(1, Ordering::Relaxed);
+        CodemodeServer::new(self.registry.clone(), self.approvals.clone(), number)
+    }
+
+    /// Serves one client over standard input and output until the client closes the
+    /// connection or `shutdown` fires.
+    pub async fn serve_stdio(&self, shutdown: CancellationToken) -> Result<(), ServeError> {
+        let handler = self
+            .session()
+            .map_err(|err| ServeError::Transport(err.message().to_owned()))?;
+        let (input, output, writer) = stdio::filter(tokio::io::stdin(), tokio::io::stdout());
+        let running = handler
+            .serve_with_ct((input, output), shutdown)
+            .await
+            .map_err(|err| ServeError::Transport(err.to_string()))?;
+        let reason = running
+            .waiting()
+            .await
+            .map_err(|err| ServeError::Transport(err.to_string()))?;
+        tracing::info!(?reason, "the MCP client disconnected");
+        // Every response rmcp wrote reaches standard output before the process exits.
+        if tokio::time::timeout(STDOUT_DRAIN, writer).await.is_err() {
+            tracing::warn!("standard output did not drain in time");
+        }
+        Ok(())
+    }
+
+    /// Binds the streamable HTTP endpoint ([`HTTP_PATH`]) on a loopback address (port 0
+    /// picks a free port). The returned [`HttpServer`] says the bound address and serves
+    /// when awaited.
+    pub async fn bind_http(&self, addr: SocketAddr) -> Result<HttpServer, ServeError> {
+        if !is_loopback(addr.ip()) {
+            return Err(ServeError::NotLoopback(addr));
+        }
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|source| ServeError::Bind { addr, source })?;
+        let local = listener
+            .local_addr()
+            .map_err(|source| ServeError::Bind { addr, source })?;
+        Ok(HttpServer {
+            server: self.clone(),
+            listener,
+            local,
+        })
+    }
+}
+
+/// Whether `ip` is a loopback address (IPv4-mapped IPv6 loopback included).
+pub fn is_loopback(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => v4.is_loopback(),
+        IpAddr::V6(v6) => {
+            v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        }
+    }
+}
+
+/// A bound streamable HTTP server.
+pub struct HttpServer {
+    server: McpServer,
+    listener: tokio::net::TcpListener,
+    local: SocketAddr,
+}
+
+impl std::fmt::Debug for HttpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpServer")
+            .field("local", &self.local)
+            .finish_non_exhaustive()
+    }
+}
+
+impl HttpServer {
+    /// The bound address.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local
+    }
+
+    /// The endpoint URL (`http://127.0.0.1:PORT/mcp`).
+    pub fn url(&self) -> String {
+        format!("http://{}{HTTP_PATH}", self.local)
+    }
+
+    /// Serves until `shutdown` fires.
+    pub async fn serve(self, shutdown: CancellationToken) -> Result<(), ServeError> {
+        let server = self.server.clone();
+        let config = StreamableHttpServerConfig::default()
+            .with_cancellation_token(shutdown.child_token())
+            .with_allowed_hosts(["localhost", "127.0.0.1", "::1", "[::1]"]);
+        let service = StreamableHttpService::new(
+            move || {
+                server
+                    .session()
+                    .map_err(|err| std::io::Error::other(err.message().to_owned()))
+            },
+            Arc::new(LocalSessionManager::default()),
+            config,
+        );
+        let router = axum::Router::new().nest_service(HTTP_PATH, service);
+        axum::serve(self.listener, router)
+            .with_graceful_shutdown(async move { shutdown.cancelled().await })
+            .await
+            .map_err(|err| ServeError::Transport(err.to_string()))
+    }
+}

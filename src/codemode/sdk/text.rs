@@ -14,6 +14,17 @@ use std::fmt::Write as _;
 /// XID sets used here are a subset of those, so a `true` here is always right. Reserved
 /// words are fine as property names (`tools.class` is valid JavaScript).
 pub(crate) fn is_ts_identifier(name: &str) -> bool {
+    if name.is_ascii() {
+        // ASCII's XID_Start is the letters and its XID_Continue adds digits and `_`: the
+        // common case without a Unicode table lookup per character.
+        let bytes = name.as_bytes();
+        return match bytes.first() {
+            Some(&first) if first == b'$' || first == b'_' || first.is_ascii_alphabetic() => bytes
+                .iter()
+                .all(|&b| b == b'$' || b == b'_' || b.is_ascii_alphanumeric()),
+            _ => false,
+        };
+    }
     let mut chars = name.chars();
     match chars.next() {
         Some(first) if first == '$' || first == '_' || unicode_ident::is_xid_start(first) => {
@@ -125,7 +136,7 @@ pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
         .as_bytes()
         .iter()
         .fold(false, |seen, &byte| seen | (byte < b' ') | (byte == 0x7f));
-    if trimmed.is_ascii() && !has_control && !trimmed.contains("  ") {
+    if trimmed.is_ascii() && !has_control && !has_double_space(trimmed.as_bytes()) {
         return Cow::Borrowed(trimmed);
     }
     if text.is_ascii() {
@@ -177,11 +188,17 @@ pub(crate) fn one_line_owned(text: String) -> String {
     text
 }
 
+/// Whether two spaces follow each other (a byte scan: `str::contains` sets up a substring
+/// searcher per call, which costs more than the scan on short descriptions).
+fn has_double_space(bytes: &[u8]) -> bool {
+    bytes.windows(2).any(|pair| pair == b"  ")
+}
+
 /// Appends one-line `text` (see [`one_line`]) as the inside of a `/** ... */` comment:
 /// `*/` escaped.
 pub(crate) fn push_jsdoc_text(out: &mut String, text: &str) {
     let mut rest = text;
-    while let Some(end) = rest.find("*/") {
+    while let Some(end) = rest.as_bytes().windows(2).position(|pair| pair == b"*/") {
         out.push_str(&rest[..end]);
         out.push_str("*\\/");
         rest = &rest[end + 2..];

@@ -64,30 +64,34 @@ pub type SdkLanguage = crate::runtime::Language;
 /// ```
 pub fn render_sdk_section(language: SdkLanguage, tools: &[SdkTool]) -> String {
     use templates::{Piece, PythonBlock, TypeScriptBlock};
-    let model = schema_view::build_model(tools);
     match language {
         SdkLanguage::TypeScript => {
-            // Every block is written in place, into one buffer sized for the usual SDK.
+            // Each tool's members are written as soon as it is walked (see
+            // `schema_view::walk_tools`); the aliases, declared above them, are known
+            // only at the end, so the members wait in their own buffers.
+            let mut args = String::with_capacity(tools.len() * 768);
+            let mut outputs = String::with_capacity(tools.len() * 128);
+            let model = schema_view::walk_tools(tools, |aliases, tool| {
+                typescript::write_tool_members(&mut args, &mut outputs, aliases, &tool);
+            });
             let skeleton = templates::typescript(!model.aliases.is_empty());
-            let mut out =
-                String::with_capacity(templates::fixed_len(skeleton) + tools.len() * 1024);
+            let mut out = String::with_capacity(
+                templates::fixed_len(skeleton) + args.len() + outputs.len() + 1024,
+            );
             for piece in skeleton {
                 match piece {
                     Piece::Text(text) => out.push_str(text),
                     Piece::Block(TypeScriptBlock::Aliases) => {
                         typescript::write_alias_declarations(&mut out, &model);
                     }
-                    Piece::Block(TypeScriptBlock::Args) => {
-                        typescript::write_args_members(&mut out, &model);
-                    }
-                    Piece::Block(TypeScriptBlock::Outputs) => {
-                        typescript::write_output_members(&mut out, &model);
-                    }
+                    Piece::Block(TypeScriptBlock::Args) => out.push_str(&args),
+                    Piece::Block(TypeScriptBlock::Outputs) => out.push_str(&outputs),
                 }
             }
             out
         }
         SdkLanguage::Python => {
+            let model = schema_view::build_model(tools);
             // The imports at the top depend on everything below, so the blocks are
             // written first and put in place after.
             let parts = python::render(&model);

@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use super::schema_view::{Alias, AliasId, Extra, ObjectTy, SdkModel, TupleTy, Ty};
+use super::schema_view::{Alias, AliasId, Extra, ObjectTy, SdkModel, ToolModel, TupleTy, Ty};
 use super::text::{is_ts_identifier, push_jsdoc_text, push_string_literal};
 use crate::json::JsonValue;
 
@@ -422,29 +422,26 @@ pub(crate) fn write_alias_declarations(out: &mut String, model: &SdkModel) {
     }
 }
 
-/// Appends the members of `ToolArgsMap`, each with its tool's description.
-pub(crate) fn write_args_members(out: &mut String, model: &SdkModel) {
-    let mut writer = TsWriter::named(&model.aliases);
-    for tool in &model.tools {
-        push_doc(out, 2, &tool.description);
-        out.push_str("  ");
-        push_key(out, tool.name);
-        out.push_str(": ");
-        writer.write(out, &tool.args, 2);
-        out.push_str(";\n");
-    }
-}
-
-/// Appends the members of `ToolOutputMap`.
-pub(crate) fn write_output_members(out: &mut String, model: &SdkModel) {
-    let mut writer = TsWriter::named(&model.aliases);
-    for tool in &model.tools {
-        out.push_str("  ");
-        push_key(out, tool.name);
-        out.push_str(": ");
-        writer.write(out, &tool.output, 2);
-        out.push_str(";\n");
-    }
+/// Appends one tool's member of `ToolArgsMap` (with the tool's description) to `args`
+/// and its member of `ToolOutputMap` to `outputs`; `aliases` are those declared so far.
+pub(crate) fn write_tool_members(
+    args: &mut String,
+    outputs: &mut String,
+    aliases: &[Alias],
+    tool: &ToolModel,
+) {
+    let mut writer = TsWriter::named(aliases);
+    push_doc(args, 2, &tool.description);
+    args.push_str("  ");
+    push_key(args, tool.name);
+    args.push_str(": ");
+    writer.write(args, &tool.args, 2);
+    args.push_str(";\n");
+    outputs.push_str("  ");
+    push_key(outputs, tool.name);
+    outputs.push_str(": ");
+    writer.write(outputs, &tool.output, 2);
+    outputs.push_str(";\n");
 }
 
 #[cfg(test)]

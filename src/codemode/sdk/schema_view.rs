@@ -133,7 +133,9 @@ pub(crate) struct SdkModel<'a> {
 /// their content and only the first is kept, so the input order never matters.
 pub(crate) fn canonical_order(tools: &[SdkTool]) -> Vec<&SdkTool> {
     let mut ordered: Vec<&SdkTool> = tools.iter().collect();
-    ordered.sort_by(|a, b| {
+    // Unstable is enough: tools that compare equal have equal names and content, and only
+    // the first of them is kept.
+    ordered.sort_unstable_by(|a, b| {
         a.name
             .cmp(&b.name)
             .then_with(|| content_key(a).cmp(&content_key(b)))
@@ -371,15 +373,22 @@ struct DocumentWalker<'b, 'd> {
     budget: usize,
 }
 
-/// The JSON Schema type keywords.
-const TYPE_NAMES: [&str; 7] = [
-    "string", "number", "integer", "boolean", "null", "object", "array",
-];
+/// A JSON Schema type keyword.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum JsonType {
+    String,
+    Number,
+    Integer,
+    Boolean,
+    Null,
+    Object,
+    Array,
+}
 
 /// The types a node allows (`type`, or inferred from the keywords): nearly always one.
 enum Types {
-    One(&'static str),
-    List(Vec<&'static str>),
+    One(JsonType),
+    List(Vec<JsonType>),
 }
 
 const OBJECT_KEYWORDS: [Kw; 4] = [
@@ -637,9 +646,9 @@ impl<'d> DocumentWalker<'_, 'd> {
                 let array = ARRAY_KEYWORDS.iter().any(|k| map.contains_key(*k));
                 Some(match (object, array) {
                     (false, false) => Types::List(Vec::new()),
-                    (true, false) => Types::One("object"),
-                    (false, true) => Types::One("array"),
-                    (true, true) => Types::List(vec!["object", "array"]),
+                    (true, false) => Types::One(JsonType::Object),
+                    (false, true) => Types::One(JsonType::Array),
+                    (true, true) => Types::List(vec![JsonType::Object, JsonType::Array]),
                 })
             }
             Some(JsonValue::String(name)) => known_type(name).map(Types::One),
@@ -657,7 +666,7 @@ impl<'d> DocumentWalker<'_, 'd> {
         let Some(types) = types else {
             return self.at(path, "/type", |w, path| w.unknown(path));
         };
-        let types: &[&'static str] = match &types {
+        let types: &[JsonType] = match &types {
             Types::One(name) => std::slice::from_ref(name),
             Types::List(names) => names,
         };
@@ -668,7 +677,7 @@ impl<'d> DocumentWalker<'_, 'd> {
             // Literals only: what `union` of them gives (literals are kept as listed).
             let mut members: Vec<Ty<'d>> = values
                 .iter()
-                .filter(|value| types.is_empty() || types.iter().any(|t| value_has_type(value, t)))
+                .filter(|value| types.is_empty() || types.iter().any(|t| value_has_type(value, *t)))
                 .map(Ty::Literal)
                 .collect();
             return match members.len() {
@@ -681,11 +690,11 @@ impl<'d> DocumentWalker<'_, 'd> {
             [] => Ty::Any,
             // One type is that type (it is never a union, `any` or `never`, which is all
             // `union` would change).
-            [name] => self.type_member(name, map, path, depth),
+            [name] => self.type_member(*name, map, path, depth),
             names => {
                 let members = names
                     .iter()
-                    .map(|name| self.type_member(name, map, path, depth))
+                    .map(|name| self.type_member(*name, map, path, depth))
                     .collect();
                 union(members)
             }
@@ -694,19 +703,19 @@ impl<'d> DocumentWalker<'_, 'd> {
 
     fn type_member(
         &mut self,
-        name: &str,
+        json_type: JsonType,
         map: &Keywords<'d>,
         path: &mut String,
         depth: usize,
     ) -> Ty<'d> {
-        match name {
-            "string" => Ty::String,
-            "number" => Ty::Number,
-            "integer" => Ty::Integer,
-            "boolean" => Ty::Boolean,
-            "null" => Ty::Null,
-            "object" => self.object(map, path, depth),
-            _ => self.array(map, path, depth),
+        match json_type {
+            JsonType::String => Ty::String,
+            JsonType::Number => Ty::Number,
+            JsonType::Integer => Ty::Integer,
+            JsonType::Boolean => Ty::Boolean,
+            JsonType::Null => Ty::Null,
+            JsonType::Object => self.object(map, path, depth),
+            JsonType::Array => self.array(map, path, depth),
         }
     }
 
@@ -874,19 +883,28 @@ impl<'d> DocumentWalker<'_, 'd> {
     }
 }
 
-fn known_type(name: &str) -> Option<&'static str> {
-    TYPE_NAMES.iter().copied().find(|t| *t == name)
+fn known_type(name: &str) -> Option<JsonType> {
+    Some(match name {
+        "string" => JsonType::String,
+        "number" => JsonType::Number,
+        "integer" => JsonType::Integer,
+        "boolean" => JsonType::Boolean,
+        "null" => JsonType::Null,
+        "object" => JsonType::Object,
+        "array" => JsonType::Array,
+        _ => return None,
+    })
 }
 
-fn value_has_type(value: &JsonValue, type_name: &str) -> bool {
-    match (type_name, value) {
-        ("string", JsonValue::String(_))
-        | ("number", JsonValue::Number(_))
-        | ("boolean", JsonValue::Bool(_))
-        | ("null", JsonValue::Null)
-        | ("object", JsonValue::Object(_))
-        | ("array", JsonValue::Array(_)) => true,
-        ("integer", JsonValue::Number(n)) => {
+fn value_has_type(value: &JsonValue, json_type: JsonType) -> bool {
+    match (json_type, value) {
+        (JsonType::String, JsonValue::String(_))
+        | (JsonType::Number, JsonValue::Number(_))
+        | (JsonType::Boolean, JsonValue::Bool(_))
+        | (JsonType::Null, JsonValue::Null)
+        | (JsonType::Object, JsonValue::Object(_))
+        | (JsonType::Array, JsonValue::Array(_)) => true,
+        (JsonType::Integer, JsonValue::Number(n)) => {
             n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
         }
         _ => false,

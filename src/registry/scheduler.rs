@@ -11,11 +11,12 @@
 //! the `run_code` bridge uses the same lane for a program's sub-calls, with separate start,
 //! slot and commit points.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::future::poll_fn;
 use std::sync::Arc;
+use std::task::{Poll, Waker};
 
 use parking_lot::Mutex;
-use tokio::sync::Notify;
 
 use crate::tool::{ToolExecutionInput, ToolExecutionResult};
 
@@ -26,7 +27,6 @@ use super::{ExecutionMode, Registry};
 pub struct Lane {
     limit: usize,
     state: Mutex<LaneState>,
-    changed: Notify,
 }
 
 #[derive(Debug, Default)]
@@ -43,6 +43,30 @@ struct LaneState {
     exclusive: bool,
     /// Tickets whose callers gave up before their turn came; the turn passes over them.
     abandoned: BTreeSet<u64>,
+    /// Who waits for what. Each change wakes only the waiters it can have made ready: a
+    /// program may queue thousands of calls, and waking every waiter on every change
+    /// (one shared `Notify`) cost time quadratic in the queue.
+    waiters: Waiters,
+}
+
+/// Wakers of the calls waiting in the lane, by ticket.
+#[derive(Debug, Default)]
+struct Waiters {
+    /// Tickets waiting for their turn to start.
+    start: BTreeMap<u64, Waker>,
+    /// The ticket whose turn it is, waiting for a slot (starts are one at a time, so
+    /// there is at most one).
+    slot: Option<(u64, Waker)>,
+    /// Admitted calls waiting for every earlier call to finish.
+    commit: BTreeMap<u64, Waker>,
+}
+
+/// What a call waits for.
+#[derive(Debug, Clone, Copy)]
+enum Wait {
+    Start,
+    Slot,
+    Commit,
 }
 
 impl LaneState {
@@ -51,6 +75,73 @@ impl LaneState {
         self.next_start = self.next_start.max(ticket + 1);
         while self.abandoned.remove(&self.next_start) {
             self.next_start += 1;
+        }
+    }
+
+    fn may_start(&self, ticket: u64) -> bool {
+        self.next_start >= ticket
+    }
+
+    fn slot_free(&self, mode: ExecutionMode, limit: usize) -> bool {
+        match mode {
+            ExecutionMode::Parallel => !self.exclusive && self.slots.len() < limit,
+            ExecutionMode::Exclusive => self.unfinished.is_empty(),
+        }
+    }
+
+    fn may_commit(&self, ticket: u64) -> bool {
+        self.unfinished.range(..ticket).next().is_none()
+    }
+
+    /// Wakes the waiters the last change may have made ready (they check again).
+    fn wake_ready(&mut self) {
+        let next_start = self.next_start;
+        let later_starts = self.waiters.start.split_off(&(next_start + 1));
+        let ready_starts = std::mem::replace(&mut self.waiters.start, later_starts);
+        ready_starts.into_values().for_each(Waker::wake);
+        if let Some((_, waker)) = self.waiters.slot.take() {
+            waker.wake();
+        }
+        let ready_commits = match self.unfinished.first() {
+            Some(&first) => {
+                let later = self.waiters.commit.split_off(&(first + 1));
+                std::mem::replace(&mut self.waiters.commit, later)
+            }
+            None => std::mem::take(&mut self.waiters.commit),
+        };
+        ready_commits.into_values().for_each(Waker::wake);
+    }
+
+    fn register(&mut self, wait: Wait, ticket: u64, waker: &Waker) {
+        match wait {
+            Wait::Start => {
+                self.waiters.start.insert(ticket, waker.clone());
+            }
+            Wait::Slot => self.waiters.slot = Some((ticket, waker.clone())),
+            Wait::Commit => {
+                self.waiters.commit.insert(ticket, waker.clone());
+            }
+        }
+    }
+
+    fn unregister(&mut self, wait: Wait, ticket: u64) {
+        match wait {
+            Wait::Start => {
+                self.waiters.start.remove(&ticket);
+            }
+            Wait::Slot => {
+                if self
+                    .waiters
+                    .slot
+                    .as_ref()
+                    .is_some_and(|(t, _)| *t == ticket)
+                {
+                    self.waiters.slot = None;
+                }
+            }
+            Wait::Commit => {
+                self.waiters.commit.remove(&ticket);
+            }
         }
     }
 }
@@ -93,8 +184,9 @@ impl Admission {
     pub fn started(&mut self) {
         if !self.turn_passed {
             self.turn_passed = true;
-            self.lane.state.lock().pass_turn_after(self.ticket.0);
-            self.lane.changed.notify_waiters();
+            let mut state = self.lane.state.lock();
+            state.pass_turn_after(self.ticket.0);
+            state.wake_ready();
         }
     }
 
@@ -103,8 +195,9 @@ impl Admission {
     pub fn release_slot(&mut self) {
         if self.slot_held && self.mode == ExecutionMode::Parallel {
             self.slot_held = false;
-            self.lane.state.lock().slots.remove(&self.ticket.0);
-            self.lane.changed.notify_waiters();
+            let mut state = self.lane.state.lock();
+            state.slots.remove(&self.ticket.0);
+            state.wake_ready();
         }
     }
 
@@ -127,8 +220,7 @@ impl Admission {
         if self.mode == ExecutionMode::Exclusive {
             state.exclusive = false;
         }
-        drop(state);
-        self.lane.changed.notify_waiters();
+        state.wake_ready();
     }
 }
 
@@ -150,14 +242,30 @@ impl Drop for TurnGuard<'_> {
     fn drop(&mut self) {
         if !self.admitted {
             let mut state = self.lane.state.lock();
+            state.unregister(Wait::Start, self.ticket.0);
+            state.unregister(Wait::Slot, self.ticket.0);
             if state.next_start == self.ticket.0 {
                 state.pass_turn_after(self.ticket.0);
             } else if state.next_start < self.ticket.0 {
                 state.abandoned.insert(self.ticket.0);
             }
-            drop(state);
-            self.lane.changed.notify_waiters();
+            state.wake_ready();
         }
+    }
+}
+
+/// Forgets a commit waiter whose future was dropped before its turn came.
+struct CommitGuard<'a> {
+    lane: &'a Lane,
+    ticket: Ticket,
+}
+
+impl Drop for CommitGuard<'_> {
+    fn drop(&mut self) {
+        self.lane
+            .state
+            .lock()
+            .unregister(Wait::Commit, self.ticket.0);
     }
 }
 
@@ -167,7 +275,6 @@ impl Lane {
         Arc::new(Lane {
             limit: limit.max(1),
             state: Mutex::new(LaneState::default()),
-            changed: Notify::new(),
         })
     }
 
@@ -184,6 +291,26 @@ impl Lane {
         ticket
     }
 
+    /// Waits until `ready` holds (it may act on the state when it does, under the same
+    /// lock), registered as `wait` for `ticket` in the meantime.
+    async fn wait_until(
+        &self,
+        wait: Wait,
+        ticket: Ticket,
+        mut ready: impl FnMut(&mut LaneState) -> bool,
+    ) {
+        poll_fn(|cx| {
+            let mut state = self.state.lock();
+            if ready(&mut state) {
+                return Poll::Ready(());
+            }
+            // Registered under the same lock the change takes: no wake-up is lost.
+            state.register(wait, ticket.0, cx.waker());
+            Poll::Pending
+        })
+        .await;
+    }
+
     /// Waits until `ticket` may start and admits it. `classify` is called once, when it is
     /// this ticket's turn (every earlier ticket has started), so the classification is as
     /// fresh as possible. Dropping the returned future before it completes gives the
@@ -198,58 +325,38 @@ impl Lane {
             ticket,
             admitted: false,
         };
-        loop {
-            let notified = self.changed.notified();
-            if self.state.lock().next_start >= ticket.0 {
-                break;
-            }
-            notified.await;
-        }
+        self.wait_until(Wait::Start, ticket, |state| state.may_start(ticket.0))
+            .await;
         let mode = classify();
-        loop {
-            let notified = self.changed.notified();
-            {
-                let mut state = self.state.lock();
-                let free = match mode {
-                    ExecutionMode::Parallel => !state.exclusive && state.slots.len() < self.limit,
-                    ExecutionMode::Exclusive => state.unfinished.is_empty(),
-                };
-                if free {
-                    state.slots.insert(ticket.0);
-                    state.unfinished.insert(ticket.0);
-                    state.exclusive = mode == ExecutionMode::Exclusive;
-                    guard.admitted = true;
-                    return Admission {
-                        lane: self.clone(),
-                        ticket,
-                        mode,
-                        turn_passed: false,
-                        slot_held: true,
-                        finished: false,
-                    };
-                }
+        let limit = self.limit;
+        self.wait_until(Wait::Slot, ticket, |state| {
+            if !state.slot_free(mode, limit) {
+                return false;
             }
-            notified.await;
+            state.slots.insert(ticket.0);
+            state.unfinished.insert(ticket.0);
+            state.exclusive = mode == ExecutionMode::Exclusive;
+            true
+        })
+        .await;
+        guard.admitted = true;
+        Admission {
+            lane: self.clone(),
+            ticket,
+            mode,
+            turn_passed: false,
+            slot_held: true,
+            finished: false,
         }
     }
 
     /// Waits until every call admitted before `admission` has finished, so commits happen
     /// in submission order.
     pub async fn commit_turn(&self, admission: &Admission) {
-        loop {
-            let notified = self.changed.notified();
-            if self
-                .state
-                .lock()
-                .unfinished
-                .range(..admission.ticket.0)
-                .next()
-                .is_none()
-            {
-                return;
-            }
-            notified.await;
-        }
+        let ticket = admission.ticket;
+        let _guard = CommitGuard { lane: self, ticket };
+        self.wait_until(Wait::Commit, ticket, |state| state.may_commit(ticket.0))
+            .await;
     }
 }
 

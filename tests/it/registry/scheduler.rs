@@ -248,3 +248,62 @@ async fn an_exclusive_call_waits_for_earlier_commits_and_holds_the_barrier() {
     );
     x.finish();
 }
+
+/// Thousands of calls queued at once (a program's `Promise.all`), a mix of parallel and
+/// exclusive ones, each finishing after a random short wait: every call is admitted,
+/// starts and commits in submission order, the overlap never passes the limit, and an
+/// exclusive call never overlaps another. Each lane change wakes only the waiters it can
+/// have made ready, so this must not lose a wake-up either.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thousands_of_queued_calls_keep_order_limit_and_barriers() {
+    const CALLS: u64 = 3000;
+    let lane = Lane::new(10);
+    let order = Arc::new(Mutex::new((Vec::new(), Vec::new())));
+    let holding = Arc::new(AtomicUsize::new(0));
+    let peak = Arc::new(AtomicUsize::new(0));
+    let exclusive_overlaps = Arc::new(AtomicUsize::new(0));
+    let calls = (0..CALLS).map(|index| {
+        let ticket = lane.ticket();
+        let (lane, order) = (lane.clone(), order.clone());
+        let (holding, peak, overlaps) = (holding.clone(), peak.clone(), exclusive_overlaps.clone());
+        tokio::spawn(async move {
+            let mode = if index % 97 == 50 {
+                ExecutionMode::Exclusive
+            } else {
+                ExecutionMode::Parallel
+            };
+            let mut admission = lane.admit(ticket, || mode).await;
+            let now = holding.fetch_add(1, Ordering::SeqCst) + 1;
+            peak.fetch_max(now, Ordering::SeqCst);
+            if mode == ExecutionMode::Exclusive && now != 1 {
+                overlaps.fetch_add(1, Ordering::SeqCst);
+            }
+            order.lock().0.push(index);
+            admission.started();
+            if index % 7 == 0 {
+                tokio::time::sleep(Duration::from_micros(200)).await;
+            } else {
+                tokio::task::yield_now().await;
+            }
+            holding.fetch_sub(1, Ordering::SeqCst);
+            admission.release_slot();
+            lane.commit_turn(&admission).await;
+            order.lock().1.push(index);
+            admission.finish();
+        })
+    });
+    let all = futures::future::join_all(calls.collect::<Vec<_>>());
+    let joined = tokio::time::timeout(Duration::from_secs(60), all)
+        .await
+        .expect("every call settles (no lost wake-up)");
+    assert!(joined.iter().all(Result::is_ok));
+    let (starts, commits) = std::mem::take(&mut *order.lock());
+    let expected: Vec<u64> = (0..CALLS).collect();
+    assert_eq!(starts, expected, "starts in submission order");
+    assert_eq!(commits, expected, "commits in submission order");
+    assert!(
+        peak.load(Ordering::SeqCst) <= 10,
+        "overlap within the limit"
+    );
+    assert_eq!(exclusive_overlaps.load(Ordering::SeqCst), 0);
+}

@@ -165,8 +165,9 @@ pub fn bench(c: &mut Criterion) {
     JsRuntime::init_platform(None);
     let host_runtime = tokio::runtime::Runtime::new().expect("tokio");
     let _ = REMOTE.set(host_runtime.handle().clone());
+    // As an engine thread's runtime (timers, no I/O driver).
     let local = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
+        .enable_time()
         .build()
         .expect("tokio");
     let mut group = c.benchmark_group("subcall");

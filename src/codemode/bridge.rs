@@ -18,11 +18,12 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use futures::FutureExt as _;
 use futures::future::BoxFuture;
 use parking_lot::Mutex;
 use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use crate::content::{ContentBlock, MessageSource, UserMessage};
 use crate::json::JsonValue;
@@ -63,7 +64,10 @@ pub(crate) struct RunBridge {
     /// Set when the run settled: calls not yet started are abandoned.
     closed: AtomicBool,
     next_index: AtomicU64,
-    tasks: Mutex<Vec<JoinHandle<()>>>,
+    /// The sub-call tasks not yet finished. Counted, not kept: a run may make millions of
+    /// calls, and holding each finished task until the run settles grew the heap by a
+    /// task's size per call.
+    tasks: TaskTracker,
     deferred: Mutex<Vec<(u64, Vec<UserMessage>, bool)>>,
     started_at: std::time::Instant,
     observer: Option<SubCallObserver>,
@@ -82,7 +86,7 @@ impl RunBridge {
             run_signal: caller.child_token(),
             closed: AtomicBool::new(false),
             next_index: AtomicU64::new(0),
-            tasks: Mutex::new(Vec::new()),
+            tasks: TaskTracker::new(),
             deferred: Mutex::new(Vec::new()),
             started_at: std::time::Instant::now(),
             registry,
@@ -96,17 +100,8 @@ impl RunBridge {
     pub async fn settle(&self) {
         self.closed.store(true, Ordering::SeqCst);
         self.run_signal.cancel();
-        loop {
-            let tasks: Vec<JoinHandle<()>> = std::mem::take(&mut *self.tasks.lock());
-            if tasks.is_empty() {
-                break;
-            }
-            for task in tasks {
-                if let Err(err) = task.await {
-                    tracing::warn!(error = %err, "a run_code sub-call task failed");
-                }
-            }
-        }
+        self.tasks.close();
+        self.tasks.wait().await;
     }
 
     /// Contexts deferred to after the outer result (images of successful sub-calls, and
@@ -269,12 +264,17 @@ impl BindingHost for BridgeHost {
         let (reply, answer) = oneshot::channel();
         let bridge = self.bridge.clone();
         let name = member.to_owned();
-        let task = self.runtime.spawn(async move {
-            let outcome = bridge.sub_call(index, ticket, name, args).await;
-            // The program may be gone; then nobody is waiting for the answer.
-            let _ = reply.send(outcome);
-        });
-        self.bridge.tasks.lock().push(task);
+        let task = async move {
+            let outcome = std::panic::AssertUnwindSafe(bridge.sub_call(index, ticket, name, args))
+                .catch_unwind()
+                .await;
+            match outcome {
+                // The program may be gone; then nobody is waiting for the answer.
+                Ok(outcome) => drop(reply.send(outcome)),
+                Err(_) => tracing::warn!("a run_code sub-call task panicked"),
+            }
+        };
+        drop(self.bridge.tasks.spawn_on(task, &self.runtime));
         Box::pin(async move {
             answer
                 .await

@@ -4,16 +4,16 @@
 //! with `Promise.all`; the figure is the whole `run_code` call, run included.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use codemode::codemode::CodeMode;
 use codemode::registry::{PresentationMode, Registry, RegistryConfig};
 use codemode::runtime::CodeRuntime;
-use codemode::tool::{ToolDefinition, ToolExecutionInput, ToolOutput};
+use codemode::tool::{ToolDefinition, ToolOutput};
 use criterion::{Criterion, SamplingMode};
 use serde_json::json;
 
-use super::runtime::{engine, wait_warm};
+use super::runtime::{engine, time_run_code};
 
 pub fn bench(c: &mut Criterion) {
     let host_runtime = tokio::runtime::Runtime::new().expect("tokio");
@@ -53,19 +53,12 @@ pub fn bench(c: &mut Criterion) {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
-                wait_warm(&engine);
-                let input = ToolExecutionInput::new(
-                    "bench",
-                    "run_code",
-                    json!({
-                        "code": "await Promise.all(Array.from({ length: 100 }, () => tools.nap({})));",
-                        "description": "100 naps"
-                    }),
+                total += time_run_code(
+                    &host_runtime,
+                    &registry,
+                    &engine,
+                    "await Promise.all(Array.from({ length: 100 }, () => tools.nap({})));",
                 );
-                let started = Instant::now();
-                let result = host_runtime.block_on(registry.execute(input));
-                total += started.elapsed();
-                assert!(!result.is_error(), "{}", result.model_text());
             }
             total
         })

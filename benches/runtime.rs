@@ -22,6 +22,27 @@ use serde_json::json;
 /// of a context, not of an isolate filling up.
 const CONTEXTS_PER_ISOLATE: u64 = 50;
 
+/// Runs `code` through `run_code` of `registry` once the pool is warm; the time the
+/// registry took. Panics if the run failed (a benchmark of a failing run measures nothing).
+pub fn time_run_code(
+    host_runtime: &tokio::runtime::Runtime,
+    registry: &Registry,
+    engine: &JsEngine,
+    code: &str,
+) -> Duration {
+    wait_warm(engine);
+    let input = ToolExecutionInput::new(
+        "bench",
+        "run_code",
+        json!({"code": code, "description": "benchmark"}),
+    );
+    let started = Instant::now();
+    let result = host_runtime.block_on(registry.execute(input));
+    let elapsed = started.elapsed();
+    assert!(!result.is_error(), "{}", result.model_text());
+    elapsed
+}
+
 /// Waits until the pool holds its full count of fresh runtimes.
 pub fn wait_warm(engine: &JsEngine) {
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -105,16 +126,7 @@ pub fn bench(c: &mut Criterion) {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
-                wait_warm(&engine);
-                let input = ToolExecutionInput::new(
-                    "bench",
-                    "run_code",
-                    json!({"code": "return 1", "description": "one"}),
-                );
-                let started = Instant::now();
-                let result = host_runtime.block_on(registry.execute(input));
-                total += started.elapsed();
-                assert!(!result.is_error(), "{}", result.model_text());
+                total += time_run_code(&host_runtime, &registry, &engine, "return 1");
             }
             total
         })

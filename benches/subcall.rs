@@ -15,7 +15,8 @@
 //!   bridge's ordered lane and the whole tool pipeline (validation, guards, events).
 //!
 //! The target (design, "Targets"): `subcall_full_pipeline` at most 2.5x
-//! `bare_host_fn_remote`.
+//! `bare_host_fn_remote`. After the group, `subcall/paired` prints that ratio measured
+//! round by round (both figures a few milliseconds apart), which drift cannot skew.
 
 use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};
@@ -24,13 +25,13 @@ use std::time::{Duration, Instant};
 use codemode::codemode::CodeMode;
 use codemode::registry::{PresentationMode, Registry, RegistryConfig};
 use codemode::runtime::CodeRuntime;
-use codemode::tool::{ToolDefinition, ToolExecutionInput, ToolOutput};
+use codemode::tool::{ToolDefinition, ToolOutput};
 use criterion::{Criterion, SamplingMode};
 use deno_core::{JsRuntime, RuntimeOptions, op2, v8};
 use serde_json::json;
 use tokio::sync::oneshot;
 
-use super::runtime::{engine, wait_warm};
+use super::runtime::{engine, time_run_code};
 
 /// The host runtime the remote answers come from.
 static REMOTE: OnceLock<tokio::runtime::Handle> = OnceLock::new();
@@ -180,8 +181,6 @@ pub fn bench(c: &mut Criterion) {
     group.bench_function("bare_host_fn_remote", |b| {
         b.iter_custom(|iters| bare_host_fn_remote(&mut isolate, &context, &local, iters))
     });
-    drop(context);
-    drop(isolate);
 
     let mut js = JsRuntime::new(RuntimeOptions {
         extensions: vec![bench_ops::init()],
@@ -214,18 +213,8 @@ pub fn bench(c: &mut Criterion) {
     let engine = engine();
     let registry = registry_with_noop(engine.clone());
     let run = |calls: u64| {
-        wait_warm(&engine);
         let code = format!("for (let i = 0; i < {calls}; i++) await tools.noop({{}});");
-        let input = ToolExecutionInput::new(
-            "bench",
-            "run_code",
-            json!({"code": code, "description": "noop calls"}),
-        );
-        let started = Instant::now();
-        let result = host_runtime.block_on(registry.execute(input));
-        let elapsed = started.elapsed();
-        assert!(!result.is_error(), "{}", result.model_text());
-        elapsed
+        time_run_code(&host_runtime, &registry, &engine, &code)
     };
     // One iteration is two whole runs: flat sampling (the same count per sample) suits it.
     group.sampling_mode(SamplingMode::Flat);
@@ -241,4 +230,30 @@ pub fn bench(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // The target is a ratio, and the machine's speed drifts between criterion's groups:
+    // the same two measurements again, alternated round by round, each round's ratio
+    // from runs a few milliseconds apart.
+    let mut ratios: Vec<f64> = (0..PAIRED_ROUNDS)
+        .map(|_| {
+            let bare = bare_host_fn_remote(&mut isolate, &context, &local, CALLS);
+            let without = run(0);
+            let with = run(CALLS);
+            with.saturating_sub(without).as_secs_f64() / bare.as_secs_f64()
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "subcall/paired: full pipeline / bare host fn = {:.2}x median of {} rounds of {} calls (min {:.2}x, max {:.2}x; target <= 2.5x)",
+        ratios[ratios.len() / 2],
+        ratios.len(),
+        CALLS,
+        ratios[0],
+        ratios[ratios.len() - 1],
+    );
+    drop(context);
+    drop(isolate);
 }
+
+/// Rounds of the paired measurement.
+const PAIRED_ROUNDS: usize = 15;

@@ -161,20 +161,21 @@ async fn run_on_pool(pool: Arc<Pool>, cap: u64, request: CodeRunRequest) -> Code
         }
     };
     stop_if_dropped.0 = None;
-    outcome.unwrap_or_else(|_| {
-        let logs = ledger
-            .lock()
-            .map(|mut ledger| ledger.take_logs())
-            .unwrap_or_default();
-        CodeRunOutcome {
-            value: None,
-            logs,
-            error: Some(CodeRunError::new(
-                CodeRunErrorKind::WorkerExit,
-                "the engine thread running the program is gone",
-            )),
-        }
-    })
+    outcome.unwrap_or_else(|_| lost_run(&ledger, "the engine thread running the program is gone"))
+}
+
+/// The outcome of a run the engine lost (its thread ended or it panicked): what the
+/// program printed so far, and a `worker-exit` failure saying why.
+pub(crate) fn lost_run(ledger: &Mutex<Ledger>, reason: &str) -> CodeRunOutcome {
+    let logs = ledger
+        .lock()
+        .map(|mut ledger| ledger.take_logs())
+        .unwrap_or_default();
+    CodeRunOutcome {
+        value: None,
+        logs,
+        error: Some(CodeRunError::new(CodeRunErrorKind::WorkerExit, reason)),
+    }
 }
 
 /// Stops the run when the caller drops its future before the outcome arrives.

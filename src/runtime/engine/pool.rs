@@ -22,6 +22,7 @@ use futures::FutureExt;
 use tokio::sync::oneshot;
 
 use super::budget::{RunStop, StopReason, Watchdog};
+use super::lost_run;
 use super::run::{Job, execute};
 use super::sandbox::Sandbox;
 use super::threads::spawn_engine_thread;
@@ -317,19 +318,7 @@ async fn run_job(shared: &Shared, mut sandbox: Sandbox, job: Job) {
     .await
     .unwrap_or_else(|_| {
         tracing::error!("a code run panicked in the engine");
-        let logs = job
-            .ledger
-            .lock()
-            .map(|mut ledger| ledger.take_logs())
-            .unwrap_or_default();
-        CodeRunOutcome {
-            value: None,
-            logs,
-            error: Some(CodeRunError::new(
-                CodeRunErrorKind::WorkerExit,
-                "the engine failed while running the program",
-            )),
-        }
+        lost_run(&job.ledger, "the engine failed while running the program")
     });
     lock(shared).running.remove(&id);
     let _ = job.reply.send(outcome);

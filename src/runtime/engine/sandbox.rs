@@ -153,25 +153,7 @@ impl Sandbox {
         let failure = {
             v8::scope_with_context!(let scope, &mut self.isolate, &self.context);
             v8::tc_scope!(let scope, scope);
-            let completion = v8::String::new(scope, script).and_then(|source| {
-                let name = v8::String::new(scope, name)?;
-                let origin = v8::ScriptOrigin::new(
-                    scope,
-                    name.into(),
-                    0,
-                    0,
-                    false,
-                    0,
-                    None,
-                    false,
-                    false,
-                    false,
-                    None,
-                );
-                let script = v8::Script::compile(scope, source, Some(&origin))?;
-                script.run(scope)
-            });
-            if let Some(completion) = completion {
+            if let Some(completion) = compile_and_run(scope, name, script) {
                 return Ok(v8::Global::new(scope, completion));
             }
             if scope.has_terminated() {
@@ -236,11 +218,15 @@ impl Sandbox {
     }
 }
 
-/// Runs the bootstrap function with the natives; the host API, or `None` with an exception
-/// pending in `scope`.
-fn bootstrap<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<HostApi> {
-    let source = v8::String::new(scope, BOOTSTRAP.as_str())?;
-    let name = v8::String::new(scope, BOOTSTRAP_FILE)?;
+/// Compiles `source` as the classic script file `name` and runs it: its completion value,
+/// or `None` with an exception pending in `scope`.
+fn compile_and_run<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    name: &str,
+    source: &str,
+) -> Option<v8::Local<'s, v8::Value>> {
+    let source = v8::String::new(scope, source)?;
+    let name = v8::String::new(scope, name)?;
     let origin = v8::ScriptOrigin::new(
         scope,
         name.into(),
@@ -254,7 +240,13 @@ fn bootstrap<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<HostApi> {
         false,
         None,
     );
-    let function = v8::Script::compile(scope, source, Some(&origin))?.run(scope)?;
+    v8::Script::compile(scope, source, Some(&origin))?.run(scope)
+}
+
+/// Runs the bootstrap function with the natives; the host API, or `None` with an exception
+/// pending in `scope`.
+fn bootstrap<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<HostApi> {
+    let function = compile_and_run(scope, BOOTSTRAP_FILE, BOOTSTRAP.as_str())?;
     let function = v8::Local::<v8::Function>::try_from(function).ok()?;
     let host = natives::host_object(scope)?;
     let receiver = v8::undefined(scope).into();

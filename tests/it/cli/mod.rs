@@ -32,6 +32,19 @@ pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// Asserts that the command succeeded (showing all it printed when it did not) and
+/// returns its standard output.
+#[track_caller]
+pub fn succeeded(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "{}{}",
+        stdout(output),
+        stderr(output)
+    );
+    stdout(output)
+}
+
 /// A small workspace: a few files with TODO markers.
 pub fn workspace() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temp dir");

@@ -2,20 +2,14 @@
 
 use serde_json::Value;
 
-use super::{codemode, example, stderr, stdout, workspace};
+use super::{codemode, example, stderr, stdout, succeeded, workspace};
 
 #[test]
 fn the_example_counts_todo_markers_over_the_built_in_tools() {
     let dir = workspace();
     let output = codemode(dir.path(), &["run", &example("count-todos.ts")], "");
-    assert!(
-        output.status.success(),
-        "{}{}",
-        stdout(&output),
-        stderr(&output)
-    );
     assert_eq!(
-        stdout(&output),
+        succeeded(&output),
         "5 markers in 2 files\n    3  src/lib.rs\n    2  src/main.rs\n"
     );
 }
@@ -28,8 +22,10 @@ fn parallel_reads_and_verbose_sub_call_lines() {
         &["run", &example("longest-files.ts"), "--verbose"],
         "",
     );
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert_eq!(stdout(&output), "     4  src/lib.rs\n     4  src/main.rs\n");
+    assert_eq!(
+        succeeded(&output),
+        "     4  src/lib.rs\n     4  src/main.rs\n"
+    );
     let lines: Vec<String> = stderr(&output).lines().map(str::to_owned).collect();
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert!(
@@ -49,8 +45,7 @@ fn parallel_reads_and_verbose_sub_call_lines() {
 fn a_caught_tool_error_and_the_program_text_from_stdin() {
     let dir = workspace();
     let output = codemode(dir.path(), &["run", &example("recover.ts")], "");
-    assert!(output.status.success(), "{}", stderr(&output));
-    let text = stdout(&output);
+    let text = succeeded(&output);
     assert!(text.starts_with("read_file refused: "), "{text}");
     assert!(
         text.ends_with("the working directory has 2 entries\n"),
@@ -114,8 +109,7 @@ fn json_output_has_the_outer_result_and_the_sub_call_log() {
         &["run", "-", "--json"],
         "const a = await tools.glob({pattern: '*.rs'}); return a.total;",
     );
-    assert!(output.status.success(), "{}", stderr(&output));
-    let json: Value = serde_json::from_str(&stdout(&output)).expect("JSON output");
+    let json: Value = serde_json::from_str(&succeeded(&output)).expect("JSON output");
     assert_eq!(json["isError"], false);
     assert_eq!(json["text"], "2");
     assert_eq!(json["value"], serde_json::json!({"logs": [], "value": 2}));
@@ -142,7 +136,7 @@ fn trace_files_are_chrome_trace_events() {
         ],
         "",
     );
-    assert!(output.status.success(), "{}", stderr(&output));
+    succeeded(&output);
     let json: Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
     let events = json["traceEvents"].as_array().unwrap();
     let spans: Vec<&Value> = events.iter().filter(|e| e["ph"] == "X").collect();
@@ -175,14 +169,8 @@ fn configured_command_tools_and_policies_apply() {
         &["run", "-"],
         "const sum = await tools.add({a: 2, b: 3}); try { await tools.glob({pattern: '*'}); } catch (e) { console.log(e.message); } return sum;",
     );
-    assert!(
-        output.status.success(),
-        "{}{}",
-        stdout(&output),
-        stderr(&output)
-    );
     assert_eq!(
-        stdout(&output),
+        succeeded(&output),
         "the call to `glob` was denied: the configuration denies this tool\n5\n"
     );
 }

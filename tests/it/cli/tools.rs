@@ -2,14 +2,13 @@
 
 use serde_json::Value;
 
-use super::{codemode, stderr, stdout, workspace};
+use super::{codemode, stdout, succeeded, workspace};
 
 #[test]
 fn tools_lists_the_built_in_tools_by_default() {
     let dir = workspace();
     let output = codemode(dir.path(), &["tools"], "");
-    assert!(output.status.success(), "{}", stderr(&output));
-    let text = stdout(&output);
+    let text = succeeded(&output);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "mode: native");
     assert!(
@@ -53,8 +52,7 @@ fn tools_shows_opt_in_tools_and_the_configured_mode() {
 fn sdk_renders_the_configured_tools_when_no_schemas_are_given() {
     let dir = workspace();
     let output = codemode(dir.path(), &["sdk"], "");
-    assert!(output.status.success(), "{}", stderr(&output));
-    let text = stdout(&output);
+    let text = succeeded(&output);
     assert!(text.starts_with("## Writing code for run_code"));
     assert!(
         text.contains("  grep: {") && text.contains("  read_file: {"),
@@ -73,8 +71,7 @@ fn the_example_configuration_works() {
     std::fs::copy(&example, dir.path().join("codemode.toml")).unwrap();
 
     let output = codemode(dir.path(), &["tools"], "");
-    assert!(output.status.success(), "{}", stderr(&output));
-    let text = stdout(&output);
+    let text = succeeded(&output);
     assert!(text.starts_with("mode: code\n"), "{text}");
     let names: Vec<&str> = text
         .lines()
@@ -93,8 +90,7 @@ fn the_example_configuration_works() {
          catch (e) { console.log('edit refused:', e.toolName); }\n\
          return sum;",
     );
-    assert!(output.status.success(), "{}", stderr(&output));
-    let text = stdout(&output);
+    let text = succeeded(&output);
     assert!(text.contains("edit refused: edit_file"), "{text}");
     assert!(text.contains('5'), "{text}");
     assert_eq!(

@@ -33,6 +33,17 @@ fn tool<'a>(list: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no tool {name} in {list}"))
 }
 
+/// The workspace's tools in name order: its command tools and the built-in file tools.
+const CONFIGURED_TOOLS: [&str; 7] = [
+    "add",
+    "crash",
+    "glob",
+    "grep",
+    "hang",
+    "list_dir",
+    "read_file",
+];
+
 #[test]
 fn native_mode_lists_every_tool_with_its_schemas_and_calls_them_directly() {
     let workspace = Workspace::new("mode = \"native\"");
@@ -50,18 +61,7 @@ fn native_mode_lists_every_tool_with_its_schemas_and_calls_them_directly() {
     }));
     let steps = steps(&report);
     let list = &steps[0];
-    assert_eq!(
-        tool_names(list),
-        [
-            "add",
-            "crash",
-            "glob",
-            "grep",
-            "hang",
-            "list_dir",
-            "read_file"
-        ]
-    );
+    assert_eq!(tool_names(list), CONFIGURED_TOOLS);
     let expected = expected_assembly(&workspace);
     for schema in &expected.tools {
         let listed = tool(list, &schema.name);
@@ -152,16 +152,7 @@ fn both_mode_lists_the_tools_and_run_code_with_the_sdk() {
     let list = &steps(&report)[0];
     assert_eq!(
         tool_names(list),
-        [
-            "add",
-            "crash",
-            "glob",
-            "grep",
-            "hang",
-            "list_dir",
-            "read_file",
-            "run_code"
-        ]
+        [&CONFIGURED_TOOLS[..], &["run_code"]].concat()
     );
     let expected = expected_assembly(&workspace);
     assert_eq!(

@@ -166,9 +166,9 @@ pub fn bench(c: &mut Criterion) {
     JsRuntime::init_platform(None);
     let host_runtime = tokio::runtime::Runtime::new().expect("tokio");
     let _ = REMOTE.set(host_runtime.handle().clone());
-    // As an engine thread's runtime (timers, no I/O driver).
+    // As an engine thread's runtime.
     let local = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
+        .enable_all()
         .build()
         .expect("tokio");
     let mut group = c.benchmark_group("subcall");

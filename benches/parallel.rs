@@ -3,45 +3,30 @@
 //! (target: within 1.15x; the ratio is the figure over 200 ms). The program starts them all
 //! with `Promise.all`; the figure is the whole `run_code` call, run included.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use codemode::codemode::CodeMode;
-use codemode::registry::{PresentationMode, Registry, RegistryConfig};
-use codemode::runtime::CodeRuntime;
 use codemode::tool::{ToolDefinition, ToolOutput};
 use criterion::{Criterion, SamplingMode};
 use serde_json::json;
 
-use super::runtime::{engine, time_run_code};
+use super::runtime::{code_mode_registry, engine, time_run_code};
 
 pub fn bench(c: &mut Criterion) {
     let host_runtime = tokio::runtime::Runtime::new().expect("tokio");
     let engine = engine();
-    let registry = Registry::with_config(RegistryConfig {
-        mode: PresentationMode::Code,
-        max_parallel_sub_calls: 10,
-        ..RegistryConfig::default()
-    })
-    .expect("valid config");
-    registry
-        .register(
-            ToolDefinition::builder("nap")
-                .description("Sleeps 20 ms.")
-                .parameters(json!({"type": "object"}))
-                .output(ToolOutput::any())
-                .concurrency_safe(|_| true)
-                .execute(|_, _| async {
-                    tokio::time::sleep(Duration::from_millis(20)).await;
-                    Ok(json!(null))
-                })
-                .build()
-                .expect("the tool builds"),
-        )
-        .expect("the tool registers")
-        .keep();
-    let runtime: Arc<dyn CodeRuntime> = engine.clone();
-    CodeMode::install(&registry, runtime).expect("run_code installs");
+    // `max_parallel_sub_calls` is 10 by default.
+    let nap = ToolDefinition::builder("nap")
+        .description("Sleeps 20 ms.")
+        .parameters(json!({"type": "object"}))
+        .output(ToolOutput::any())
+        .concurrency_safe(|_| true)
+        .execute(|_, _| async {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            Ok(json!(null))
+        })
+        .build()
+        .expect("the tool builds");
+    let registry = code_mode_registry(engine.clone(), [nap]);
 
     let mut group = c.benchmark_group("parallel");
     group

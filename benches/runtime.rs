@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use codemode::codemode::CodeMode;
 use codemode::registry::{PresentationMode, Registry, RegistryConfig};
 use codemode::runtime::{CodeRunRequest, CodeRuntime, EngineConfig, JsEngine};
-use codemode::tool::ToolExecutionInput;
+use codemode::tool::{ToolDefinition, ToolExecutionInput};
 use criterion::Criterion;
 use deno_core::{JsRuntime, v8};
 use serde_json::json;
@@ -21,6 +21,24 @@ use serde_json::json;
 /// Contexts created on one isolate before it is replaced (untimed), so the figure is the cost
 /// of a context, not of an isolate filling up.
 const CONTEXTS_PER_ISOLATE: u64 = 50;
+
+/// A registry in code mode (default limits) with `tools` and `run_code` over `engine`.
+pub fn code_mode_registry(
+    engine: Arc<JsEngine>,
+    tools: impl IntoIterator<Item = ToolDefinition>,
+) -> Registry {
+    let registry = Registry::with_config(RegistryConfig {
+        mode: PresentationMode::Code,
+        ..RegistryConfig::default()
+    })
+    .expect("valid config");
+    for tool in tools {
+        registry.register(tool).expect("the tool registers").keep();
+    }
+    let runtime: Arc<dyn CodeRuntime> = engine;
+    CodeMode::install(&registry, runtime).expect("run_code installs");
+    registry
+}
 
 /// Runs `code` through `run_code` of `registry` once the pool is warm; the time the
 /// registry took. Panics if the run failed (a benchmark of a failing run measures nothing).
@@ -115,13 +133,7 @@ pub fn bench(c: &mut Criterion) {
         })
     });
 
-    let registry = Registry::with_config(RegistryConfig {
-        mode: PresentationMode::Code,
-        ..RegistryConfig::default()
-    })
-    .expect("valid config");
-    let runtime: Arc<dyn CodeRuntime> = engine.clone();
-    CodeMode::install(&registry, runtime).expect("run_code installs");
+    let registry = code_mode_registry(engine.clone(), []);
     group.bench_function("run_code_return_1_warm", |b| {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;

@@ -22,16 +22,15 @@ use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use codemode::codemode::CodeMode;
-use codemode::registry::{PresentationMode, Registry, RegistryConfig};
-use codemode::runtime::CodeRuntime;
+use codemode::registry::Registry;
+use codemode::runtime::JsEngine;
 use codemode::tool::{ToolDefinition, ToolOutput};
 use criterion::{Criterion, SamplingMode};
 use deno_core::{JsRuntime, RuntimeOptions, op2, v8};
 use serde_json::json;
 use tokio::sync::oneshot;
 
-use super::runtime::{engine, time_run_code};
+use super::runtime::{code_mode_registry, engine, time_run_code};
 
 /// The host runtime the remote answers come from.
 static REMOTE: OnceLock<tokio::runtime::Handle> = OnceLock::new();
@@ -139,27 +138,16 @@ fn bare_isolate() -> (v8::OwnedIsolate, v8::Global<v8::Context>) {
 /// Calls in one sample of the pipeline figure (the difference of two runs is divided by it).
 const CALLS: u64 = 1000;
 
-fn registry_with_noop(engine: Arc<dyn CodeRuntime>) -> Registry {
-    let registry = Registry::with_config(RegistryConfig {
-        mode: PresentationMode::Code,
-        ..RegistryConfig::default()
-    })
-    .expect("valid config");
-    registry
-        .register(
-            ToolDefinition::builder("noop")
-                .description("Does nothing.")
-                .parameters(json!({"type": "object"}))
-                .output(ToolOutput::any())
-                .concurrency_safe(|_| true)
-                .execute(|_, _| async { Ok(json!(null)) })
-                .build()
-                .expect("the no-op tool builds"),
-        )
-        .expect("the no-op tool registers")
-        .keep();
-    CodeMode::install(&registry, engine).expect("run_code installs");
-    registry
+fn registry_with_noop(engine: Arc<JsEngine>) -> Registry {
+    let noop = ToolDefinition::builder("noop")
+        .description("Does nothing.")
+        .parameters(json!({"type": "object"}))
+        .output(ToolOutput::any())
+        .concurrency_safe(|_| true)
+        .execute(|_, _| async { Ok(json!(null)) })
+        .build()
+        .expect("the no-op tool builds");
+    code_mode_registry(engine, [noop])
 }
 
 pub fn bench(c: &mut Criterion) {

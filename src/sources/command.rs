@@ -112,24 +112,36 @@ async fn read_capped(
     }
 }
 
+/// How every tool process starts (command tools and stdio MCP servers): all three standard
+/// streams piped, killed when the handle is dropped, and in its own process group, so that
+/// killing the group ends everything it started (`npx` starts `node`).
+pub(crate) fn piped_process(
+    program: &str,
+    args: &[String],
+    cwd: &std::path::Path,
+    env: &BTreeMap<String, String>,
+) -> Command {
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .current_dir(cwd)
+        .envs(env)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    #[cfg(unix)]
+    command.process_group(0);
+    command
+}
+
 fn failed(message: String) -> Error {
     Error::new(ErrorCode::ToolFailed, message)
 }
 
 async fn run(spec: &CommandTool, args: &JsonValue, signal: &Signal) -> Result<JsonValue, Error> {
     let name = &spec.name;
-    let mut command = Command::new(&spec.command[0]);
-    command
-        .args(&spec.command[1..])
-        .current_dir(&spec.cwd)
-        .envs(&spec.env)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    // Its own process group, so cancellation kills everything it started.
-    #[cfg(unix)]
-    command.process_group(0);
+    let mut command = piped_process(&spec.command[0], &spec.command[1..], &spec.cwd, &spec.env);
     let mut child = command.spawn().map_err(|err| {
         failed(format!(
             "command tool `{name}` could not start `{}` in {}: {err}",

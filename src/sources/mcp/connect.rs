@@ -6,7 +6,7 @@
 //! process group when dropped. It must not know about tools or the registry.
 
 use std::collections::VecDeque;
-use std::process::{ExitStatus, Stdio};
+use std::process::ExitStatus;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -17,7 +17,6 @@ use rmcp::service::{Peer, RoleClient, RunningService, ServiceExt};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
-use tokio::process::Command;
 use tokio_util::sync::CancellationToken;
 
 use super::config::{McpServerConfig, McpTransport};
@@ -172,18 +171,7 @@ async fn connect_stdio(
     let Some((program, args)) = command.split_first() else {
         return Err(failed(server, "has an empty `command`"));
     };
-    let mut process = Command::new(program);
-    process
-        .args(args)
-        .current_dir(cwd)
-        .envs(env)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    // Its own process group, so everything it starts (`npx` starts `node`) dies with it.
-    #[cfg(unix)]
-    process.process_group(0);
+    let mut process = crate::sources::command::piped_process(program, args, cwd, env);
     let mut child = process.spawn().map_err(|err| {
         failed(
             server,

@@ -4,6 +4,32 @@
 // `tools.__proto__` and `tools.constructor` are ordinary members. A call checks its argument
 // as lossless JSON (a bad argument rejects that call alone; nothing reaches the host), then
 // submits it to the host synchronously, so calls reach the host in the program's order.
+// The host answers a call by its id (`settleCall`); the promise's resolver waits here, in
+// one map, so the host keeps no engine handle per pending call.
+
+/** The resolver of each pending call's promise, by the call's id. */
+const pendingCalls = new Map();
+
+/** Submits one call; a promise of the host's answer (`J<json>` or `E<message>`). */
+function submitCall(namespaceIndex, memberIndex, text) {
+  const submitted = opCall(namespaceIndex, memberIndex, text);
+  // A string is an answer at once (the host refused the call); a number is the call's id.
+  if (typeof submitted !== "number") return submitted;
+  let settle;
+  const answer = new Promise(function (resolve) {
+    settle = resolve;
+  });
+  MapPrototypeSet(pendingCalls, submitted, settle);
+  return answer;
+}
+
+/** The host's answer to call `id` (host API). */
+function settleCall(id, answer) {
+  const settle = MapPrototypeGet(pendingCalls, id);
+  if (settle === undefined) return;
+  MapPrototypeDelete(pendingCalls, id);
+  settle(answer);
+}
 
 /** The number of lines of the program of this run (its stack frames are below that). */
 let programLines = 0;
@@ -47,7 +73,7 @@ function makeMember(namespaceIndex, memberIndex, member, ErrorClass, argumentLim
       text = checked.text;
     }
     // The host answers `J<json>` (resolve with the parsed value) or `E<message>` (reject).
-    const answer = await opCall(namespaceIndex, memberIndex, text);
+    const answer = await submitCall(namespaceIndex, memberIndex, text);
     const payload = StringPrototypeSlice(answer, 1);
     if (StringPrototypeSlice(answer, 0, 1) === "J") return JSONParse(payload);
     throw new ErrorClass(payload, member);

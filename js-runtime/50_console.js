@@ -3,7 +3,8 @@
 // `console` has five methods (log, info, warn, error, debug); each call becomes one log
 // string, formatted as Node's console formats its arguments, and goes to the host at once so
 // a run stopped by a budget still shows what it printed. Timers: setTimeout, setInterval and
-// their clear functions, over the host's timers; ids are numbers, as in browsers. A callback
+// their clear functions, over the host's timers; ids are numbers, as in browsers. The host
+// schedules ids and fires them (`fireTimer`); the callbacks wait here, in one map. A callback
 // that throws fails the run (the host reports it), as an uncaught error ends a Node process.
 // `queueMicrotask` runs its callback as a microtask; one that throws fails the run too.
 
@@ -27,14 +28,24 @@ function makeConsole() {
   return consoleObject;
 }
 
+/** Each scheduled timer's `{ callback, args, repeat }`, by its id. */
+const timerCallbacks = new Map();
+
 function startTimer(callback, delay, args, repeat) {
   if (typeof callback !== "function") {
     throw new TypeError('The "callback" argument must be of type function');
   }
-  const fire = function () {
-    ReflectApply(callback, undefined, args);
-  };
-  return createTimer(fire, timerDelay(delay), repeat);
+  const id = createTimer(timerDelay(delay), repeat);
+  MapPrototypeSet(timerCallbacks, id, { __proto__: null, callback, args, repeat });
+  return id;
+}
+
+/** Calls the callback of the due timer `id` (host API); a timeout is forgotten first. */
+function fireTimer(id) {
+  const timer = MapPrototypeGet(timerCallbacks, id);
+  if (timer === undefined) return;
+  if (!timer.repeat) MapPrototypeDelete(timerCallbacks, id);
+  ReflectApply(timer.callback, undefined, timer.args);
 }
 
 function timerDelay(delay) {
@@ -45,6 +56,7 @@ function timerDelay(delay) {
 
 function stopTimer(id) {
   if (typeof id !== "number") return;
+  MapPrototypeDelete(timerCallbacks, id);
   cancelTimer(id);
 }
 

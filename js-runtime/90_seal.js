@@ -68,4 +68,6 @@ return {
     return (result.overLimit ? "L" : "E") + result.message;
   },
   describeThrown,
+  settleCall,
+  fireTimer,
 };

@@ -49,7 +49,9 @@ const RUN_FAILED: u8 = 1;
 
 pub(crate) fn run(args: &RunArgs) -> Result<(), Failure> {
     let (label, program) = read_program(&args.program)?;
-    let config = setup::load_config(args.config.as_deref())?;
+    let mut config = setup::load_config(args.config.as_deref())?;
+    // One program, then exit: the engine creates the one sandbox it runs in, none warm.
+    config.engine.warm_pool = 0;
     let runtime = setup::tokio_runtime()?;
     let records: Arc<Mutex<Vec<SubCallRecord>>> = Arc::default();
     let verbose = args.verbose;

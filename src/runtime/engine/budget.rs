@@ -37,6 +37,8 @@ pub(crate) enum StopReason {
     Output = 5,
     /// The engine is shutting down.
     Shutdown = 6,
+    /// The pending binding calls hold more host memory than the heap budget.
+    HostMemory = 7,
 }
 
 impl StopReason {
@@ -48,6 +50,7 @@ impl StopReason {
             4 => StopReason::Heap,
             5 => StopReason::Output,
             6 => StopReason::Shutdown,
+            7 => StopReason::HostMemory,
             _ => return None,
         })
     }
@@ -60,6 +63,8 @@ pub(crate) struct RunStop {
     /// The isolate running the program, while it runs.
     isolate: Mutex<Option<v8::IsolateHandle>>,
     wake: tokio::sync::Notify,
+    /// The caller gave up waiting for the run to stop (see `Pool::write_off`).
+    written_off: std::sync::atomic::AtomicBool,
 }
 
 impl RunStop {
@@ -75,9 +80,20 @@ impl RunStop {
             if let Some(isolate) = lock(&self.isolate).as_ref() {
                 isolate.terminate_execution();
             }
-            self.wake.notify_one();
+            // Every waiter: the engine thread's event loop and the caller's grace timer.
+            self.wake.notify_waiters();
         }
         decided
+    }
+
+    /// Marks the run written off; `false` if it already was.
+    pub(crate) fn write_off(&self) -> bool {
+        !self.written_off.swap(true, Ordering::AcqRel)
+    }
+
+    /// Whether the run was written off.
+    pub(crate) fn written_off(&self) -> bool {
+        self.written_off.load(Ordering::Acquire)
     }
 
     /// The reason the run was stopped, if it was.
@@ -104,6 +120,7 @@ impl RunStop {
     /// Completes when the run is stopped.
     pub(crate) async fn stopped(&self) {
         loop {
+            // Created before the check: `notify_waiters` reaches a `Notified` from its creation.
             let notified = self.wake.notified();
             if self.reason().is_some() {
                 return;

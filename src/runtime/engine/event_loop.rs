@@ -21,15 +21,10 @@ use std::task::Poll;
 use deno_core::v8;
 use futures::StreamExt;
 
-use super::natives::{RunState, rejected};
+use super::natives::{Answered, RunState, rejected};
 use super::run::Settled;
-use super::sandbox::Sandbox;
+use super::sandbox::{Sandbox, TimerFailure};
 use crate::json::{JsonValue, check_lossless};
-
-type Answer = (
-    Option<v8::Global<v8::PromiseResolver>>,
-    Result<JsonValue, String>,
-);
 
 /// Drives the run until `promise` settles, the run fails outside it, can never settle, or is
 /// stopped.
@@ -52,7 +47,7 @@ pub(crate) async fn run_until_settled(
         }
         match wait(run).await {
             None => return Settled::Stopped,
-            Some(answers) => answer_calls(sandbox, answers),
+            Some(answers) => answer_calls(sandbox, run, answers),
         }
     }
 }
@@ -109,24 +104,16 @@ enum Timer {
 /// Calls the callback of one due timer, if one is due; a throwing callback fails the run.
 fn fire_due_timer(sandbox: &mut Sandbox, run: &RunState) -> Timer {
     let due = run.timers.borrow_mut().take_due(std::time::Instant::now());
-    let Some(callback) = due else {
+    let Some(id) = due else {
         return Timer::NoneDue;
     };
-    let thrown = {
-        v8::scope_with_context!(let scope, &mut sandbox.isolate, &sandbox.context);
-        v8::tc_scope!(let scope, scope);
-        let callback = v8::Local::new(scope, callback);
-        let receiver = v8::undefined(scope).into();
-        if callback.call(scope, receiver, &[]).is_some() {
-            return Timer::Fired;
-        }
-        if scope.has_terminated() || run.stop.reason().is_some() {
+    let thrown = match sandbox.fire_timer(id) {
+        Ok(()) => return Timer::Fired,
+        Err(TimerFailure::Terminated) => return Timer::Over(Settled::Stopped),
+        Err(TimerFailure::Threw(_)) if run.stop.reason().is_some() => {
             return Timer::Over(Settled::Stopped);
         }
-        let Some(exception) = scope.exception() else {
-            return Timer::Fired;
-        };
-        v8::Global::new(scope, exception)
+        Err(TimerFailure::Threw(thrown)) => thrown,
     };
     Timer::Over(match sandbox.describe_thrown(&thrown) {
         Ok(message) => Settled::Uncaught(message),
@@ -135,7 +122,7 @@ fn fire_due_timer(sandbox: &mut Sandbox, run: &RunState) -> Timer {
 }
 
 /// Waits for host answers (all that are ready), the next timer, or a stop (`None`).
-async fn wait(run: &RunState) -> Option<Vec<Answer>> {
+async fn wait(run: &RunState) -> Option<Vec<Answered>> {
     let deadline = run.timers.borrow().next_deadline();
     let mut timer = deadline.map(|due| Box::pin(tokio::time::sleep_until(due.into())));
     let mut stopped = pin!(run.stop.stopped());
@@ -163,25 +150,19 @@ async fn wait(run: &RunState) -> Option<Vec<Answer>> {
     .await
 }
 
-/// Resolves the program's promises of answered calls with `J<json>` or `E<message>`.
-fn answer_calls(sandbox: &mut Sandbox, answers: Vec<Answer>) {
-    v8::scope_with_context!(let scope, &mut sandbox.isolate, &sandbox.context);
-    for (resolver, answer) in answers {
-        let Some(resolver) = resolver else {
-            continue;
-        };
+/// Settles the program's promises of answered calls with `J<json>` or `E<message>`, and
+/// releases their charge on the host budget.
+fn answer_calls(sandbox: &mut Sandbox, run: &RunState, answers: Vec<Answered>) {
+    let released: u64 = answers.iter().map(|(_, charge, _)| charge).sum();
+    run.host_bytes
+        .set(run.host_bytes.get().saturating_sub(released));
+    sandbox.settle_calls(answers.into_iter().map(|(id, _, answer)| {
         let text = match answer {
             Ok(value) => accepted(&value),
             Err(message) => rejected(&message),
         };
-        let resolver = v8::Local::new(scope, resolver);
-        let text = v8::String::new(scope, &text).or_else(|| {
-            v8::String::new(scope, &rejected("the result is too large for the program"))
-        });
-        if let Some(text) = text {
-            resolver.resolve(scope, text.into());
-        }
-    }
+        (id, text)
+    }));
 }
 
 /// `J<json>` for a lossless value, `E<why not>` otherwise.

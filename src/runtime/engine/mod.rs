@@ -5,12 +5,16 @@
 //! thread, from a warm pool ([`pool`]); the program runs there under its budgets ([`budget`])
 //! driven by the run's own event loop ([`event_loop`], [`timers`]). No deno_core `JsRuntime`
 //! is created and no op exists. The caller's side of a run lives here: it
-//! submits the job, forwards the caller's cancellation, and turns a vanished engine thread
-//! into a `worker-exit` outcome that still carries the logs.
+//! submits the job, forwards the caller's cancellation, turns a vanished engine thread
+//! into a `worker-exit` outcome that still carries the logs, and, once the run is stopped,
+//! waits at most [`STOP_GRACE`] for the engine to end it: a single long engine operation
+//! (a huge sort, a regular expression, a collection over a large heap) cannot delay the
+//! answer, and its thread is written off instead.
 //!
 //! This module owns the public engine type; it must not know about tools or the registry.
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use futures::future::BoxFuture;
 use tokio::sync::oneshot;
@@ -35,7 +39,10 @@ mod timers;
 use budget::{RunStop, StopReason, Watchdog};
 use ledger::Ledger;
 use pool::Pool;
-use run::Job;
+use run::{Job, written_off_outcome};
+
+/// How long the caller waits for a stopped run to end before it answers without it.
+pub const STOP_GRACE: Duration = Duration::from_millis(100);
 
 /// The JavaScript/TypeScript code runtime.
 ///
@@ -117,8 +124,7 @@ impl CodeRuntime for JsEngine {
 
     fn run(&self, request: CodeRunRequest) -> BoxFuture<'static, CodeRunOutcome> {
         let pool = self.pool.clone();
-        let cap = self.config.max_output_bytes;
-        Box::pin(run_on_pool(pool, cap, request))
+        Box::pin(run_on_pool(pool, self.config, request))
     }
 }
 
@@ -129,7 +135,11 @@ fn failure(kind: CodeRunErrorKind, message: &str) -> CodeRunOutcome {
     }
 }
 
-async fn run_on_pool(pool: Arc<Pool>, cap: u64, request: CodeRunRequest) -> CodeRunOutcome {
+async fn run_on_pool(
+    pool: Arc<Pool>,
+    config: EngineConfig,
+    request: CodeRunRequest,
+) -> CodeRunOutcome {
     let CodeRunRequest {
         program,
         namespaces,
@@ -142,7 +152,7 @@ async fn run_on_pool(pool: Arc<Pool>, cap: u64, request: CodeRunRequest) -> Code
         );
     }
     let stop = Arc::new(RunStop::default());
-    let ledger = Arc::new(Mutex::new(Ledger::new(cap)));
+    let ledger = Arc::new(Mutex::new(Ledger::new(config.max_output_bytes)));
     let (reply, mut outcome) = oneshot::channel();
     let mut stop_if_dropped = StopIfDropped(Some(stop.clone()));
     pool.submit(Job {
@@ -152,16 +162,34 @@ async fn run_on_pool(pool: Arc<Pool>, cap: u64, request: CodeRunRequest) -> Code
         ledger: ledger.clone(),
         reply,
     });
-    let outcome = tokio::select! {
-        biased;
-        outcome = &mut outcome => outcome,
-        () = signal.cancelled() => {
-            stop.request(StopReason::Abort);
-            outcome.await
+    let stopped = async {
+        tokio::select! {
+            () = signal.cancelled() => {
+                stop.request(StopReason::Abort);
+            }
+            () = stop.stopped() => {}
         }
     };
+    let settled = tokio::select! {
+        biased;
+        outcome = &mut outcome => Some(outcome),
+        () = stopped => None,
+    };
+    let settled = match settled {
+        Some(settled) => settled,
+        // Stopped: the engine has the grace to end the run, then the run is written off.
+        None => match tokio::time::timeout(STOP_GRACE, &mut outcome).await {
+            Ok(settled) => settled,
+            Err(_) if pool.write_off(&stop) => {
+                stop_if_dropped.0 = None;
+                return written_off_outcome(&stop, &ledger, &config, STOP_GRACE);
+            }
+            // The run ended just now: its answer is on its way.
+            Err(_) => outcome.await,
+        },
+    };
     stop_if_dropped.0 = None;
-    outcome.unwrap_or_else(|_| lost_run(&ledger, "the engine thread running the program is gone"))
+    settled.unwrap_or_else(|_| lost_run(&ledger, "the engine thread running the program is gone"))
 }
 
 /// The outcome of a run the engine lost (its thread ended or it panicked): what the

@@ -9,16 +9,21 @@
 //!   [`BindingHost::call`](crate::runtime::BindingHost::call) is invoked synchronously, in
 //!   submission order; its future is polled by the run's event loop on this thread (the
 //!   seam's contract: hosts do their real work elsewhere) and dropped if the run ends first.
-//!   Returns a promise of `J<json>` or `E<message>`.
+//!   Returns the call's id (a number; the bootstrap keeps the promise it hands the program
+//!   and the host settles it by id through the host API's `settleCall`), or `E<message>`
+//!   for a call refused at once. No engine handle is kept per call: a handle costs the
+//!   engine a linear search when it is released, and a run may hold many thousands.
 //! - `uncaught(message)`: a failure outside the program's own promise (a throwing
 //!   `queueMicrotask` callback); the first one fails the run.
-//! - `createTimer(callback, delay, repeat)`, `cancelTimer(id)`, `enqueueMicrotask(fn)`.
+//! - `createTimer(delay, repeat)` (the timer's id; the bootstrap keeps its callback and the
+//!   event loop fires it by id through `fireTimer`), `cancelTimer(id)`, `enqueueMicrotask(fn)`.
 //! - type checks the inspector and the JSON check need (`isProxy`, `isDate`, ...) and
 //!   `getPromiseDetails`, `getProxyDetails`.
 //!
 //! Isolate callbacks: unhandled promise rejections are recorded for the event loop (which
 //! fails the run with the first one still unhandled after a microtask checkpoint), and the
-//! near-heap-limit callback stops the run.
+//! near-heap-limit callback stops the run and never raises the limit: the allocation that
+//! reached it fails, so the heap stays within its budget whatever the program allocates.
 //!
 //! This module owns the natives and [`RunState`]; it must not know how runs are driven.
 
@@ -49,7 +54,14 @@ pub(crate) struct RunState {
     pub(crate) stop: Arc<RunStop>,
     /// Host calls not answered yet.
     pub(crate) calls: RefCell<FuturesUnordered<PendingCall>>,
-    pub(crate) timers: RefCell<Timers<v8::Global<v8::Function>>>,
+    /// The id the next call gets (the bootstrap's key for the call's promise).
+    pub(crate) next_call: std::cell::Cell<u32>,
+    /// Host memory the pending calls hold, as charged by [`call_charge`].
+    pub(crate) host_bytes: std::cell::Cell<u64>,
+    /// The most host memory the pending calls may hold (the heap budget).
+    pub(crate) host_budget: u64,
+    /// The timers, each known by its id (the bootstrap holds the callbacks).
+    pub(crate) timers: RefCell<Timers>,
     /// The first failure outside the program's promise.
     pub(crate) uncaught: RefCell<Option<String>>,
     /// Rejected promises that had no handler when they were rejected, with their reasons.
@@ -61,12 +73,16 @@ impl RunState {
         namespaces: Vec<(Arc<dyn BindingHost>, Vec<String>)>,
         ledger: Arc<Mutex<Ledger>>,
         stop: Arc<RunStop>,
+        host_budget: u64,
     ) -> RunState {
         RunState {
+            host_bytes: std::cell::Cell::new(0),
+            host_budget,
             namespaces,
             ledger,
             stop,
             calls: RefCell::new(FuturesUnordered::new()),
+            next_call: std::cell::Cell::new(1),
             timers: RefCell::new(Timers::new()),
             uncaught: RefCell::new(None),
             rejections: RefCell::new(Vec::new()),
@@ -74,26 +90,40 @@ impl RunState {
     }
 }
 
-/// A host call in flight: its future, and the resolver of the program's promise.
+/// What a pending call is charged against the host budget: its argument text (held as
+/// parsed JSON by the host, about twice the text) plus what the host keeps per call (the
+/// call's future, its place in the bridge's lane, its record; measured in the benches'
+/// `promise_all` figure).
+pub(crate) fn call_charge(argument_bytes: usize) -> u64 {
+    /// Host bytes per pending call besides its arguments.
+    const PER_CALL: u64 = 2048;
+    (argument_bytes as u64)
+        .saturating_mul(2)
+        .saturating_add(PER_CALL)
+}
+
+/// A host call in flight: its future, the id of the program's promise, and its charge.
 pub(crate) struct PendingCall {
-    resolver: Option<v8::Global<v8::PromiseResolver>>,
+    id: u32,
+    charge: u64,
     answer: BoxFuture<'static, Result<JsonValue, String>>,
 }
 
+/// A call's id, its charge and its answer.
+pub(crate) type Answered = (u32, u64, Result<JsonValue, String>);
+
 impl Future for PendingCall {
-    type Output = (
-        Option<v8::Global<v8::PromiseResolver>>,
-        Result<JsonValue, String>,
-    );
+    type Output = Answered;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
         let polled = catch_unwind(AssertUnwindSafe(|| this.answer.as_mut().poll(cx)));
         match polled {
             Ok(Poll::Pending) => Poll::Pending,
-            Ok(Poll::Ready(answer)) => Poll::Ready((this.resolver.take(), answer)),
+            Ok(Poll::Ready(answer)) => Poll::Ready((this.id, this.charge, answer)),
             Err(_) => Poll::Ready((
-                this.resolver.take(),
+                this.id,
+                this.charge,
                 Err("the call failed (its host panicked)".to_owned()),
             )),
         }
@@ -123,7 +153,11 @@ pub(crate) fn install_isolate_callbacks(isolate: &mut v8::Isolate) {
     isolate.add_near_heap_limit_callback(near_heap_limit, std::ptr::null_mut());
 }
 
-/// Near the heap limit: stop the run, and give the terminated program room to unwind.
+/// Near the heap limit: stop the run. The limit is never raised (returning `current` keeps
+/// it), so the allocation that reached it fails with the engine's out-of-memory error and
+/// the terminated program unwinds inside the budget. Raising it, as V8 embedders do to let
+/// a program unwind, let a program that catches the error grow the heap without bound:
+/// each time the limit was reached it grew again before the termination took effect.
 unsafe extern "C" fn near_heap_limit(_data: *mut c_void, current: usize, _initial: usize) -> usize {
     HEAP_WATCH.with(|watch| {
         if let Ok(watch) = watch.try_borrow()
@@ -132,7 +166,7 @@ unsafe extern "C" fn near_heap_limit(_data: *mut c_void, current: usize, _initia
             stop.request(StopReason::Heap);
         }
     });
-    current.saturating_add((current / 2).max(16 << 20))
+    current
 }
 
 /// Records a promise rejected with no handler, and forgets it when a handler comes later.
@@ -301,33 +335,34 @@ fn uncaught(scope: &mut v8::PinScope, args: v8::FunctionCallbackArguments, _rv: 
 }
 
 fn call(scope: &mut v8::PinScope, args: v8::FunctionCallbackArguments, mut rv: v8::ReturnValue) {
-    let Some(resolver) = v8::PromiseResolver::new(scope) else {
-        return;
-    };
-    rv.set(resolver.get_promise(scope).into());
     let started = match run_state(scope) {
         None => Err("no program is running".to_owned()),
         Some(run) => start_call(scope, &run, &args).map(|answer| (run, answer)),
     };
     match started {
-        Ok((run, answer)) => run.calls.borrow_mut().push(PendingCall {
-            resolver: Some(v8::Global::new(scope, resolver)),
-            answer,
-        }),
+        Ok((run, (charge, answer))) => {
+            let id = run.next_call.get();
+            run.next_call.set(id.wrapping_add(1).max(1));
+            run.calls
+                .borrow_mut()
+                .push(PendingCall { id, charge, answer });
+            rv.set_uint32(id);
+        }
         Err(message) => {
             if let Some(text) = v8::String::new(scope, &rejected(&message)) {
-                resolver.resolve(scope, text.into());
+                rv.set(text.into());
             }
         }
     }
 }
 
-/// The synchronous part of a call: check the arguments and invoke the host.
+/// The synchronous part of a call: check the arguments, charge the call against the host
+/// budget (a run over it is stopped) and invoke the host; the charge and the answer.
 fn start_call(
     scope: &mut v8::PinScope,
     run: &RunState,
     args: &v8::FunctionCallbackArguments,
-) -> Result<BoxFuture<'static, Result<JsonValue, String>>, String> {
+) -> Result<(u64, BoxFuture<'static, Result<JsonValue, String>>), String> {
     let index = |value: v8::Local<v8::Value>| {
         v8::Local::<v8::Int32>::try_from(value)
             .ok()
@@ -340,10 +375,18 @@ fn start_call(
         .and_then(|member| members.get(member))
         .ok_or_else(|| "unknown binding".to_owned())?;
     let text = args.get(2).to_rust_string_lossy(scope);
+    let charge = call_charge(text.len());
+    let held = run.host_bytes.get().saturating_add(charge);
+    if held > run.host_budget {
+        run.stop.request(StopReason::HostMemory);
+        return Err("the run holds too much host memory in pending calls".to_owned());
+    }
     let arguments = parse_lossless(&text)
         .map_err(|err| format!("the arguments are not lossless JSON: {err}"))?;
-    catch_unwind(AssertUnwindSafe(|| host.call(name, arguments)))
-        .map_err(|_| "the call failed (its host panicked)".to_owned())
+    let answer = catch_unwind(AssertUnwindSafe(|| host.call(name, arguments)))
+        .map_err(|_| "the call failed (its host panicked)".to_owned())?;
+    run.host_bytes.set(held);
+    Ok((charge, answer))
 }
 
 /// The answer text of a rejected call.
@@ -362,15 +405,11 @@ fn create_timer(
     let Some(run) = run_state(scope) else {
         return;
     };
-    let Ok(callback) = v8::Local::<v8::Function>::try_from(args.get(0)) else {
-        return;
-    };
-    let delay = v8::Local::<v8::Number>::try_from(args.get(1))
+    let delay = v8::Local::<v8::Number>::try_from(args.get(0))
         .map(|number| number.value())
         .unwrap_or(0.0);
-    let repeat = args.get(2).is_true();
-    let callback = v8::Global::new(scope, callback);
-    let id = run.timers.borrow_mut().start(callback, delay, repeat);
+    let repeat = args.get(1).is_true();
+    let id = run.timers.borrow_mut().start(delay, repeat);
     rv.set_uint32(id);
 }
 

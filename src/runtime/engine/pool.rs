@@ -4,12 +4,18 @@
 //! (with a current-thread tokio runtime), and the pool is a queue of idle threads, each
 //! holding a fresh, never-used sandbox. A run takes an idle thread if there is one (one
 //! cross-thread hand-off), and otherwise starts a thread that creates its sandbox and runs at
-//! once. After a run the thread answers, drops the spent sandbox and, if the pool is short,
-//! creates a fresh one and waits again; otherwise it exits. Taking a thread tops the pool up
-//! in the background: the caller never waits for a thread to start.
+//! once. Taking a thread starts nothing else: the run never shares the CPU with a refill.
+//! After a run the thread answers first, then frees the spent sandbox and, if the pool is
+//! short, creates a fresh one itself and waits again; otherwise it exits. The pool's size is
+//! `warm_pool`, raised while more runs are in flight (up to [`MAX_DEMAND_POOL`]), so that
+//! steady concurrent load is served by warm threads instead of threads started per run.
+//!
+//! A run whose stop did not take effect within the grace (a single long engine operation)
+//! is written off by its caller ([`Pool::write_off`]): its thread finishes the operation
+//! unobserved and then exits, and nothing waits for it.
 //!
 //! Shutdown (dropping the engine) stops running programs, wakes idle threads so they exit,
-//! and waits for every thread.
+//! and waits for every thread that was not written off.
 //!
 //! This module owns threads and their lifecycle; it must not know what a run does.
 
@@ -36,6 +42,10 @@ const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
 /// for every isolate a thread has created; a fresh thread starts clean.
 const RUNTIMES_PER_THREAD: usize = 32;
 
+/// The most idle threads the pool keeps because of concurrent demand (a configured
+/// `warm_pool` above it is kept as configured).
+pub(crate) const MAX_DEMAND_POOL: usize = 8;
+
 pub(crate) struct Pool {
     shared: Arc<Shared>,
 }
@@ -58,7 +68,20 @@ struct PoolState {
     /// The stop switches of running programs.
     running: HashMap<u64, Arc<RunStop>>,
     next_run: u64,
+    /// Threads whose run was written off and that have not exited yet (not waited for).
+    written_off: usize,
     shutdown: bool,
+}
+
+impl PoolState {
+    /// How many fresh sandboxes the pool keeps ready now: the configured size, or as many
+    /// as runs are in flight (bounded) when that is more.
+    fn target(&self, warm_pool: usize) -> usize {
+        if warm_pool == 0 {
+            return 0;
+        }
+        warm_pool.max(self.running.len().min(MAX_DEMAND_POOL))
+    }
 }
 
 fn lock(shared: &Shared) -> MutexGuard<'_, PoolState> {
@@ -101,18 +124,30 @@ impl Pool {
         }
         while let Some(idle) = state.idle.pop_front() {
             match idle.send(job) {
-                Ok(()) => {
-                    drop(state);
-                    replenish(&self.shared);
-                    return;
-                }
+                Ok(()) => return,
                 Err(returned) => job = returned,
             }
         }
         state.threads += 1;
         drop(state);
         start_thread(&self.shared, Some(job), false);
-        replenish(&self.shared);
+    }
+
+    /// Gives up on a run whose stop did not take effect in time: its thread is no longer
+    /// waited for (at shutdown) and exits when the engine returns to it. `false` if the run
+    /// had already ended.
+    pub(crate) fn write_off(&self, stop: &Arc<RunStop>) -> bool {
+        let mut state = lock(&self.shared);
+        let running = state.running.values().any(|run| Arc::ptr_eq(run, stop));
+        if running && stop.write_off() {
+            state.written_off += 1;
+            drop(state);
+            tracing::warn!(
+                "a code run did not stop within its grace; its engine thread is written off"
+            );
+            return true;
+        }
+        false
     }
 
     /// Stops running programs, releases idle threads and waits for every thread to exit.
@@ -124,7 +159,7 @@ impl Pool {
             stop.request(StopReason::Shutdown);
         }
         let deadline = Instant::now() + SHUTDOWN_WAIT;
-        while state.threads > 0 {
+        while state.threads > state.written_off {
             let now = Instant::now();
             if now >= deadline {
                 tracing::warn!(
@@ -178,9 +213,12 @@ fn start_thread(shared: &Arc<Shared>, job: Option<Job>, warming: bool) {
     spawn_engine_thread(
         "codemode-engine",
         move || {
-            engine_thread(&thread_shared, job, warming);
+            let ended = engine_thread(&thread_shared, job, warming);
             let mut state = lock(&thread_shared);
             state.threads -= 1;
+            if ended == Ended::WrittenOff {
+                state.written_off -= 1;
+            }
             drop(state);
             thread_shared.thread_exited.notify_all();
         },
@@ -198,8 +236,9 @@ fn start_thread(shared: &Arc<Shared>, job: Option<Job>, warming: bool) {
 }
 
 /// The life of an engine thread: create a runtime, get a job (or wait for one in the pool),
-/// run it, repeat while the pool needs this thread and it has not retired.
-fn engine_thread(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) {
+/// run it, repeat while the pool needs this thread and it has not retired. Whether its last
+/// run was written off.
+fn engine_thread(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) -> Ended {
     // Time and I/O: the `BindingHost` contract lets a host's call future rely on both (a
     // timers-only runtime measured no faster per call).
     let tokio = match tokio::runtime::Builder::new_current_thread()
@@ -218,11 +257,12 @@ fn engine_thread(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) 
                     &format!("the engine could not start a thread runtime: {err}"),
                 );
             }
-            return;
+            return Ended::Done;
         }
     };
     let mut runtimes_created = 0;
     tokio.block_on(async {
+        let mut ended = Ended::Done;
         loop {
             let created = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 Sandbox::create(shared.config.heap_bytes())
@@ -255,7 +295,9 @@ fn engine_thread(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) 
                             state.warming -= 1;
                             warming = false;
                         }
-                        if state.shutdown || state.idle.len() >= shared.config.warm_pool {
+                        if state.shutdown
+                            || state.idle.len() >= state.target(shared.config.warm_pool)
+                        {
                             break;
                         }
                         state.idle.push_back(offer);
@@ -266,9 +308,14 @@ fn engine_thread(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) 
                     }
                 }
             };
-            run_job(shared, fresh, next).await;
+            ended = run_job(shared, fresh, next).await;
+            if ended == Ended::WrittenOff {
+                break;
+            }
             let mut state = lock(shared);
-            if state.shutdown || state.idle.len() + state.warming >= shared.config.warm_pool {
+            if state.shutdown
+                || state.idle.len() + state.warming >= state.target(shared.config.warm_pool)
+            {
                 break;
             }
             if runtimes_created >= RUNTIMES_PER_THREAD {
@@ -283,7 +330,8 @@ fn engine_thread(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) 
         if warming {
             lock(shared).warming -= 1;
         }
-    });
+        ended
+    })
 }
 
 /// Answers a job this thread cannot run.
@@ -296,7 +344,18 @@ fn refuse(job: Job, reason: &str) {
     });
 }
 
-async fn run_job(shared: &Shared, mut sandbox: Sandbox, job: Job) {
+/// How a run left its thread.
+#[derive(PartialEq, Eq)]
+enum Ended {
+    /// Answered (or its caller is gone); the thread may serve again.
+    Done,
+    /// Its caller wrote it off; the thread exits.
+    WrittenOff,
+}
+
+/// Runs `job`, answers it, then frees what the run left behind (its state, then the spent
+/// sandbox), off the answer's path.
+async fn run_job(shared: &Shared, mut sandbox: Sandbox, job: Job) -> Ended {
     let id = {
         let mut state = lock(shared);
         let id = state.next_run;
@@ -307,24 +366,42 @@ async fn run_job(shared: &Shared, mut sandbox: Sandbox, job: Job) {
     if lock(shared).shutdown {
         job.stop.request(StopReason::Shutdown);
     }
-    let outcome = AssertUnwindSafe(execute(
+    let executed = AssertUnwindSafe(execute(
         &mut sandbox,
         &job,
         &shared.watchdog,
         &shared.config,
     ))
     .catch_unwind()
-    .await
-    .unwrap_or_else(|_| {
-        tracing::error!("a code run panicked in the engine");
-        lost_run(&job.ledger, "the engine failed while running the program")
-    });
-    lock(shared).running.remove(&id);
+    .await;
+    let (outcome, leftovers) = match executed {
+        Ok((outcome, leftovers)) => (outcome, Some(leftovers)),
+        Err(_) => {
+            tracing::error!("a code run panicked in the engine");
+            let outcome = lost_run(&job.ledger, "the engine failed while running the program");
+            (outcome, None)
+        }
+    };
+    let ended = {
+        let mut state = lock(shared);
+        state.running.remove(&id);
+        if job.stop.written_off() {
+            Ended::WrittenOff
+        } else {
+            Ended::Done
+        }
+    };
     let _ = job.reply.send(outcome);
-    // The spent sandbox goes after the reply, so the caller does not wait for its teardown.
-    if std::panic::catch_unwind(AssertUnwindSafe(|| drop(sandbox))).is_err() {
-        tracing::error!("dropping a spent JavaScript runtime panicked");
+    // What the run left (pending calls, timers, the heap) goes after the reply, so the caller
+    // does not wait for its teardown: first the run's state, then the isolate.
+    let teardown = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        drop(leftovers);
+        drop(sandbox);
+    }));
+    if teardown.is_err() {
+        tracing::error!("freeing a spent JavaScript runtime panicked");
     }
+    ended
 }
 
 #[cfg(test)]

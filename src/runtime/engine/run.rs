@@ -52,15 +52,22 @@ fn failed(kind: CodeRunErrorKind, message: impl Into<String>) -> Ending {
     Ending::Failed(CodeRunError::new(kind, message))
 }
 
-/// Runs `job` in `sandbox` (which is spent afterwards) and returns the outcome.
+/// What a run leaves behind for its thread to free after the answer is sent (its pending
+/// calls and timers); drop it before the sandbox it ran in.
+pub(crate) struct Leftovers {
+    _run: Option<Rc<RunState>>,
+}
+
+/// Runs `job` in `sandbox` (which is spent afterwards) and returns the outcome, with what
+/// the run left behind.
 pub(crate) async fn execute(
     sandbox: &mut Sandbox,
     job: &Job,
     watchdog: &Watchdog,
     config: &EngineConfig,
-) -> CodeRunOutcome {
-    let ending = match prepare_program(&job.program) {
-        Err(error) => failed(CodeRunErrorKind::Exception, error.message),
+) -> (CodeRunOutcome, Leftovers) {
+    let (ending, leftovers) = match prepare_program(&job.program) {
+        Err(error) => (failed(CodeRunErrorKind::Exception, error.message), None),
         Ok(prepared) => {
             let run = Rc::new(RunState::new(
                 job.namespaces
@@ -69,6 +76,7 @@ pub(crate) async fn execute(
                     .collect(),
                 job.ledger.clone(),
                 job.stop.clone(),
+                config.heap_mb.saturating_mul(1 << 20),
             ));
             sandbox.isolate.set_slot(run.clone());
             watch_heap(Some(job.stop.clone()));
@@ -82,14 +90,33 @@ pub(crate) async fn execute(
             drop(watch);
             job.stop.detach();
             watch_heap(None);
-            // Host calls still in flight are dropped with the run's state, before the
-            // isolate their resolvers belong to.
+            // Host calls still in flight are dropped with the run's state, after the answer
+            // and before the isolate their handles belong to.
             sandbox.isolate.remove_slot::<Rc<RunState>>();
-            drop(run);
-            ending
+            (ending, Some(run))
         }
     };
-    settle_output(ending, &job.ledger)
+    (
+        settle_output(ending, &job.ledger),
+        Leftovers { _run: leftovers },
+    )
+}
+
+/// The outcome of a run its caller stopped waiting for: what it printed, and why it was
+/// stopped (`reason` is `None` when nothing recorded one).
+pub(crate) fn written_off_outcome(
+    stop: &RunStop,
+    ledger: &Mutex<Ledger>,
+    config: &EngineConfig,
+    grace: Duration,
+) -> CodeRunOutcome {
+    // The same text as a run the engine ended itself: the model's view does not depend on
+    // which side was first; the host's log says it.
+    tracing::debug!(
+        grace_ms = grace.as_millis() as u64,
+        "answering a stopped run without its engine"
+    );
+    settle_output(stop_ending(stop, config), ledger)
 }
 
 /// Applies the output cap: logs plus value (or failure message) must fit.
@@ -310,6 +337,13 @@ fn stop_ending(stop: &RunStop, config: &EngineConfig) -> Ending {
             WorkerExit,
             format!(
                 "the program ran out of memory: the JavaScript heap limit is {} MiB",
+                config.heap_mb
+            ),
+        ),
+        Some(StopReason::HostMemory) => failed(
+            WorkerExit,
+            format!(
+                "the program ran out of memory: its pending binding calls hold more than the {} MiB heap limit on the host; await the calls in smaller batches",
                 config.heap_mb
             ),
         ),

@@ -12,7 +12,8 @@
 //! The bootstrap (the files of `js-runtime/`, one strict function body) captures what it
 //! needs, installs `console`, the timers and `queueMicrotask`, deletes every global that is not
 //! ECMAScript's, and returns the host API, which only this module holds: `prepareRun`,
-//! `checkLossless`, `describeThrown`.
+//! `checkLossless`, `describeThrown`, `settleCall` (a binding call's answer, by id) and
+//! `fireTimer` (a due timer's callback, by id).
 //!
 //! This module owns isolate creation and calls into the host API; it must not know about
 //! pools, budgets or outcomes.
@@ -62,6 +63,16 @@ struct HostApi {
     prepare_run: v8::Global<v8::Function>,
     check_lossless: v8::Global<v8::Function>,
     describe_thrown: v8::Global<v8::Function>,
+    settle_call: v8::Global<v8::Function>,
+    fire_timer: v8::Global<v8::Function>,
+}
+
+/// A timer callback did not return.
+pub(crate) enum TimerFailure {
+    /// It threw this value.
+    Threw(v8::Global<v8::Value>),
+    /// The isolate was terminated while it ran.
+    Terminated,
 }
 
 /// A host API call did not return: the program's code it ran threw or was terminated.
@@ -77,9 +88,11 @@ pub(crate) enum ScriptFailure {
 }
 
 impl Sandbox {
-    /// Creates an isolate with a heap limit of `heap_bytes` and loads the bootstrap.
+    /// Creates an isolate whose heap allocations fail past `heap_bytes` and loads the
+    /// bootstrap.
     pub(crate) fn create(heap_bytes: usize) -> Result<Sandbox, String> {
-        let mut isolate = v8::Isolate::new(v8::CreateParams::default().heap_limits(0, heap_bytes));
+        let limit = engine_heap_limit(heap_bytes);
+        let mut isolate = v8::Isolate::new(v8::CreateParams::default().heap_limits(0, limit));
         isolate.set_microtasks_policy(v8::MicrotasksPolicy::Explicit);
         natives::install_isolate_callbacks(&mut isolate);
         let (context, api) = {
@@ -142,6 +155,53 @@ impl Sandbox {
     ) -> Result<String, CallFailed> {
         let function = self.api.describe_thrown.clone();
         self.call_api(&function, &[Arg::Value(value)])
+    }
+
+    /// Settles the promises of answered binding calls: each `(id, answer)` with the answer
+    /// text `J<json>` or `E<message>`.
+    pub(crate) fn settle_calls(&mut self, answers: impl IntoIterator<Item = (u32, String)>) {
+        v8::scope_with_context!(let scope, &mut self.isolate, &self.context);
+        v8::tc_scope!(let scope, scope);
+        let function = v8::Local::new(scope, &self.api.settle_call);
+        let receiver = v8::undefined(scope).into();
+        for (id, answer) in answers {
+            let text = v8::String::new(scope, &answer).or_else(|| {
+                v8::String::new(
+                    scope,
+                    &natives::rejected("the result is too large for the program"),
+                )
+            });
+            let Some(text) = text else {
+                continue;
+            };
+            let id = v8::Integer::new_from_unsigned(scope, id).into();
+            // The bootstrap's settle function only resolves a promise; it throws only when
+            // the run is being terminated, and then the next checkpoint sees the stop.
+            if function.call(scope, receiver, &[id, text.into()]).is_none()
+                && scope.has_terminated()
+            {
+                return;
+            }
+        }
+    }
+
+    /// Calls the callback of the due timer `id`.
+    pub(crate) fn fire_timer(&mut self, id: u32) -> Result<(), TimerFailure> {
+        v8::scope_with_context!(let scope, &mut self.isolate, &self.context);
+        v8::tc_scope!(let scope, scope);
+        let function = v8::Local::new(scope, &self.api.fire_timer);
+        let receiver = v8::undefined(scope).into();
+        let id = v8::Integer::new_from_unsigned(scope, id).into();
+        if function.call(scope, receiver, &[id]).is_some() {
+            return Ok(());
+        }
+        if scope.has_terminated() {
+            return Err(TimerFailure::Terminated);
+        }
+        match scope.exception() {
+            Some(exception) => Err(TimerFailure::Threw(v8::Global::new(scope, exception))),
+            None => Ok(()),
+        }
     }
 
     /// Compiles and runs `script` as the file `name`; its completion value.
@@ -218,6 +278,25 @@ impl Sandbox {
     }
 }
 
+/// The limit to give the engine so that its allocations fail at `heap_bytes`.
+///
+/// On QuickJS the engine's allocator refuses allocations past the limit plus the headroom it
+/// adds for the near-heap-limit callback: an eighth of the limit, at least 2 MiB (v8x's
+/// `near_heap_limit_headroom`). The callback never raises the limit (see natives), so
+/// allocations fail exactly at `heap_bytes`. V8's limit is its old-space size and is kept.
+fn engine_heap_limit(heap_bytes: usize) -> usize {
+    const MIN_HEADROOM: usize = 2 << 20;
+    if cfg!(feature = "v8") {
+        return heap_bytes;
+    }
+    let limit = heap_bytes / 9 * 8;
+    if limit / 8 >= MIN_HEADROOM {
+        limit
+    } else {
+        heap_bytes.saturating_sub(MIN_HEADROOM)
+    }
+}
+
 /// Compiles `source` as the classic script file `name` and runs it: its completion value,
 /// or `None` with an exception pending in `scope`.
 fn compile_and_run<'s>(
@@ -262,6 +341,8 @@ fn bootstrap<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<HostApi> {
         prepare_run: function("prepareRun")?,
         check_lossless: function("checkLossless")?,
         describe_thrown: function("describeThrown")?,
+        settle_call: function("settleCall")?,
+        fire_timer: function("fireTimer")?,
     })
 }
 

@@ -335,3 +335,32 @@ async fn wait_for(condition: impl Fn() -> bool) {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
+
+#[tokio::test]
+async fn pending_calls_over_the_heap_budget_on_the_host_end_the_run() {
+    let engine = engine_with(EngineConfig {
+        heap_mb: 32,
+        ..config(30_000, 60_000)
+    });
+    let host = TestHost::new();
+    // Each pending call holds its 100 KB argument on the host: 500 of them are ~100 MB.
+    let outcome = run_with_tools(
+        &engine,
+        &host,
+        &["hang"],
+        "const pad = 'x'.repeat(100_000);\nconst pending = [];\nfor (let i = 0; i < 500; i++) pending.push(tools.hang({ i, pad }));\nconsole.log('submitted');\nawait Promise.all(pending);",
+    )
+    .await;
+    let message = failure(&outcome, CodeRunErrorKind::WorkerExit);
+    assert!(
+        message.contains("pending binding calls") && message.contains("32 MiB"),
+        "{message}"
+    );
+    let submitted = host.calls().len();
+    assert!(
+        (100..500).contains(&submitted),
+        "{submitted} calls reached the host"
+    );
+    // The calls that were accepted are dropped with the run.
+    wait_for(|| host.hanging_dropped.load(Ordering::SeqCst) == submitted).await;
+}

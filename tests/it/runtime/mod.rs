@@ -4,6 +4,7 @@
 mod basics;
 mod bindings;
 mod budgets;
+mod exhaustion;
 mod hostile;
 mod isolation;
 mod memory;

@@ -1,14 +1,18 @@
 //! The benchmarks, one binary (each bench binary links the whole JS engine).
 //!
 //! Run with `cargo bench --bench codemode`; one group with `cargo bench --bench codemode -- validation`
-//! (or `-- pipeline`, `-- runtime`, `-- subcall`, `-- parallel`, `-- sdk`).
+//! (or `-- pipeline`, `-- runtime`, `-- subcall`, `-- parallel`, `-- sdk`, `-- serve`,
+//! `-- leftovers`).
 
 use criterion::{criterion_group, criterion_main};
 
+mod floor;
+mod leftovers;
 mod parallel;
 mod pipeline;
 mod runtime;
 mod sdk;
+mod serve;
 mod subcall;
 mod validation;
 
@@ -19,6 +23,8 @@ criterion_group!(
     sdk::bench,
     runtime::bench,
     subcall::bench,
-    parallel::bench
+    parallel::bench,
+    serve::bench,
+    leftovers::bench
 );
 criterion_main!(benches);

@@ -222,6 +222,9 @@ pub fn bench(c: &mut Criterion) {
     // The target is a ratio, and the machine's speed drifts between criterion's groups:
     // the same two measurements again, alternated round by round, each round's ratio
     // from runs a few milliseconds apart.
+    if !super::floor::wanted("subcall/paired") {
+        return;
+    }
     let mut ratios: Vec<f64> = (0..PAIRED_ROUNDS)
         .map(|_| {
             let bare = bare_host_fn_remote(&mut isolate, &context, &local, CALLS);

@@ -7,28 +7,29 @@
 // The host answers a call by its id (`settleCall`); the promise's resolver waits here, in
 // one map, so the host keeps no engine handle per pending call.
 
-/** The resolver of each pending call's promise, by the call's id. */
+/** How each pending call settles, by the call's id: `{ resolve, reject, ErrorClass, member }`. */
 const pendingCalls = new Map();
 
-/** Submits one call; a promise of the host's answer (`J<json>` or `E<message>`). */
-function submitCall(namespaceIndex, memberIndex, text) {
-  const submitted = opCall(namespaceIndex, memberIndex, text);
-  // A string is an answer at once (the host refused the call); a number is the call's id.
-  if (typeof submitted !== "number") return submitted;
-  let settle;
-  const answer = new Promise(function (resolve) {
-    settle = resolve;
-  });
-  MapPrototypeSet(pendingCalls, submitted, settle);
-  return answer;
+/** The value of an answer `J<json>`, or throws the namespace's error for `E<message>`. */
+function answerValue(answer, ErrorClass, member) {
+  const payload = StringPrototypeSlice(answer, 1);
+  if (StringPrototypeSlice(answer, 0, 1) === "J") return JSONParse(payload);
+  throw new ErrorClass(payload, member);
 }
 
-/** The host's answer to call `id` (host API). */
+/** The host's answer to call `id` (host API): settles the call's promise. */
 function settleCall(id, answer) {
-  const settle = MapPrototypeGet(pendingCalls, id);
-  if (settle === undefined) return;
+  const pending = MapPrototypeGet(pendingCalls, id);
+  if (pending === undefined) return;
   MapPrototypeDelete(pendingCalls, id);
-  settle(answer);
+  let value;
+  try {
+    value = answerValue(answer, pending.ErrorClass, pending.member);
+  } catch (error) {
+    pending.reject(error);
+    return;
+  }
+  pending.resolve(value);
 }
 
 /** The number of lines of the program of this run (its stack frames are below that). */
@@ -63,20 +64,31 @@ function prepareRun(specText, argumentLimit, lines) {
 }
 
 function makeMember(namespaceIndex, memberIndex, member, ErrorClass, argumentLimit) {
-  const call = async function (args) {
-    let text = "{}";
-    if (args !== undefined) {
-      const checked = checkLossless(args, argumentLimit);
-      if (!checked.ok) {
-        throw new ErrorClass("the arguments are not lossless JSON: " + checked.message, member);
+  // Not an async function: a pending call holds one promise and its record, no suspended
+  // frame, so a program can keep many thousands in flight within its heap.
+  const call = function (args) {
+    return new Promise(function (resolve, reject) {
+      let text = "{}";
+      if (args !== undefined) {
+        const checked = checkLossless(args, argumentLimit);
+        if (!checked.ok) {
+          reject(new ErrorClass("the arguments are not lossless JSON: " + checked.message, member));
+          return;
+        }
+        text = checked.text;
       }
-      text = checked.text;
-    }
-    // The host answers `J<json>` (resolve with the parsed value) or `E<message>` (reject).
-    const answer = await submitCall(namespaceIndex, memberIndex, text);
-    const payload = StringPrototypeSlice(answer, 1);
-    if (StringPrototypeSlice(answer, 0, 1) === "J") return JSONParse(payload);
-    throw new ErrorClass(payload, member);
+      // The host answers with the call's id, or at once with `E<message>`.
+      const submitted = opCall(namespaceIndex, memberIndex, text);
+      if (typeof submitted === "number") {
+        MapPrototypeSet(pendingCalls, submitted, { __proto__: null, resolve, reject, ErrorClass, member });
+        return;
+      }
+      try {
+        resolve(answerValue(submitted, ErrorClass, member));
+      } catch (error) {
+        reject(error);
+      }
+    });
   };
   ObjectDefineProperty(call, "name", { __proto__: null, value: member, configurable: true });
   return call;

@@ -28,24 +28,41 @@ function makeConsole() {
   return consoleObject;
 }
 
-/** Each scheduled timer's `{ callback, args, repeat }`, by its id. */
+/** Each scheduled timer's callback, or `{ callback, args }` when it has arguments, by id. */
 const timerCallbacks = new Map();
+
+/** The arguments after the first two of a timer function's call, or undefined if none. */
+function extraArguments(args) {
+  if (args.length <= 2) return undefined;
+  const list = newList();
+  for (let i = 2; i < args.length; i++) listPush(list, args[i]);
+  return list;
+}
 
 function startTimer(callback, delay, args, repeat) {
   if (typeof callback !== "function") {
     throw new TypeError('The "callback" argument must be of type function');
   }
   const id = createTimer(timerDelay(delay), repeat);
-  MapPrototypeSet(timerCallbacks, id, { __proto__: null, callback, args, repeat });
+  MapPrototypeSet(
+    timerCallbacks,
+    id,
+    args === undefined ? callback : { __proto__: null, callback, args },
+  );
   return id;
 }
 
-/** Calls the callback of the due timer `id` (host API); a timeout is forgotten first. */
-function fireTimer(id) {
+/** Calls the callback of the due timer `id` (host API); a timeout (`repeat` false) is
+ * forgotten first. */
+function fireTimer(id, repeat) {
   const timer = MapPrototypeGet(timerCallbacks, id);
   if (timer === undefined) return;
-  if (!timer.repeat) MapPrototypeDelete(timerCallbacks, id);
-  ReflectApply(timer.callback, undefined, timer.args);
+  if (!repeat) MapPrototypeDelete(timerCallbacks, id);
+  if (typeof timer === "function") {
+    ReflectApply(timer, undefined, newList());
+  } else {
+    ReflectApply(timer.callback, undefined, timer.args);
+  }
 }
 
 function timerDelay(delay) {
@@ -60,12 +77,12 @@ function stopTimer(id) {
   cancelTimer(id);
 }
 
-function setTimeout(callback, delay, ...args) {
-  return startTimer(callback, delay, args, false);
+function setTimeout(callback, delay) {
+  return startTimer(callback, delay, extraArguments(arguments), false);
 }
 
-function setInterval(callback, delay, ...args) {
-  return startTimer(callback, delay, args, true);
+function setInterval(callback, delay) {
+  return startTimer(callback, delay, extraArguments(arguments), true);
 }
 
 function clearTimeout(id) {

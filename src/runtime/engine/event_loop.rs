@@ -45,7 +45,10 @@ pub(crate) async fn run_until_settled(
         if run.calls.borrow().is_empty() && run.timers.borrow().is_empty() {
             return Settled::NeverSettles;
         }
-        match wait(run).await {
+        // Unconstrained: under tokio's cooperative budget, a host future that is a tokio
+        // channel returns Pending once the task's budget is spent and wakes itself at once,
+        // so each turn re-polled every pending call: quadratic for a large Promise.all.
+        match tokio::task::unconstrained(wait(run)).await {
             None => return Settled::Stopped,
             Some(answers) => answer_calls(sandbox, run, answers),
         }
@@ -104,10 +107,10 @@ enum Timer {
 /// Calls the callback of one due timer, if one is due; a throwing callback fails the run.
 fn fire_due_timer(sandbox: &mut Sandbox, run: &RunState) -> Timer {
     let due = run.timers.borrow_mut().take_due(std::time::Instant::now());
-    let Some(id) = due else {
+    let Some((id, repeats)) = due else {
         return Timer::NoneDue;
     };
-    let thrown = match sandbox.fire_timer(id) {
+    let thrown = match sandbox.fire_timer(id, repeats) {
         Ok(()) => return Timer::Fired,
         Err(TimerFailure::Terminated) => return Timer::Over(Settled::Stopped),
         Err(TimerFailure::Threw(_)) if run.stop.reason().is_some() => {

@@ -185,14 +185,15 @@ impl Sandbox {
         }
     }
 
-    /// Calls the callback of the due timer `id`.
-    pub(crate) fn fire_timer(&mut self, id: u32) -> Result<(), TimerFailure> {
+    /// Calls the callback of the due timer `id` (an interval if `repeats`).
+    pub(crate) fn fire_timer(&mut self, id: u32, repeats: bool) -> Result<(), TimerFailure> {
         v8::scope_with_context!(let scope, &mut self.isolate, &self.context);
         v8::tc_scope!(let scope, scope);
         let function = v8::Local::new(scope, &self.api.fire_timer);
         let receiver = v8::undefined(scope).into();
         let id = v8::Integer::new_from_unsigned(scope, id).into();
-        if function.call(scope, receiver, &[id]).is_some() {
+        let repeats = v8::Boolean::new(scope, repeats).into();
+        if function.call(scope, receiver, &[id, repeats]).is_some() {
             return Ok(());
         }
         if scope.has_terminated() {

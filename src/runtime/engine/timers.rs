@@ -77,9 +77,9 @@ impl Timers {
         self.queue.keys().next().map(|(deadline, _)| *deadline)
     }
 
-    /// The id of the earliest timer due at `now`, if one is; an interval is scheduled again,
-    /// a timeout is removed.
-    pub(crate) fn take_due(&mut self, now: Instant) -> Option<u32> {
+    /// The id of the earliest timer due at `now`, if one is, and whether it repeats; an
+    /// interval is scheduled again, a timeout is removed.
+    pub(crate) fn take_due(&mut self, now: Instant) -> Option<(u32, bool)> {
         let (&key, &id) = self.queue.iter().next()?;
         if key.0 > now {
             return None;
@@ -92,9 +92,9 @@ impl Timers {
                 self.queue.insert(next, id);
                 let entry = self.entries.get_mut(&id)?;
                 entry.key = next;
-                Some(id)
+                Some((id, true))
             }
-            None => self.entries.remove(&id).map(|_| id),
+            None => self.entries.remove(&id).map(|_| (id, false)),
         }
     }
 
@@ -127,7 +127,8 @@ mod tests {
         assert_eq!(timers.take_due(before), None);
         let later = Instant::now() + Duration::from_millis(50);
         let mut fired = Vec::new();
-        while let Some(id) = timers.take_due(later) {
+        while let Some((id, repeats)) = timers.take_due(later) {
+            assert_eq!(repeats, id == every);
             fired.push(id);
             if fired.len() > 10 {
                 break;

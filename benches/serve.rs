@@ -1,0 +1,197 @@
+//! `codemode serve` over stdio, as an MCP client drives it (printed figures, `cargo bench
+//! --bench codemode -- serve`; needs the optimized binary: `cargo build --release`):
+//! - `serve/latency`: 200 sequential `run_code` calls of `return 1`, median round trip, against
+//!   the raw QuickJS floor measured in the same run;
+//! - `serve/load`: 400 calls over four concurrent streams (four requests in flight on the
+//!   connection): the server process's CPU per run against the floor's CPU.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use criterion::Criterion;
+use serde_json::{Value, json};
+
+use super::floor::{median, raw_quickjs, thread_cpu, wanted};
+
+/// The command binary beside this bench binary (`target/release/codemode`).
+fn binary() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let dir = exe.parent()?.parent()?;
+    let binary = dir.join("codemode");
+    binary.is_file().then_some(binary)
+}
+
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    answers: mpsc::Receiver<Value>,
+    _workspace: tempfile::TempDir,
+}
+
+impl Server {
+    fn start(binary: &PathBuf) -> Server {
+        let workspace = tempfile::tempdir().expect("a workspace");
+        let config = workspace.path().join("codemode.toml");
+        std::fs::write(&config, "mode = \"code\"\n").expect("the configuration");
+        let mut child = Command::new(binary)
+            .args(["serve", "--config"])
+            .arg(&config)
+            .current_dir(workspace.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("codemode serve starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (send, answers) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if let Ok(message) = serde_json::from_str::<Value>(&line)
+                    && send.send(message).is_err()
+                {
+                    break;
+                }
+            }
+        });
+        let mut server = Server {
+            child,
+            stdin,
+            answers,
+            _workspace: workspace,
+        };
+        server.send(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "bench", "version": "0"}}}),
+        );
+        server.answer();
+        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        server
+    }
+
+    fn send(&mut self, message: &Value) {
+        let mut line = message.to_string();
+        line.push('\n');
+        self.stdin
+            .write_all(line.as_bytes())
+            .expect("the request is sent");
+        self.stdin.flush().expect("the request is flushed");
+    }
+
+    fn run_code(&mut self, id: u64) {
+        self.send(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "run_code", "arguments": {"code": "return 1", "description": "bench"}}}),
+        );
+    }
+
+    /// The next response (notifications are skipped).
+    fn answer(&mut self) -> Value {
+        loop {
+            let message = self
+                .answers
+                .recv_timeout(Duration::from_secs(30))
+                .expect("the server answers");
+            if message.get("id").is_some() {
+                assert!(
+                    message["result"]["isError"] != json!(true),
+                    "run_code failed: {message}"
+                );
+                return message;
+            }
+        }
+    }
+
+    /// The server's CPU time (every thread, exited ones included), from /proc.
+    fn cpu(&self) -> Duration {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
+        // Fields after the command name (which may hold spaces): utime is the 12th, stime 13th.
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest.split_whitespace().collect())
+            .unwrap_or_default();
+        let ticks = |index: usize| {
+            fields
+                .get(index)
+                .and_then(|f| f.parse::<u64>().ok())
+                .unwrap_or(0)
+        };
+        // SAFETY: sysconf only reads a system constant.
+        let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+        Duration::from_millis((ticks(11) + ticks(12)) * 1000 / hz)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn bench(_c: &mut Criterion) {
+    if !wanted("serve/latency") && !wanted("serve/load") {
+        return;
+    }
+    let Some(binary) = binary() else {
+        println!(
+            "serve: no target/release/codemode beside the bench binary (cargo build --release)"
+        );
+        return;
+    };
+    let mut server = Server::start(&binary);
+    // Warm up: the pool, the pipeline, the first allocations.
+    for id in 1..=20 {
+        server.run_code(id);
+        server.answer();
+    }
+    let mut floors: Vec<Duration> = (0..200).map(|_| raw_quickjs(1)).collect();
+    let floor = median(&mut floors);
+    let mut latencies: Vec<Duration> = (0..200)
+        .map(|n| {
+            let started = Instant::now();
+            server.run_code(100 + n);
+            server.answer();
+            started.elapsed()
+        })
+        .collect();
+    let latency = median(&mut latencies);
+    println!(
+        "serve/latency: run_code return 1 over stdio, median of 200 sequential calls {latency:?}; raw QuickJS floor {floor:?}; ratio {:.1}x (target <= 4x)",
+        latency.as_secs_f64() / floor.as_secs_f64()
+    );
+
+    let floor_cpu = {
+        let started = thread_cpu();
+        let _ = raw_quickjs(200);
+        (thread_cpu() - started) / 200
+    };
+    const RUNS: u64 = 400;
+    let cpu_started = server.cpu();
+    let wall_started = Instant::now();
+    let mut next = 1000;
+    for _ in 0..4 {
+        server.run_code(next);
+        next += 1;
+    }
+    for _ in 0..RUNS {
+        server.answer();
+        if next < 1000 + RUNS {
+            server.run_code(next);
+            next += 1;
+        }
+    }
+    let wall = wall_started.elapsed();
+    let per_run = (server.cpu() - cpu_started) / RUNS as u32;
+    println!(
+        "serve/load: {RUNS} run_code return 1 over 4 concurrent streams: {:.0} runs/s, server CPU per run {per_run:?}; raw QuickJS floor CPU {floor_cpu:?}; ratio {:.1}x (target <= 6x)",
+        RUNS as f64 / wall.as_secs_f64(),
+        per_run.as_secs_f64() / floor_cpu.as_secs_f64()
+    );
+}

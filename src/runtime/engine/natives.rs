@@ -22,8 +22,9 @@
 //!
 //! Isolate callbacks: unhandled promise rejections are recorded for the event loop (which
 //! fails the run with the first one still unhandled after a microtask checkpoint), and the
-//! near-heap-limit callback stops the run and never raises the limit: the allocation that
-//! reached it fails, so the heap stays within its budget whatever the program allocates.
+//! near-heap-limit callback stops the run and raises the limit once, by a small constant,
+//! for the unwinding: the heap stays within its budget plus that constant whatever the
+//! program allocates.
 //!
 //! This module owns the natives and [`RunState`]; it must not know how runs are driven.
 
@@ -135,14 +136,31 @@ pub(crate) fn run_state(scope: &v8::PinScope<'_, '_>) -> Option<Rc<RunState>> {
     scope.get_slot::<Rc<RunState>>().cloned()
 }
 
+/// What the near-heap-limit callback of this thread's isolate knows of the run.
+struct HeapWatch {
+    stop: Arc<RunStop>,
+    /// Whether the run already got its unwinding room.
+    widened: bool,
+}
+
 thread_local! {
     /// The run the near-heap-limit callback stops: one isolate runs per engine thread.
-    static HEAP_WATCH: RefCell<Option<Arc<RunStop>>> = const { RefCell::new(None) };
+    static HEAP_WATCH: RefCell<Option<HeapWatch>> = const { RefCell::new(None) };
 }
+
+/// Room the heap limit grows by once per run when it is reached, so the engine can settle
+/// the out-of-memory error (rejecting a promise allocates) while the termination takes
+/// effect at its next interrupt poll.
+const UNWIND_HEADROOM: usize = 8 << 20;
 
 /// Sets (or clears) the run the heap callback of this thread's isolate stops.
 pub(crate) fn watch_heap(stop: Option<Arc<RunStop>>) {
-    HEAP_WATCH.with(|watch| *watch.borrow_mut() = stop);
+    HEAP_WATCH.with(|watch| {
+        *watch.borrow_mut() = stop.map(|stop| HeapWatch {
+            stop,
+            widened: false,
+        });
+    });
 }
 
 /// Registers the isolate-wide callbacks: unhandled rejections, the heap limit and the
@@ -153,20 +171,27 @@ pub(crate) fn install_isolate_callbacks(isolate: &mut v8::Isolate) {
     isolate.add_near_heap_limit_callback(near_heap_limit, std::ptr::null_mut());
 }
 
-/// Near the heap limit: stop the run. The limit is never raised (returning `current` keeps
-/// it), so the allocation that reached it fails with the engine's out-of-memory error and
-/// the terminated program unwinds inside the budget. Raising it, as V8 embedders do to let
-/// a program unwind, let a program that catches the error grow the heap without bound:
-/// each time the limit was reached it grew again before the termination took effect.
+/// Near the heap limit: stop the run. The limit grows once per run, by
+/// [`UNWIND_HEADROOM`], and never again: after that the allocation that reaches it fails.
+/// The termination the stop requests takes effect at the engine's next interrupt poll, so
+/// a program that catches the out-of-memory error cannot go on allocating. (Raising the
+/// limit by half on every call, as V8 embedders do to let a program unwind, let such a
+/// program grow the heap without bound.)
 unsafe extern "C" fn near_heap_limit(_data: *mut c_void, current: usize, _initial: usize) -> usize {
     HEAP_WATCH.with(|watch| {
-        if let Ok(watch) = watch.try_borrow()
-            && let Some(stop) = watch.as_ref()
-        {
-            stop.request(StopReason::Heap);
+        let Ok(mut watch) = watch.try_borrow_mut() else {
+            return current;
+        };
+        let Some(watch) = watch.as_mut() else {
+            return current;
+        };
+        watch.stop.request(StopReason::Heap);
+        if watch.widened {
+            return current;
         }
-    });
-    current
+        watch.widened = true;
+        current.saturating_add(UNWIND_HEADROOM)
+    })
 }
 
 /// Records a promise rejected with no handler, and forgets it when a handler comes later.

@@ -283,8 +283,9 @@ impl Sandbox {
 ///
 /// On QuickJS the engine's allocator refuses allocations past the limit plus the headroom it
 /// adds for the near-heap-limit callback: an eighth of the limit, at least 2 MiB (v8x's
-/// `near_heap_limit_headroom`). The callback never raises the limit (see natives), so
-/// allocations fail exactly at `heap_bytes`. V8's limit is its old-space size and is kept.
+/// `near_heap_limit_headroom`). So allocations fail at `heap_bytes`; the callback (see
+/// natives) raises the limit once per run by 8 MiB for the unwinding, which moves that point
+/// to `heap_bytes` + 9 MiB. V8's limit is its old-space size and is kept.
 fn engine_heap_limit(heap_bytes: usize) -> usize {
     const MIN_HEADROOM: usize = 2 << 20;
     if cfg!(feature = "v8") {

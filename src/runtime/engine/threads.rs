@@ -38,6 +38,7 @@ fn spawner() -> Result<&'static mpsc::Sender<SpawnRequest>, String> {
                 .name("codemode-spawner".to_owned())
                 .spawn(move || {
                     JsRuntime::init_platform(None);
+                    configure_backend();
                     for request in incoming {
                         let SpawnRequest {
                             name,
@@ -58,6 +59,26 @@ fn spawner() -> Result<&'static mpsc::Sender<SpawnRequest>, String> {
         })
         .as_ref()
         .map_err(Clone::clone)
+}
+
+/// Opts the QuickJS backend (the patched v8x in `vendor/`) out of the work whose result the
+/// bootstrap discards, before the first isolate exists: the Temporal polyfill and
+/// `WebAssembly` are not installed in new contexts (`90_seal.js` deletes them), each script
+/// is parsed once and never written to a disk cache (model programs would otherwise be
+/// stored under `~/.cache`), and a script compiled again (the bootstrap, once per sandbox)
+/// is read from its bytecode. Process-wide: other QuickJS isolates of the process get the
+/// same settings. The V8 backend has nothing to configure.
+fn configure_backend() {
+    #[cfg(feature = "quickjs")]
+    {
+        use deno_core::v8;
+        v8::set_quickjs_flags(
+            v8::QUICKJS_SKIP_TEMPORAL
+                | v8::QUICKJS_SKIP_WASM
+                | v8::QUICKJS_COMPILE_ONCE
+                | v8::QUICKJS_SCRIPT_CACHE,
+        );
+    }
 }
 
 /// Asks for an engine thread running `body` (detached) and returns at once; the caller does

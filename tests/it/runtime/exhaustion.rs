@@ -72,6 +72,23 @@ fn peak_rss() -> u64 {
         .unwrap_or(0)
 }
 
+/// CPU time the whole process has used.
+fn process_cpu() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    // utime and stime, in clock ticks of 10 ms (the kernel's USER_HZ on Linux).
+    let ticks = |index: usize| {
+        fields
+            .get(index)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    Duration::from_millis((ticks(11) + ticks(12)) * 10)
+}
+
 fn request(program: String) -> CodeRunRequest {
     CodeRunRequest {
         program,
@@ -117,8 +134,15 @@ async fn exhaustion_probe() {
     let next = engine.run(request("return 41 + 1".to_owned())).await;
     let next_ms = started.elapsed().as_millis();
     let next_ok = next.value == Some(serde_json::json!(42));
+    // Afterwards the process is idle: an engine thread still running the stopped program
+    // would spend about a core's worth of CPU here (one long operation it was in when it
+    // was stopped, such as a sort, is given a second and a half to finish first).
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let cpu_before = process_cpu();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let idle_cpu_ms = process_cpu().saturating_sub(cpu_before).as_millis();
     println!(
-        "PROBE kind={kind} value={value} ms={answer_ms} next_ms={next_ms} next={} hwm={} message={message}",
+        "PROBE kind={kind} value={value} ms={answer_ms} next_ms={next_ms} next={} hwm={} idle_cpu_ms={idle_cpu_ms} message={message}",
         if next_ok { "ok" } else { "failed" },
         peak_rss(),
     );
@@ -132,6 +156,8 @@ struct Probe {
     next: Duration,
     next_ok: bool,
     peak_rss: u64,
+    /// CPU the process spent in half a second of idling after the runs.
+    idle_cpu: Duration,
     line: String,
 }
 
@@ -179,6 +205,7 @@ fn probe(program: &std::path::Path, heap_mb: u64, compute_ms: u64, wall_ms: u64)
         next: millis("next_ms"),
         next_ok: field("next") == "ok",
         peak_rss: field("hwm").parse().unwrap_or(u64::MAX),
+        idle_cpu: millis("idle_cpu_ms"),
         line,
     }
 }
@@ -230,6 +257,10 @@ fn every_exhaustion_program_ends_within_its_budgets_and_memory() {
             }
             if probe.peak_rss > (HEAP_MB << 20) + RSS_SLACK {
                 wrong.push(format!("peak RSS {} MiB", probe.peak_rss >> 20));
+            }
+            // The stop took effect: no engine thread keeps running the program.
+            if probe.idle_cpu > Duration::from_millis(250) {
+                wrong.push(format!("{:?} of CPU while idle afterwards", probe.idle_cpu));
             }
             if !probe.next_ok || probe.next > Duration::from_secs(2) {
                 wrong.push(format!(
@@ -287,6 +318,31 @@ fn a_hundred_thousand_calls_in_one_promise_all_stay_within_memory() {
         "{}",
         probe.line
     );
+}
+
+/// A program on one long line (as a minifier writes it) parses in linear time: the engine's
+/// column tracking scanned back to the line's start for every identifier.
+#[tokio::test]
+async fn a_program_on_one_long_line_parses_in_linear_time() {
+    let engine = JsEngine::new(EngineConfig {
+        compute_ms: 60_000,
+        wall_ms: 120_000,
+        warm_pool: 1,
+        ..EngineConfig::default()
+    })
+    .expect("the engine starts");
+    // 40,000 statements, 440 KB, one line.
+    let program = format!("let x = 0; {}return x;", "x = x + 1; ".repeat(40_000));
+    let started = Instant::now();
+    let outcome = engine.run(request(program)).await;
+    let took = started.elapsed();
+    assert_eq!(
+        outcome.value,
+        Some(serde_json::json!(40_000)),
+        "{outcome:?}"
+    );
+    // Quadratic scanning took about 15 s here; linear parsing takes milliseconds.
+    assert!(took < Duration::from_secs(5), "the run took {took:?}");
 }
 
 /// A program that leaves a million timers pending gets its answer as soon as it returns:

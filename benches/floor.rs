@@ -77,34 +77,6 @@ pub fn raw_quickjs(iters: u64) -> Duration {
     started.elapsed()
 }
 
-/// CPU time this thread has used.
-pub fn thread_cpu() -> Duration {
-    let mut spec = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `spec` is a valid, writable timespec for the duration of the call.
-    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut spec) };
-    if status != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(spec.tv_sec as u64, spec.tv_nsec as u32)
-}
-
-/// CPU time the whole process has used (every thread).
-pub fn process_cpu() -> Duration {
-    let mut spec = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `spec` is a valid, writable timespec for the duration of the call.
-    let status = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut spec) };
-    if status != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(spec.tv_sec as u64, spec.tv_nsec as u32)
-}
-
 /// The median of `samples`.
 pub fn median(samples: &mut [Duration]) -> Duration {
     samples.sort_unstable();

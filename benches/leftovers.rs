@@ -15,24 +15,8 @@ use criterion::Criterion;
 use serde_json::json;
 
 use super::floor::wanted;
+use super::procfs::peak_rss_bytes;
 use super::runtime::{code_mode_registry, time_run_code};
-
-/// The process's peak resident memory so far, in MiB.
-fn peak_rss_mib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|rest| {
-            rest.trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse::<u64>()
-                .ok()
-        })
-        .map(|kib| kib >> 10)
-        .unwrap_or(0)
-}
 
 pub fn bench(_c: &mut Criterion) {
     let host_runtime = tokio::runtime::Runtime::new().expect("tokio");
@@ -108,6 +92,6 @@ fn promise_all(host_runtime: &tokio::runtime::Runtime) {
     println!(
         "leftovers/promise_all: 10,000 calls {small:?}, 100,000 calls {large:?} ({:.1}x for 10x the calls; target <= 20 s), peak RSS {} MiB at heap_mb = 256 (target <= 600)",
         large.as_secs_f64() / small.as_secs_f64(),
-        peak_rss_mib(),
+        peak_rss_bytes() >> 20,
     );
 }

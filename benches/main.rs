@@ -10,6 +10,8 @@ mod floor;
 mod leftovers;
 mod parallel;
 mod pipeline;
+#[path = "../tests/it/procfs.rs"]
+mod procfs;
 mod runtime;
 mod sdk;
 mod serve;

@@ -198,7 +198,8 @@ const LOAD_RUNS: usize = 400;
 /// CPU per run of `return 1` through run_code over four concurrent streams, refills
 /// included (the whole process's CPU), against the floor's CPU per raw context.
 fn load(host_runtime: &tokio::runtime::Runtime, registry: &Registry) {
-    use super::floor::{process_cpu, raw_quickjs, thread_cpu};
+    use super::floor::raw_quickjs;
+    use super::procfs::{process_cpu, thread_cpu};
     let floor_started = thread_cpu();
     let _ = raw_quickjs(200);
     let floor = (thread_cpu() - floor_started) / 200;

@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 use criterion::Criterion;
 use serde_json::{Value, json};
 
-use super::floor::{median, raw_quickjs, thread_cpu, wanted};
+use super::floor::{median, raw_quickjs, wanted};
+use super::procfs::{cpu_of, thread_cpu};
 
 /// The command binary beside this bench binary (`target/release/codemode`).
 fn binary() -> Option<PathBuf> {
@@ -107,24 +108,9 @@ impl Server {
         }
     }
 
-    /// The server's CPU time (every thread, exited ones included), from /proc.
+    /// The server's CPU time (every thread, exited ones included).
     fn cpu(&self) -> Duration {
-        let stat =
-            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
-        // Fields after the command name (which may hold spaces): utime is the 12th, stime 13th.
-        let fields: Vec<&str> = stat
-            .rsplit_once(')')
-            .map(|(_, rest)| rest.split_whitespace().collect())
-            .unwrap_or_default();
-        let ticks = |index: usize| {
-            fields
-                .get(index)
-                .and_then(|f| f.parse::<u64>().ok())
-                .unwrap_or(0)
-        };
-        // SAFETY: sysconf only reads a system constant.
-        let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
-        Duration::from_millis((ticks(11) + ticks(12)) * 1000 / hz)
+        cpu_of(self.child.id())
     }
 }
 

@@ -5,6 +5,7 @@ mod cli;
 mod codemode;
 mod command_tools;
 mod mcp;
+mod procfs;
 mod registry;
 mod runtime;
 mod sdk;

@@ -63,7 +63,8 @@ fn spawner() -> Result<&'static mpsc::Sender<SpawnRequest>, String> {
 
 /// Opts the QuickJS backend (the patched v8x in `vendor/`) out of the work whose result the
 /// bootstrap discards, before the first isolate exists: the Temporal polyfill and
-/// `WebAssembly` are not installed in new contexts (`90_seal.js` deletes them), each script
+/// `WebAssembly` are not installed in new contexts (`90_seal.js` deletes them), contexts
+/// skip the snapshot-intrinsics capture (the engine makes no snapshot), each script
 /// is parsed once and never written to a disk cache (model programs would otherwise be
 /// stored under `~/.cache`), and a script compiled again (the bootstrap, once per sandbox)
 /// is read from its bytecode. Process-wide: other QuickJS isolates of the process get the
@@ -75,6 +76,7 @@ fn configure_backend() {
         v8::set_quickjs_flags(
             v8::QUICKJS_SKIP_TEMPORAL
                 | v8::QUICKJS_SKIP_WASM
+                | v8::QUICKJS_SKIP_SNAPSHOT_INTRINSICS
                 | v8::QUICKJS_COMPILE_ONCE
                 | v8::QUICKJS_SCRIPT_CACHE,
         );

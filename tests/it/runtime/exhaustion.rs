@@ -21,6 +21,8 @@ use codemode::runtime::{
     BindingHost, BindingNamespace, CodeRunRequest, CodeRuntime, EngineConfig, JsEngine,
 };
 use futures::future::BoxFuture;
+
+use crate::procfs::{peak_rss_bytes, process_cpu};
 use tokio_util::sync::CancellationToken;
 
 /// The heap budget of the fixture runs, in MiB.
@@ -53,40 +55,6 @@ fn namespaces() -> Vec<BindingNamespace> {
         members: vec!["read_file".to_owned()],
         host: Arc::new(Echo),
     }]
-}
-
-/// The child's peak resident memory (`VmHWM`), in bytes.
-fn peak_rss() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|rest| {
-            rest.trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse::<u64>()
-                .ok()
-        })
-        .map(|kib| kib << 10)
-        .unwrap_or(0)
-}
-
-/// CPU time the whole process has used.
-fn process_cpu() -> Duration {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map(|(_, rest)| rest.split_whitespace().collect())
-        .unwrap_or_default();
-    // utime and stime, in clock ticks of 10 ms (the kernel's USER_HZ on Linux).
-    let ticks = |index: usize| {
-        fields
-            .get(index)
-            .and_then(|f| f.parse::<u64>().ok())
-            .unwrap_or(0)
-    };
-    Duration::from_millis((ticks(11) + ticks(12)) * 10)
 }
 
 fn request(program: String) -> CodeRunRequest {
@@ -144,7 +112,7 @@ async fn exhaustion_probe() {
     println!(
         "PROBE kind={kind} value={value} ms={answer_ms} next_ms={next_ms} next={} hwm={} idle_cpu_ms={idle_cpu_ms} message={message}",
         if next_ok { "ok" } else { "failed" },
-        peak_rss(),
+        peak_rss_bytes(),
     );
 }
 

@@ -130,6 +130,10 @@ pub const QUICKJS_COMPILE_ONCE: u32 = 8;
 /// `Script::Compile` keeps in memory the bytecode of a named script compiled twice
 /// (the same name, source and flags), and reads it instead of parsing again.
 pub const QUICKJS_SCRIPT_CACHE: u32 = 16;
+/// Contexts of an isolate that neither makes nor restores a snapshot skip the capture of
+/// the snapshot intrinsics registry (a walk of every builtin, twice per context), which
+/// only snapshots read.
+pub const QUICKJS_SKIP_SNAPSHOT_INTRINSICS: u32 = 32;
 
 /// QuickJS backend only: process-wide opt-outs for embedders that create many
 /// short-lived isolates. Read when an isolate, context or script is created.
@@ -1465,6 +1469,11 @@ fn install_default_globals_inner(
   if ctx.is_null() {
     return;
   }
+  let refresh_intrinsics = refresh_intrinsics
+    && !(quickjs_flag(QUICKJS_SKIP_SNAPSHOT_INTRINSICS)
+      && !isolate.is_null()
+      && !iso_state(isolate).is_snapshot_creator
+      && iso_state(isolate).restored_snapshot.is_none());
   unsafe {
     let global = JS_GetGlobalObject(ctx);
     if super::init::random_seed().is_some() || super::init::has_entropy_source()
@@ -1960,13 +1969,13 @@ fn install_atomics_wait_async_shim(ctx: *mut JSContext, global: JSValue) {
     );
     define_internal_global(ctx, global, c"__v8xAtomicsCancelWaiter", cancel);
 
-    let csrc = std::ffi::CString::new(SRC).unwrap();
-    let r = JS_Eval(
+    // Parsed once per process, as the Temporal polyfill.
+    static BYTECODE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let r = super::temporal::eval_cached_script(
       ctx,
-      csrc.as_ptr(),
-      SRC.len(),
-      c"<atomics-wait-async-shim>".as_ptr(),
-      JS_EVAL_TYPE_GLOBAL,
+      SRC,
+      c"<atomics-wait-async-shim>",
+      &BYTECODE,
     );
     if r.tag == JS_TAG_EXCEPTION {
       let exc = JS_GetException(ctx);

@@ -32,7 +32,7 @@ mod wasm;
 
 pub use self::core::{
   QUICKJS_COMPILE_ONCE, QUICKJS_SCRIPT_CACHE, QUICKJS_SKIP_INTL, QUICKJS_SKIP_TEMPORAL,
-  QUICKJS_SKIP_WASM, set_quickjs_flags,
+  QUICKJS_SKIP_SNAPSHOT_INTRINSICS, QUICKJS_SKIP_WASM, set_quickjs_flags,
 };
 
 #[cfg(test)]

@@ -184,7 +184,9 @@ async fn run_on_pool(
                 stop_if_dropped.0 = None;
                 return written_off_outcome(&stop, &ledger, &config, STOP_GRACE);
             }
-            // The run ended just now: its answer is on its way.
+            // Not written off: the run ended just now (its answer is on its way), has not
+            // started yet (its sandbox is being created), or too many threads are written
+            // off already: wait for the engine.
             Err(_) => outcome.await,
         },
     };

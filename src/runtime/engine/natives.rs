@@ -11,8 +11,8 @@
 //!   seam's contract: hosts do their real work elsewhere) and dropped if the run ends first.
 //!   Returns the call's id (a number; the bootstrap keeps the promise it hands the program
 //!   and the host settles it by id through the host API's `settleCall`), or `E<message>`
-//!   for a call refused at once. No engine handle is kept per call: a handle costs the
-//!   engine a linear search when it is released, and a run may hold many thousands.
+//!   for a call refused at once. No engine handle is kept per call: a run may hold many
+//!   thousands, and the bootstrap's map frees them with the heap.
 //! - `uncaught(message)`: a failure outside the program's own promise (a throwing
 //!   `queueMicrotask` callback); the first one fails the run.
 //! - `createTimer(delay, repeat)` (the timer's id; the bootstrap keeps its callback and the
@@ -22,9 +22,9 @@
 //!
 //! Isolate callbacks: unhandled promise rejections are recorded for the event loop (which
 //! fails the run with the first one still unhandled after a microtask checkpoint), and the
-//! near-heap-limit callback stops the run and raises the limit once, by a small constant,
-//! for the unwinding: the heap stays within its budget plus that constant whatever the
-//! program allocates.
+//! near-heap-limit callback stops the run and, on QuickJS, raises the limit once by 8 MiB
+//! for the unwinding: the heap stays within its budget plus about 9 MiB whatever the
+//! program allocates (see `sandbox::engine_heap_limit`).
 //!
 //! This module owns the natives and [`RunState`]; it must not know how runs are driven.
 
@@ -55,8 +55,9 @@ pub(crate) struct RunState {
     pub(crate) stop: Arc<RunStop>,
     /// Host calls not answered yet.
     pub(crate) calls: RefCell<FuturesUnordered<PendingCall>>,
-    /// The id the next call gets (the bootstrap's key for the call's promise).
-    pub(crate) next_call: std::cell::Cell<u32>,
+    /// The id the next call gets (the bootstrap's key for the call's promise; below 2^53,
+    /// so it is exact as a JavaScript number, and never reused within a run).
+    pub(crate) next_call: std::cell::Cell<u64>,
     /// Host memory the pending calls hold, as charged by [`call_charge`].
     pub(crate) host_bytes: std::cell::Cell<u64>,
     /// The most host memory the pending calls may hold (the heap budget).
@@ -105,13 +106,13 @@ pub(crate) fn call_charge(argument_bytes: usize) -> u64 {
 
 /// A host call in flight: its future, the id of the program's promise, and its charge.
 pub(crate) struct PendingCall {
-    id: u32,
+    id: u64,
     charge: u64,
     answer: BoxFuture<'static, Result<JsonValue, String>>,
 }
 
 /// A call's id, its charge and its answer.
-pub(crate) type Answered = (u32, u64, Result<JsonValue, String>);
+pub(crate) type Answered = (u64, u64, Result<JsonValue, String>);
 
 impl Future for PendingCall {
     type Output = Answered;
@@ -171,12 +172,14 @@ pub(crate) fn install_isolate_callbacks(isolate: &mut v8::Isolate) {
     isolate.add_near_heap_limit_callback(near_heap_limit, std::ptr::null_mut());
 }
 
-/// Near the heap limit: stop the run. The limit grows once per run, by
-/// [`UNWIND_HEADROOM`], and never again: after that the allocation that reaches it fails.
-/// The termination the stop requests takes effect at the engine's next interrupt poll, so
-/// a program that catches the out-of-memory error cannot go on allocating. (Raising the
-/// limit by half on every call, as V8 embedders do to let a program unwind, let such a
-/// program grow the heap without bound.)
+/// Near the heap limit: stop the run. On QuickJS the limit grows once per run, by
+/// [`UNWIND_HEADROOM`], and never again: after that the allocation that reaches it fails,
+/// and the termination the stop requests takes effect at the engine's next interrupt poll,
+/// so a program that catches the out-of-memory error cannot go on allocating. (Raising the
+/// limit by half on every call, as V8 embedders do, let such a program grow the heap
+/// without bound on QuickJS.) V8 cannot fail an allocation: a callback that does not raise
+/// the limit makes it abort the process, so there the limit grows on every call while the
+/// termination takes effect at V8's next stack-guard check.
 unsafe extern "C" fn near_heap_limit(_data: *mut c_void, current: usize, _initial: usize) -> usize {
     HEAP_WATCH.with(|watch| {
         let Ok(mut watch) = watch.try_borrow_mut() else {
@@ -186,6 +189,9 @@ unsafe extern "C" fn near_heap_limit(_data: *mut c_void, current: usize, _initia
             return current;
         };
         watch.stop.request(StopReason::Heap);
+        if cfg!(feature = "v8") {
+            return current.saturating_add((current / 2).max(16 << 20));
+        }
         if watch.widened {
             return current;
         }
@@ -367,11 +373,12 @@ fn call(scope: &mut v8::PinScope, args: v8::FunctionCallbackArguments, mut rv: v
     match started {
         Ok((run, (charge, answer))) => {
             let id = run.next_call.get();
-            run.next_call.set(id.wrapping_add(1).max(1));
+            run.next_call.set(id + 1);
             run.calls
                 .borrow_mut()
                 .push(PendingCall { id, charge, answer });
-            rv.set_uint32(id);
+            // Exact: a run cannot make 2^53 calls (at a microsecond each, 285 years).
+            rv.set_double(id as f64);
         }
         Err(message) => {
             if let Some(text) = v8::String::new(scope, &rejected(&message)) {

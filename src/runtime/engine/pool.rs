@@ -7,12 +7,14 @@
 //! once. Taking a thread starts nothing else: the run never shares the CPU with a refill.
 //! After a run the thread answers first, then frees the spent sandbox and, if the pool is
 //! short, creates a fresh one itself and waits again; otherwise it exits. The pool's size is
-//! `warm_pool`, raised while more runs are in flight (up to [`MAX_DEMAND_POOL`]), so that
-//! steady concurrent load is served by warm threads instead of threads started per run.
+//! `warm_pool`, raised to the number of runs in flight when that is more (up to
+//! [`MAX_DEMAND_POOL`]), so that steady concurrent load is served by warm threads instead of
+//! threads started per run; threads warmed that way stay until they retire.
 //!
 //! A run whose stop did not take effect within the grace (a single long engine operation)
-//! is written off by its caller ([`Pool::write_off`]): its thread finishes the operation
-//! unobserved and then exits, and nothing waits for it.
+//! is written off by its caller ([`Pool::write_off`], at most [`MAX_WRITTEN_OFF`] at once):
+//! its thread finishes the operation unobserved and then exits, nothing waits for it, and
+//! a fresh thread takes its place in the pool.
 //!
 //! Shutdown (dropping the engine) stops running programs, wakes idle threads so they exit,
 //! and waits for every thread that was not written off.
@@ -45,6 +47,11 @@ const RUNTIMES_PER_THREAD: usize = 32;
 /// The most idle threads the pool keeps because of concurrent demand (a configured
 /// `warm_pool` above it is kept as configured).
 pub(crate) const MAX_DEMAND_POOL: usize = 8;
+
+/// The most written-off threads at once. Each may keep a core busy until its one long
+/// operation ends; past this many, a stopped run's caller waits for the engine instead, so
+/// hostile programs cannot multiply them.
+pub(crate) const MAX_WRITTEN_OFF: usize = 2;
 
 pub(crate) struct Pool {
     shared: Arc<Shared>,
@@ -80,7 +87,8 @@ impl PoolState {
         if warm_pool == 0 {
             return 0;
         }
-        warm_pool.max(self.running.len().min(MAX_DEMAND_POOL))
+        let in_flight = self.running.len().saturating_sub(self.written_off);
+        warm_pool.max(in_flight.min(MAX_DEMAND_POOL))
     }
 }
 
@@ -135,9 +143,13 @@ impl Pool {
 
     /// Gives up on a run whose stop did not take effect in time: its thread is no longer
     /// waited for (at shutdown) and exits when the engine returns to it. `false` if the run
-    /// had already ended.
+    /// is not running (it ended, or has not started) or [`MAX_WRITTEN_OFF`] threads are
+    /// written off already: then the caller waits for the engine.
     pub(crate) fn write_off(&self, stop: &Arc<RunStop>) -> bool {
         let mut state = lock(&self.shared);
+        if state.written_off >= MAX_WRITTEN_OFF {
+            return false;
+        }
         let running = state.running.values().any(|run| Arc::ptr_eq(run, stop));
         if running && stop.write_off() {
             state.written_off += 1;
@@ -216,11 +228,16 @@ fn start_thread(shared: &Arc<Shared>, job: Option<Job>, warming: bool) {
             let ended = engine_thread(&thread_shared, job, warming);
             let mut state = lock(&thread_shared);
             state.threads -= 1;
-            if ended == Ended::WrittenOff {
+            let written_off = ended == Ended::WrittenOff;
+            if written_off {
                 state.written_off -= 1;
             }
             drop(state);
             thread_shared.thread_exited.notify_all();
+            // A written-off thread leaves without refilling: its place is taken now.
+            if written_off {
+                replenish(&thread_shared);
+            }
         },
         move |err| {
             tracing::error!(%err, "no engine thread");

@@ -159,7 +159,7 @@ impl Sandbox {
 
     /// Settles the promises of answered binding calls: each `(id, answer)` with the answer
     /// text `J<json>` or `E<message>`.
-    pub(crate) fn settle_calls(&mut self, answers: impl IntoIterator<Item = (u32, String)>) {
+    pub(crate) fn settle_calls(&mut self, answers: impl IntoIterator<Item = (u64, String)>) {
         v8::scope_with_context!(let scope, &mut self.isolate, &self.context);
         v8::tc_scope!(let scope, scope);
         let function = v8::Local::new(scope, &self.api.settle_call);
@@ -174,7 +174,7 @@ impl Sandbox {
             let Some(text) = text else {
                 continue;
             };
-            let id = v8::Integer::new_from_unsigned(scope, id).into();
+            let id = v8::Number::new(scope, id as f64).into();
             // The bootstrap's settle function only resolves a promise; it throws only when
             // the run is being terminated, and then the next checkpoint sees the stop.
             if function.call(scope, receiver, &[id, text.into()]).is_none()

@@ -64,7 +64,9 @@ fn spawner() -> Result<&'static mpsc::Sender<SpawnRequest>, String> {
 /// Opts the QuickJS backend (the patched v8x in `vendor/`) out of the work whose result the
 /// bootstrap discards, before the first isolate exists: the Temporal polyfill and
 /// `WebAssembly` are not installed in new contexts (`90_seal.js` deletes them), contexts
-/// skip the snapshot-intrinsics capture (the engine makes no snapshot), each script
+/// skip the snapshot-intrinsics capture (the engine makes no snapshot), the heap callback
+/// runs only when an allocation reaches the limit (not already at seven eighths of it after
+/// a script), each script
 /// is parsed once and never written to a disk cache (model programs would otherwise be
 /// stored under `~/.cache`), and a script compiled again (the bootstrap, once per sandbox)
 /// is read from its bytecode. Process-wide: other QuickJS isolates of the process get the
@@ -77,6 +79,7 @@ fn configure_backend() {
             v8::QUICKJS_SKIP_TEMPORAL
                 | v8::QUICKJS_SKIP_WASM
                 | v8::QUICKJS_SKIP_SNAPSHOT_INTRINSICS
+                | v8::QUICKJS_HEAP_CALLBACK_AT_LIMIT
                 | v8::QUICKJS_COMPILE_ONCE
                 | v8::QUICKJS_SCRIPT_CACHE,
         );

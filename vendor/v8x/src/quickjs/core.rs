@@ -134,6 +134,10 @@ pub const QUICKJS_SCRIPT_CACHE: u32 = 16;
 /// the snapshot intrinsics registry (a walk of every builtin, twice per context), which
 /// only snapshots read.
 pub const QUICKJS_SKIP_SNAPSHOT_INTRINSICS: u32 = 32;
+/// The near-heap-limit callback runs only when an allocation reaches the hard limit,
+/// not also after every `Script::Run` once the heap is within an eighth of the limit:
+/// an embedder that stops a program at its budget is not stopped early.
+pub const QUICKJS_HEAP_CALLBACK_AT_LIMIT: u32 = 64;
 
 /// QuickJS backend only: process-wide opt-outs for embedders that create many
 /// short-lived isolates. Read when an isolate, context or script is created.
@@ -2806,7 +2810,20 @@ unsafe fn compile_cached(
   // (key, (name, source, bytecode) once compiled twice), least recent first.
   type Entry = (u64, Option<Arc<(Vec<u8>, Vec<u8>, Vec<u8>)>>);
   static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+  /// Larger sources are parsed every time: the cache stays within a few MiB.
+  const MAX_CACHED_SOURCE: usize = 128 * 1024;
   let flags = global_eval_flags();
+  if source.len() > MAX_CACHED_SOURCE {
+    return unsafe {
+      JS_Eval(
+        ctx,
+        source.as_ptr() as *const c_char,
+        source.len(),
+        name.as_ptr(),
+        flags | JS_EVAL_FLAG_COMPILE_ONLY,
+      )
+    };
+  }
   let key =
     super::module::script_bc_key(flags as u64, source, name.to_bytes());
   let seen = {
@@ -3083,7 +3100,9 @@ pub extern "C" fn v8__Script__Run(
   if result.tag != JS_TAG_EXCEPTION {
     super::isolate::run_microtasks_if_auto();
     if !iso.is_null() {
-      super::isolate::maybe_drive_near_heap_limit_callback(iso);
+      if !quickjs_flag(QUICKJS_HEAP_CALLBACK_AT_LIMIT) {
+        super::isolate::maybe_drive_near_heap_limit_callback(iso);
+      }
     }
     let h_result = intern::<Value>(unsafe { JS_DupValue(ctx, result) });
     unsafe { JS_FreeCString(ctx, cstr) };

@@ -989,7 +989,11 @@ pub extern "C" fn v8__Global__NewWeak(
   let handle = v8__Global__New(isolate, data);
   let mut weak_ref = jsv_undefined();
   let mut context = ptr::null_mut();
-  if !handle.is_null() && !isolate.is_null() {
+  // A template handle is returned as it is: it is no `PersistentCell` to index.
+  if !handle.is_null()
+    && !isolate.is_null()
+    && !super::core::is_non_value_handle(handle)
+  {
     let st = iso_state(isolate);
     let index = unsafe { (*(handle as *const PersistentCell)).index };
     if let Some(persistent) = st

@@ -281,6 +281,7 @@ fn engine_thread(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) 
     tokio.block_on(async {
         let mut ended = Ended::Done;
         loop {
+            tracing::debug!("creating a sandbox");
             let created = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 Sandbox::create(shared.config.heap_bytes())
             }));

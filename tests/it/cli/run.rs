@@ -174,3 +174,29 @@ fn configured_command_tools_and_policies_apply() {
         "the call to `glob` was denied: the configuration denies this tool\n5\n"
     );
 }
+
+/// One program, then exit: the engine creates the one sandbox the program runs in, and no
+/// warm pool (the engine logs each sandbox it creates at debug level).
+#[test]
+fn a_run_creates_exactly_one_sandbox() {
+    let dir = workspace();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["run", "-"])
+        .current_dir(dir.path())
+        .env("CODEMODE_LOG", "codemode::runtime::engine::pool=debug")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            if let Some(mut input) = child.stdin.take() {
+                input.write_all(b"return 6 * 7")?;
+            }
+            child.wait_with_output()
+        })
+        .expect("the command runs");
+    assert_eq!(succeeded(&output), "42\n");
+    let created = stderr(&output).matches("creating a sandbox").count();
+    assert_eq!(created, 1, "{}", stderr(&output));
+}

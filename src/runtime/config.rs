@@ -31,7 +31,9 @@ pub struct EngineConfig {
     pub compute_ms: u64,
     /// Wall-clock time of the whole run, in milliseconds. Default 600,000.
     pub wall_ms: u64,
-    /// The JavaScript heap limit, in MiB. Default 512.
+    /// The JavaScript heap limit, in MiB (allocations past it fail; see the README's "What a
+    /// host can rely on"), and separately the budget of host memory the run's pending
+    /// binding calls may hold. Default 512.
     pub heap_mb: u64,
     /// Cap on the JSON-serialized logs array plus the value or failure message, in bytes.
     /// Default 64 MiB.

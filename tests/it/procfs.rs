@@ -4,6 +4,17 @@
 
 use std::time::Duration;
 
+/// This process's resident memory now (`statm`), in bytes.
+pub fn rss_bytes() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    pages * 4096
+}
+
 /// This process's peak resident memory (`VmHWM` of /proc/self/status), in bytes.
 pub fn peak_rss_bytes() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();

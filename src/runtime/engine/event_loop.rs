@@ -23,7 +23,7 @@ use futures::StreamExt;
 
 use super::natives::{Answered, RunState, rejected};
 use super::run::Settled;
-use super::sandbox::{Sandbox, TimerFailure};
+use super::sandbox::{Sandbox, Thrown};
 use crate::json::{JsonValue, check_lossless};
 
 /// Drives the run until `promise` settles, the run fails outside it, can never settle, or is
@@ -111,12 +111,13 @@ fn fire_due_timer(sandbox: &mut Sandbox, run: &RunState) -> Timer {
         return Timer::NoneDue;
     };
     let thrown = match sandbox.fire_timer(id, repeats) {
-        Ok(()) => return Timer::Fired,
-        Err(TimerFailure::Terminated) => return Timer::Over(Settled::Stopped),
-        Err(TimerFailure::Threw(_)) if run.stop.reason().is_some() => {
+        // Nothing thrown and nothing pending: the callback is done with.
+        Ok(()) | Err(Thrown::Nothing) => return Timer::Fired,
+        Err(Thrown::Terminated) => return Timer::Over(Settled::Stopped),
+        Err(Thrown::Threw(_)) if run.stop.reason().is_some() => {
             return Timer::Over(Settled::Stopped);
         }
-        Err(TimerFailure::Threw(thrown)) => thrown,
+        Err(Thrown::Threw(thrown)) => thrown,
     };
     Timer::Over(match sandbox.describe_thrown(&thrown) {
         Ok(message) => Settled::Uncaught(message),

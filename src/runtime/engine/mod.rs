@@ -182,7 +182,7 @@ async fn run_on_pool(
             Ok(settled) => settled,
             Err(_) if pool.write_off(&stop) => {
                 stop_if_dropped.0 = None;
-                return written_off_outcome(&stop, &ledger, &config, STOP_GRACE);
+                return written_off_outcome(&stop, &ledger, &config);
             }
             // Not written off: the run ended just now (its answer is on its way), has not
             // started yet (its sandbox is being created), or too many threads are written

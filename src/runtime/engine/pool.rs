@@ -77,6 +77,8 @@ struct PoolState {
     next_run: u64,
     /// Threads whose run was written off and that have not exited yet (not waited for).
     written_off: usize,
+    /// Runs written off since the engine started (for the log, which counts them).
+    written_off_total: u64,
     shutdown: bool,
 }
 
@@ -153,10 +155,16 @@ impl Pool {
         let running = state.running.values().any(|run| Arc::ptr_eq(run, stop));
         if running && stop.write_off() {
             state.written_off += 1;
+            state.written_off_total += 1;
+            let total = state.written_off_total;
             drop(state);
-            tracing::warn!(
-                "a code run did not stop within its grace; its engine thread is written off"
-            );
+            // Counted, not repeated: the 1st, 2nd, 4th, 8th, ... time.
+            if total.is_power_of_two() {
+                tracing::warn!(
+                    total,
+                    "a code run did not stop within its grace; its engine thread is written off"
+                );
+            }
             return true;
         }
         false

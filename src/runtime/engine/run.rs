@@ -76,7 +76,7 @@ pub(crate) async fn execute(
                     .collect(),
                 job.ledger.clone(),
                 job.stop.clone(),
-                config.heap_mb.saturating_mul(1 << 20),
+                config.heap_bytes() as u64,
             ));
             sandbox.isolate.set_slot(run.clone());
             watch_heap(Some(job.stop.clone()));
@@ -103,19 +103,13 @@ pub(crate) async fn execute(
 }
 
 /// The outcome of a run its caller stopped waiting for: what it printed, and why it was
-/// stopped (`reason` is `None` when nothing recorded one).
+/// stopped. The same text as a run the engine ended itself: the model's view does not
+/// depend on which side was first (the pool's log says it).
 pub(crate) fn written_off_outcome(
     stop: &RunStop,
     ledger: &Mutex<Ledger>,
     config: &EngineConfig,
-    grace: Duration,
 ) -> CodeRunOutcome {
-    // The same text as a run the engine ended itself: the model's view does not depend on
-    // which side was first; the host's log says it.
-    tracing::debug!(
-        grace_ms = grace.as_millis() as u64,
-        "answering a stopped run without its engine"
-    );
     settle_output(stop_ending(stop, config), ledger)
 }
 

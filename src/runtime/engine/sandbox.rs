@@ -67,12 +67,14 @@ struct HostApi {
     fire_timer: v8::Global<v8::Function>,
 }
 
-/// A timer callback did not return.
-pub(crate) enum TimerFailure {
+/// A host API call (a timer callback among them) did not return.
+pub(crate) enum Thrown {
     /// It threw this value.
     Threw(v8::Global<v8::Value>),
     /// The isolate was terminated while it ran.
     Terminated,
+    /// It returned nothing and nothing is pending (an argument could not be made).
+    Nothing,
 }
 
 /// A host API call did not return: the program's code it ran threw or was terminated.
@@ -186,23 +188,10 @@ impl Sandbox {
     }
 
     /// Calls the callback of the due timer `id` (an interval if `repeats`).
-    pub(crate) fn fire_timer(&mut self, id: u32, repeats: bool) -> Result<(), TimerFailure> {
-        v8::scope_with_context!(let scope, &mut self.isolate, &self.context);
-        v8::tc_scope!(let scope, scope);
-        let function = v8::Local::new(scope, &self.api.fire_timer);
-        let receiver = v8::undefined(scope).into();
-        let id = v8::Integer::new_from_unsigned(scope, id).into();
-        let repeats = v8::Boolean::new(scope, repeats).into();
-        if function.call(scope, receiver, &[id, repeats]).is_some() {
-            return Ok(());
-        }
-        if scope.has_terminated() {
-            return Err(TimerFailure::Terminated);
-        }
-        match scope.exception() {
-            Some(exception) => Err(TimerFailure::Threw(v8::Global::new(scope, exception))),
-            None => Ok(()),
-        }
+    pub(crate) fn fire_timer(&mut self, id: u32, repeats: bool) -> Result<(), Thrown> {
+        let function = self.api.fire_timer.clone();
+        self.invoke(&function, &[Arg::Number(f64::from(id)), Arg::Bool(repeats)])
+            .map(|_| ())
     }
 
     /// Compiles and runs `script` as the file `name`; its completion value.
@@ -259,19 +248,38 @@ impl Sandbox {
         function: &v8::Global<v8::Function>,
         args: &[Arg<'_>],
     ) -> Result<String, CallFailed> {
+        self.invoke(function, args).map_err(|_| CallFailed)
+    }
+
+    /// Calls a host API function: its string result (empty for `undefined`), or what it
+    /// threw, or that the isolate was terminated.
+    fn invoke(
+        &mut self,
+        function: &v8::Global<v8::Function>,
+        args: &[Arg<'_>],
+    ) -> Result<String, Thrown> {
         v8::scope_with_context!(let scope, &mut self.isolate, &self.context);
         v8::tc_scope!(let scope, scope);
         let mut locals: Vec<v8::Local<v8::Value>> = Vec::with_capacity(args.len());
         for arg in args {
             locals.push(match arg {
                 Arg::Value(value) => v8::Local::new(scope, *value),
-                Arg::Text(text) => v8::String::new(scope, text).ok_or(CallFailed)?.into(),
+                Arg::Text(text) => v8::String::new(scope, text).ok_or(Thrown::Nothing)?.into(),
                 Arg::Number(number) => v8::Number::new(scope, *number).into(),
+                Arg::Bool(flag) => v8::Boolean::new(scope, *flag).into(),
             });
         }
         let function = v8::Local::new(scope, function);
         let receiver = v8::undefined(scope).into();
-        let result = function.call(scope, receiver, &locals).ok_or(CallFailed)?;
+        let Some(result) = function.call(scope, receiver, &locals) else {
+            if scope.has_terminated() {
+                return Err(Thrown::Terminated);
+            }
+            return match scope.exception() {
+                Some(exception) => Err(Thrown::Threw(v8::Global::new(scope, exception))),
+                None => Err(Thrown::Nothing),
+            };
+        };
         if result.is_undefined() {
             return Ok(String::new());
         }
@@ -353,4 +361,5 @@ enum Arg<'a> {
     Value(&'a v8::Global<v8::Value>),
     Text(&'a str),
     Number(f64),
+    Bool(bool),
 }

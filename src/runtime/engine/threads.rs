@@ -66,10 +66,9 @@ fn spawner() -> Result<&'static mpsc::Sender<SpawnRequest>, String> {
 /// `WebAssembly` are not installed in new contexts (`90_seal.js` deletes them), contexts
 /// skip the snapshot-intrinsics capture (the engine makes no snapshot), the heap callback
 /// runs only when an allocation reaches the limit (not already at seven eighths of it after
-/// a script), each script
-/// is parsed once and never written to a disk cache (model programs would otherwise be
-/// stored under `~/.cache`), and a script compiled again (the bootstrap, once per sandbox)
-/// is read from its bytecode. Process-wide: other QuickJS isolates of the process get the
+/// a script), each script is parsed once and never written to a disk cache (model programs
+/// would otherwise be stored under `~/.cache`), and a script compiled again (the bootstrap,
+/// once per sandbox) is read from its bytecode. Process-wide: other QuickJS isolates of the process get the
 /// same settings. The V8 backend has nothing to configure.
 fn configure_backend() {
     #[cfg(feature = "quickjs")]

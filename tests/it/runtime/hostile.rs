@@ -10,6 +10,7 @@ use std::time::Duration;
 use codemode::runtime::{CodeRunOutcome, CodeRuntime, EngineConfig};
 
 use super::{TestHost, engine_with, request, tools, value};
+use crate::procfs::rss_bytes;
 
 struct Fixture {
     name: String,
@@ -75,16 +76,6 @@ fn verdict(fixture: &Fixture, outcome: &CodeRunOutcome) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-fn rss_bytes() -> u64 {
-    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: u64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0);
-    pages * 4096
 }
 
 #[tokio::test]

@@ -12,6 +12,7 @@ use std::process::Command;
 use serde_json::json;
 
 use super::{TestHost, engine, run_with_tools, value};
+use crate::procfs::rss_bytes;
 
 /// Runs the memory test makes: the acceptance figure of the design ("10,000 runs in one
 /// process end with the same memory as after the first 100") when optimized.
@@ -27,16 +28,6 @@ fn runs() -> usize {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(RUNS)
-}
-
-fn rss_bytes() -> u64 {
-    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: u64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0);
-    pages * 4096
 }
 
 /// Runs `CODEMODE_RSS_RUNS` programs (two at a time) and prints resident memory after the

@@ -11,6 +11,7 @@ use serde_json::json;
 fn registry(listeners: usize) -> Registry {
     let registry = Registry::new();
     registry
+        .global()
         .register(
             ToolDefinition::builder("noop")
                 .output(ToolOutput::any())
@@ -21,12 +22,19 @@ fn registry(listeners: usize) -> Registry {
         .expect("the no-op tool registers")
         .keep();
     for _ in 0..listeners {
-        registry.on_pre_execute(|_, next| next.run()).keep();
         registry
-            .on_execute(|dispatch, next| async move { Ok(next.run(dispatch).await) })
+            .global()
+            .on_pre_execute(|_, next| next.run())
             .keep();
-        registry.on_post_execute(|_, _, next| next.run()).keep();
-        registry.on_result(|_, _| {}).keep();
+        registry
+            .global()
+            .on_execute(|dispatch, next| next.run_with(dispatch))
+            .keep();
+        registry
+            .global()
+            .on_post_execute(|_, _, next| next.run())
+            .keep();
+        registry.global().on_result(|_, _| {}).keep();
     }
     registry
 }

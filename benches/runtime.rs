@@ -16,8 +16,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use codemode::codemode::CodeMode;
-use codemode::registry::{PresentationMode, Registry, RegistryConfig};
+use codemode::code::{CodeMode, CodeModeConfig, PresentationMode};
+use codemode::registry::Registry;
 use codemode::runtime::{CodeRunRequest, CodeRuntime, EngineConfig, JsEngine};
 use codemode::tool::{ToolDefinition, ToolExecutionInput};
 use criterion::Criterion;
@@ -33,16 +33,21 @@ pub fn code_mode_registry(
     engine: Arc<JsEngine>,
     tools: impl IntoIterator<Item = ToolDefinition>,
 ) -> Registry {
-    let registry = Registry::with_config(RegistryConfig {
-        mode: PresentationMode::Code,
-        ..RegistryConfig::default()
-    })
-    .expect("valid config");
+    let registry = Registry::new();
     for tool in tools {
-        registry.register(tool).expect("the tool registers").keep();
+        registry
+            .global()
+            .register(tool)
+            .expect("the tool registers")
+            .keep();
     }
     let runtime: Arc<dyn CodeRuntime> = engine;
-    CodeMode::install(&registry, runtime).expect("run_code installs");
+    CodeMode::install(
+        &registry,
+        CodeModeConfig::default().with_mode(PresentationMode::Code),
+    )
+    .and_then(|code| code.set_runtime(runtime))
+    .expect("run_code installs");
     registry
 }
 

@@ -4,7 +4,7 @@
 
 use std::hint::black_box;
 
-use codemode::codemode::sdk::{SdkLanguage, SdkTool, parse_tool_list, render_sdk_section};
+use codemode::code::sdk::{SdkLanguage, SdkTool, parse_tool_list, render_sdk_section};
 use criterion::Criterion;
 
 fn thousand_tools() -> Vec<SdkTool> {

@@ -55,11 +55,14 @@ pub enum ErrorCode {
     InvalidDefinition,
     /// A configuration value is invalid.
     InvalidConfig,
+    /// The host could not do what was asked of it: a thread or process failed to start,
+    /// an I/O error outside any tool.
+    HostFailed,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 16] = [
+    pub const ALL: [ErrorCode; 17] = [
         ErrorCode::InvalidArgs,
         ErrorCode::InvalidToolOutput,
         ErrorCode::UnknownTool,
@@ -76,6 +79,7 @@ impl ErrorCode {
         ErrorCode::ListenerFailed,
         ErrorCode::InvalidDefinition,
         ErrorCode::InvalidConfig,
+        ErrorCode::HostFailed,
     ];
 
     /// The stable string form of the code.
@@ -97,6 +101,7 @@ impl ErrorCode {
             ErrorCode::ListenerFailed => "LISTENER_FAILED",
             ErrorCode::InvalidDefinition => "INVALID_DEFINITION",
             ErrorCode::InvalidConfig => "INVALID_CONFIG",
+            ErrorCode::HostFailed => "HOST_FAILED",
         }
     }
 
@@ -109,7 +114,7 @@ impl ErrorCode {
             ErrorCode::Aborted => "the call was cancelled after the tool started",
             ErrorCode::AbortedBeforeDispatch => "the call was cancelled before the tool started",
             ErrorCode::ToolTimeout => "the tool exceeded its time budget",
-            ErrorCode::CodeRunFailed => "the run_code program failed",
+            ErrorCode::CodeRunFailed => "the Code Mode program failed",
             ErrorCode::UnsupportedSchema => "the schema is outside the supported subset",
             ErrorCode::ToolDenied => "a policy denied the call",
             ErrorCode::GuardDenied => "a guard denied the call",
@@ -119,6 +124,7 @@ impl ErrorCode {
             ErrorCode::ListenerFailed => "a pipeline listener failed",
             ErrorCode::InvalidDefinition => "the definition or registration request is invalid",
             ErrorCode::InvalidConfig => "the configuration is invalid",
+            ErrorCode::HostFailed => "the host could not do what was asked of it",
         }
     }
 }
@@ -167,11 +173,36 @@ impl<'de> serde::Deserialize<'de> for ErrorCode {
 /// assert_eq!(err.code(), ErrorCode::UnknownTool);
 /// assert_eq!(err.to_string(), "unknown tool `frobnicate`");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
+///
+/// An error may keep its cause ([`Error::with_source`]), reachable through
+/// [`std::error::Error::source`]; two errors are equal when their code and message are.
+#[derive(Debug, Clone)]
 pub struct Error {
     code: ErrorCode,
     message: String,
+    source: Option<std::sync::Arc<dyn std::error::Error + Send + Sync>>,
+}
+
+impl PartialEq for Error {
+    fn eq(&self, other: &Self) -> bool {
+        self.code == other.code && self.message == other.message
+    }
+}
+
+impl Eq for Error {}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|source| source as &(dyn std::error::Error + 'static))
+    }
 }
 
 impl Error {
@@ -180,7 +211,38 @@ impl Error {
         Error {
             code,
             message: message.into(),
+            source: None,
         }
+    }
+
+    /// Creates an error that keeps its cause: `message` says what failed (and usually the
+    /// cause's text), `source` is the cause itself.
+    ///
+    /// ```
+    /// use codemode::{Error, ErrorCode};
+    /// let io = std::io::Error::other("disk on fire");
+    /// let err = Error::with_source(ErrorCode::HostFailed, format!("cannot start: {io}"), io);
+    /// assert_eq!(std::error::Error::source(&err).map(|s| s.to_string()).as_deref(), Some("disk on fire"));
+    /// ```
+    pub fn with_source(
+        code: ErrorCode,
+        message: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        Error {
+            code,
+            message: message.into(),
+            source: Some(std::sync::Arc::new(source)),
+        }
+    }
+
+    /// Whether the error is the caller's to fix in what it asked for — a usage, definition
+    /// or configuration problem — rather than a failure while doing it.
+    pub fn is_usage(&self) -> bool {
+        matches!(
+            self.code,
+            ErrorCode::InvalidConfig | ErrorCode::InvalidDefinition | ErrorCode::UnsupportedSchema
+        )
     }
 
     /// The stable failure class.

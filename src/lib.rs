@@ -1,36 +1,93 @@
 //! # codemode
 //!
-//! A tool registry, one guarded execution pipeline, and **Code Mode** for LLM agents.
+//! A tool registry, one guarded execution pipeline, and **Code Mode** for LLM agents: the
+//! model gets one `run_code` tool and a generated SDK of its tools, writes a program, and
+//! every `await tools.name(args)` re-enters the pipeline.
 //!
-//! The crate is built in layers; data flows one way:
+//! ## Quick start
 //!
-//! - [`json`], [`content`], [`error`]: the vocabulary — lossless JSON values, content
-//!   blocks and user messages, stable error codes.
+//! ```
+//! use std::sync::Arc;
+//! use codemode::code::{CodeMode, CodeModeConfig, PresentationMode, Program, assemble};
+//! use codemode::registry::Registry;
+//! use codemode::runtime::{EngineConfig, JsEngine};
+//! use codemode::tool::{ToolDefinition, ToolOutput};
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! // 1. Tools live in a registry; everything is registered through a scope.
+//! let registry = Registry::new();
+//! registry.global().register(
+//!     ToolDefinition::builder("add")
+//!         .description("Add two numbers.")
+//!         .parameters(serde_json::json!({
+//!             "type": "object",
+//!             "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+//!             "required": ["a", "b"]
+//!         }))
+//!         .output(ToolOutput::any())
+//!         .execute(|args, _| async move {
+//!             Ok(serde_json::json!(args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0)))
+//!         })
+//!         .build()?,
+//! )?.keep();
+//!
+//! // 2. Code Mode presents them as `run_code` plus a TypeScript SDK.
+//! let code = CodeMode::install(&registry, CodeModeConfig::default().with_mode(PresentationMode::Code))?;
+//! code.set_runtime(Arc::new(JsEngine::new(EngineConfig::default())?))?;
+//! let assembly = assemble(&registry.global())?;
+//! assert_eq!(assembly.tools[0].name, "run_code");
+//!
+//! // 3. A program's tool calls run through the whole pipeline.
+//! let run = code
+//!     .run_program(&registry.global(), Program::new("return await tools.add({a: 1, b: 2})", "add"), None)
+//!     .await?;
+//! assert_eq!(run.result.model_text(), "3");
+//! assert_eq!(run.sub_calls.len(), 1);
+//! # Ok::<(), codemode::Error>(())
+//! # }).unwrap();
+//! ```
+//!
+//! [`host::Host`] does all of this from a configuration file (sources, MCP servers,
+//! policies, the engine), as the `codemode` command does.
+//!
+//! ## Layers
+//!
+//! Data flows one way: sources → registry → assembly → execute → bridge → runtime.
+//!
+//! - [`json`], [`content`], [`error`], [`session`]: the vocabulary — lossless JSON values,
+//!   content blocks and user messages, stable error codes, the session log's events.
 //! - [`schema`]: the author DSL, the enforced JSON Schema subset, the structured-output
 //!   subset, and typed (serde) schemas.
 //! - [`tool`], [`presentation`]: tool definitions (raw and typed), call identity, results,
 //!   pipeline decisions, UI cards.
-//! - [`registry`]: scopes and visibility, restrictions, guards, the execute pipeline with
-//!   its waterfalls, the timeout policy, the ordered lane scheduler, session events.
-//! - [`sources`]: where tools come from; [`sources::builtin`] holds the file tools confined
-//!   to a root directory.
-//! - [`runtime`]: the code runtime seam (`CodeRuntime`) and the embedded JavaScript engine
-//!   that runs Code Mode programs (`JsEngine`).
-//! - [`codemode`]: Code Mode — the generated, byte-stable TypeScript and Python SDK text of
-//!   the tools a program may call.
-//! - [`serve`]: `codemode serve` — the MCP server exposing a registry's presentation over
-//!   stdio or streamable HTTP on loopback.
+//! - [`registry`]: scopes and visibility, restrictions, guards, the staged execute pipeline
+//!   with its waterfalls, the timeout policy, the ordered lane scheduler, and the hooks a
+//!   layer above uses (providers, scope extensions). It knows nothing of Code Mode.
+//! - [`sources`]: tools that come from this process — the built-in file tools confined to a
+//!   root directory, and command tools.
+//! - [`runtime`]: the code runtime seam ([`runtime::CodeRuntime`]) and the embedded
+//!   JavaScript engine ([`runtime::JsEngine`]).
+//! - [`code`]: Code Mode — modes, assembly, the SDK renderers, `run_code` and the bridge
+//!   that turns a program's calls into nested pipeline calls.
+//! - [`mcp`] (feature `mcp`): MCP both ways — servers as tool sources, `codemode serve`,
+//!   and the wire mapping.
+//! - [`config`] and [`host`]: the configuration file, and the composition root that turns
+//!   it into a ready registry.
 
-pub mod codemode;
+pub mod code;
 pub mod config;
 pub mod content;
 pub mod error;
+pub mod host;
 pub mod json;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod presentation;
+mod process;
 pub mod registry;
 pub mod runtime;
 pub mod schema;
-pub mod serve;
+pub mod session;
 pub mod sources;
 pub mod tool;
 

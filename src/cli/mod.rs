@@ -1,8 +1,8 @@
 //! The command line of `codemode`: argument parsing (clap derive) and dispatch to one
 //! module per subcommand.
 //!
-//! This module owns the command's surface: subcommands, exit statuses and how errors are
-//! printed. Each subcommand's work lives in its own module and returns a [`Failure`].
+//! This module owns the command's surface: subcommands, exit statuses (usage and
+//! configuration problems 2, every other failure 1) and how errors are printed. Each subcommand's work lives in its own module and returns a [`Failure`].
 
 mod run;
 mod sdk;
@@ -46,14 +46,44 @@ pub(crate) struct Failure {
 }
 
 impl Failure {
-    /// Exit status of a usage or input problem (a malformed file, a bad flag value).
+    /// Exit status of a usage or configuration problem (a malformed file, a bad flag value).
     pub const USAGE: u8 = 2;
+    /// Exit status of every other failure (a run that failed, a server that could not
+    /// serve, an I/O error).
+    pub const FAILED: u8 = 1;
 
     pub fn usage(message: impl Into<String>) -> Self {
         Failure {
             message: message.into(),
             status: Failure::USAGE,
         }
+    }
+
+    pub fn failed(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            status: Failure::FAILED,
+        }
+    }
+
+    /// The failure of a library error, by its class: usage and configuration problems
+    /// exit 2, everything else 1. The message keeps the error's causes.
+    pub fn from_error(err: &codemode::Error) -> Self {
+        let mut message = err.message().to_owned();
+        let mut cause = std::error::Error::source(err);
+        while let Some(source) = cause {
+            let text = source.to_string();
+            if !message.contains(&text) {
+                message.push_str(&format!(": {text}"));
+            }
+            cause = source.source();
+        }
+        let status = if err.is_usage() {
+            Failure::USAGE
+        } else {
+            Failure::FAILED
+        };
+        Failure { message, status }
     }
 }
 

@@ -8,10 +8,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use codemode::codemode::{SubCallObserver, SubCallRecord};
-use codemode::registry::PresentationMode;
-use codemode::tool::{RUN_CODE, ToolExecutionInput, ToolExecutionResult};
-use parking_lot::Mutex;
+use codemode::code::{Program, SubCallObserver, SubCallRecord};
+use codemode::host::Engine;
+use codemode::tool::ToolExecutionResult;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -53,27 +52,13 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Failure> {
     // One program, then exit: the engine creates the one sandbox it runs in, none warm.
     config.engine.warm_pool = 0;
     let runtime = setup::tokio_runtime()?;
-    let records: Arc<Mutex<Vec<SubCallRecord>>> = Arc::default();
-    let verbose = args.verbose;
-    let observer: SubCallObserver = {
-        let records = records.clone();
-        Arc::new(move |record: &SubCallRecord| {
-            if verbose {
-                eprintln!("{}", describe(record));
-            }
-            records.lock().push(record.clone());
-        })
-    };
+    let verbose: Option<SubCallObserver> = args.verbose.then(|| {
+        Arc::new(|record: &SubCallRecord| eprintln!("{}", describe(record))) as SubCallObserver
+    });
     let started = Instant::now();
-    let result = runtime.block_on(async {
-        let registry = setup::registry(&config).await?;
-        setup::install_code_mode(&registry, &config, Some(observer))?;
-        // The run always goes through run_code, whatever the configured mode.
-        let scope = registry
-            .create_scope("codemode run", None)
-            .and_then(|scope| scope.present_as(PresentationMode::Code).map(|d| (scope, d)))
-            .map_err(|err| Failure::usage(err.message()))?
-            .0;
+    let run = runtime.block_on(async {
+        // The run always goes through Code Mode, whatever the configured mode.
+        let host = setup::host(config, Engine::Always).await?;
         let cancel = CancellationToken::new();
         let interrupt = cancel.clone();
         tokio::spawn(async move {
@@ -81,18 +66,13 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Failure> {
                 interrupt.cancel();
             }
         });
-        let input = ToolExecutionInput::new(
-            "run",
-            RUN_CODE,
-            json!({"code": program, "description": format!("codemode run {label}")}),
-        )
-        .for_agent(scope.id())
-        .with_signal(cancel);
-        Ok::<_, Failure>(registry.execute(input).await)
+        let program = Program::new(program, format!("codemode run {label}")).with_signal(cancel);
+        host.run_program(program, verbose)
+            .await
+            .map_err(|err| Failure::from_error(&err))
     })?;
     let elapsed = started.elapsed();
-    let mut records = records.lock().clone();
-    records.sort_by_key(|r| sub_call_index(&r.sub_call_id));
+    let (result, records) = (run.result, run.sub_calls);
     // Tasks still running (there are none: the bridge drains before returning) must not
     // keep the process alive.
     runtime.shutdown_timeout(Duration::from_millis(100));
@@ -115,10 +95,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Failure> {
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "{output}")
         .and_then(|()| stdout.flush())
-        .map_err(|err| Failure {
-            message: format!("cannot write to standard output: {err}"),
-            status: 1,
-        })?;
+        .map_err(|err| Failure::failed(format!("cannot write to standard output: {err}")))?;
     if result.is_error() {
         return Err(Failure {
             message: String::new(),
@@ -142,13 +119,6 @@ fn read_program(path: &PathBuf) -> Result<(String, String), Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|err| Failure::usage(format!("cannot read the program {label}: {err}")))?;
     Ok((label, text))
-}
-
-fn sub_call_index(id: &str) -> u64 {
-    id.rsplit(':')
-        .next()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(u64::MAX)
 }
 
 /// One `--verbose` line: `[run:code:3] read_file 12 ms ok`.
@@ -180,10 +150,7 @@ fn as_json(result: &ToolExecutionResult, records: &[SubCallRecord]) -> Value {
                 "id": record.sub_call_id,
                 "name": record.name,
                 "arguments": record.arguments,
-                "mode": match record.mode {
-                    codemode::registry::ExecutionMode::Parallel => "parallel",
-                    codemode::registry::ExecutionMode::Exclusive => "exclusive",
-                },
+                "mode": record.mode.as_str(),
                 "isError": record.result.is_error(),
                 "content": record.result.content,
                 "startMs": record.submitted.as_secs_f64() * 1000.0,

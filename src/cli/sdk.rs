@@ -9,8 +9,9 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use codemode::codemode::sdk::{SdkLanguage, SdkTool, parse_tool_list, render_sdk_section};
-use codemode::codemode::sdk_tools;
+use codemode::code::sdk::{SdkLanguage, SdkTool, parse_tool_list, render_sdk_section};
+use codemode::code::sdk_tools;
+use codemode::host::Engine;
 use codemode::json::JsonValue;
 
 use super::Failure;
@@ -53,8 +54,8 @@ fn configured_tools(config: Option<&std::path::Path>) -> Result<Vec<SdkTool>, Fa
     let config = super::setup::load_config(config)?;
     let runtime = super::setup::tokio_runtime()?;
     runtime.block_on(async {
-        let registry = super::setup::registry(&config).await?;
-        Ok(sdk_tools(&registry, None))
+        let host = super::setup::host(config, Engine::Never).await?;
+        Ok(sdk_tools(&host.registry().global()))
     })
 }
 

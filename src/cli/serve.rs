@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use codemode::serve::{McpServer, ServeOptions};
+use codemode::host::Engine;
+use codemode::mcp::server::{McpServer, ServeError, ServeOptions};
 use tokio_util::sync::CancellationToken;
 
 use super::{Failure, setup};
@@ -41,15 +42,11 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
     let config = setup::load_config(args.config.as_deref())?;
     let runtime = setup::tokio_runtime()?;
     let outcome = runtime.block_on(async {
-        let registry = setup::registry(&config).await?;
-        if config.mode != codemode::registry::PresentationMode::Native {
-            setup::install_code_mode(&registry, &config, None)?;
-        }
+        let host = setup::host(config, Engine::Auto).await?;
         let server = McpServer::new(
-            registry,
-            ServeOptions {
-                approval_timeout: Duration::from_secs(args.approval_timeout),
-            },
+            host.registry().clone(),
+            ServeOptions::default()
+                .with_approval_timeout(Duration::from_secs(args.approval_timeout)),
         );
         let shutdown = CancellationToken::new();
         let interrupt = shutdown.clone();
@@ -61,10 +58,10 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
         let served = match addr {
             None => server.serve_stdio(shutdown).await,
             Some(addr) => {
-                let http = server
-                    .bind_http(addr)
-                    .await
-                    .map_err(|err| Failure::usage(err.to_string()))?;
+                let http = server.bind_http(addr).await.map_err(|err| match err {
+                    ServeError::NotLoopback(_) => Failure::usage(err.to_string()),
+                    _ => Failure::failed(format!("{err} ({})", err.code())),
+                })?;
                 eprintln!(
                     "codemode: serving MCP over streamable HTTP at {}",
                     http.url()
@@ -96,9 +93,9 @@ fn parse_loopback(text: &str) -> Result<SocketAddr, Failure> {
             "--http takes a loopback address and port, e.g. 127.0.0.1:8931 or [::1]:8931, got `{text}`"
         )));
     };
-    if !codemode::serve::is_loopback(addr.ip()) {
+    if !codemode::mcp::server::is_loopback(addr.ip()) {
         return Err(Failure::usage(
-            codemode::serve::ServeError::NotLoopback(addr).to_string(),
+            codemode::mcp::server::ServeError::NotLoopback(addr).to_string(),
         ));
     }
     Ok(addr)

@@ -1,15 +1,11 @@
 //! What every subcommand that works on the configured tools shares: finding and reading
-//! the configuration, and building a registry with the configured sources, policies and
-//! (when asked) Code Mode on the JavaScript engine.
+//! the configuration, and building the host it describes through the library's
+//! composition root.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use codemode::codemode::{CodeMode, SubCallObserver};
 use codemode::config::Config;
-use codemode::registry::Registry;
-use codemode::runtime::{CodeRuntime, JsEngine};
-use codemode::sources::mcp::{McpLoad, ServerState};
+use codemode::host::{Engine, Host, ServerState};
 
 use super::Failure;
 
@@ -24,7 +20,7 @@ pub(crate) fn load_config(explicit: Option<&Path>) -> Result<Config, Failure> {
         None => Some(PathBuf::from(DEFAULT_CONFIG)).filter(|p| p.is_file()),
     };
     match path {
-        Some(path) => Config::load(&path).map_err(|err| Failure::usage(err.message())),
+        Some(path) => Config::load(&path).map_err(|err| Failure::from_error(&err)),
         None => {
             let cwd = std::env::current_dir().map_err(|err| {
                 Failure::usage(format!("cannot read the working directory: {err}"))
@@ -34,39 +30,25 @@ pub(crate) fn load_config(explicit: Option<&Path>) -> Result<Config, Failure> {
     }
 }
 
-/// A registry with the configuration's tools and policies. An MCP server that cannot be
-/// started is reported on standard error; the other tools still work.
-pub(crate) async fn registry(config: &Config) -> Result<Registry, Failure> {
-    let (registry, load) = registry_with_status(config).await?;
-    for server in &load.servers {
+/// The host the configuration describes ([`Host`], the library's composition root). An MCP
+/// server that cannot be started is reported on standard error; the other tools still work.
+pub(crate) async fn host(config: Config, engine: Engine) -> Result<Host, Failure> {
+    let host = host_with_status(config, engine).await?;
+    for server in host.servers() {
         if let ServerState::Failed { message } = &server.state {
             eprintln!("codemode: warning: {message}");
         }
     }
-    Ok(registry)
+    Ok(host)
 }
 
-/// [`registry`], also returning what became of each MCP server (and reporting nothing).
-pub(crate) async fn registry_with_status(config: &Config) -> Result<(Registry, McpLoad), Failure> {
-    let registry = Registry::with_config(config.registry_config())
-        .map_err(|err| Failure::usage(err.message()))?;
-    let load = config
-        .apply_all(&registry)
+/// [`host`], reporting nothing about the MCP servers (the caller shows their status).
+pub(crate) async fn host_with_status(config: Config, engine: Engine) -> Result<Host, Failure> {
+    Host::builder(config)
+        .engine(engine)
+        .build()
         .await
-        .map_err(|err| Failure::usage(err.message()))?;
-    Ok((registry, load))
-}
-
-/// Installs Code Mode on the JavaScript engine with the configuration's budgets.
-pub(crate) fn install_code_mode(
-    registry: &Registry,
-    config: &Config,
-    observer: Option<SubCallObserver>,
-) -> Result<(), Failure> {
-    let engine = JsEngine::new(config.engine).map_err(|err| Failure::usage(err.message()))?;
-    let runtime: Arc<dyn CodeRuntime> = Arc::new(engine);
-    CodeMode::install_with_observer(registry, runtime, observer)
-        .map_err(|err| Failure::usage(err.message()))
+        .map_err(|err| Failure::from_error(&err))
 }
 
 /// A tokio runtime for a subcommand.

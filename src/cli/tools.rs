@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use codemode::sources::mcp::{ServerState, ServerStatus};
+use codemode::host::{Engine, ServerState, ServerStatus};
 use codemode::tool::Concurrency;
 use serde_json::json;
 
@@ -26,9 +26,11 @@ pub(crate) fn run(args: &ToolsArgs) -> Result<(), Failure> {
     let config = setup::load_config(args.config.as_deref())?;
     let runtime = setup::tokio_runtime()?;
     let (rows, servers) = runtime.block_on(async {
-        let (registry, load) = setup::registry_with_status(&config).await?;
-        let rows: Vec<(String, String, &'static str, String)> = registry
-            .visible_tools(None)
+        let host = setup::host_with_status(config.clone(), Engine::Never).await?;
+        let rows: Vec<(String, String, &'static str, String)> = host
+            .registry()
+            .global()
+            .visible_tools()
             .iter()
             .map(|tool| {
                 let concurrency = match tool.concurrency() {
@@ -51,7 +53,7 @@ pub(crate) fn run(args: &ToolsArgs) -> Result<(), Failure> {
                 (tool.name().to_owned(), source, concurrency, summary)
             })
             .collect();
-        Ok::<_, Failure>((rows, load.servers))
+        Ok::<_, Failure>((rows, host.servers().to_vec()))
     })?;
     // The MCP servers' processes are gone with the registry; nothing keeps the runtime.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));

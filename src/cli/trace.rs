@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use codemode::codemode::SubCallRecord;
+use codemode::code::SubCallRecord;
 
 /// The trace of a run that took `total` and made `calls`.
 pub(crate) fn chrome_trace(description: &str, total: Duration, calls: &[SubCallRecord]) -> Value {

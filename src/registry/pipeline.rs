@@ -1,7 +1,9 @@
-//! The execute pipeline, in three stages the `run_code` bridge can interleave with its
-//! ordered lane: `prepare` (materialize, token, visibility, pre-execute, guards),
-//! `dispatch` (around-dispatch wrappers and the body), `commit` (post-execute, cancellation,
-//! `finalize_content`, materialization, observers, session events).
+//! The execute pipeline, in three typed stages a caller can interleave with its own
+//! scheduling (Code Mode's bridge runs them through its ordered lane):
+//! [`Registry::prepare`] (materialize, token, visibility, pre-execute, guards),
+//! [`Prepared::dispatch`] (around-dispatch wrappers and the body), [`Dispatched::commit`]
+//! (post-execute, cancellation, `finalize_content`, materialization, observers, session
+//! events). [`Registry::execute`] is the three in a row.
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
@@ -14,28 +16,54 @@ use futures::FutureExt;
 use crate::content::ContentBlock;
 use crate::error::{Error, ErrorCode};
 use crate::json::{JsonValue, check_lossless};
+use crate::session::SessionEvent;
 use crate::tool::{
-    ApprovalAnswer, ExecutionToken, PostToolDecision, PreToolDecision, RUN_CODE, Replacement,
-    Signal, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult, ToolRunContext,
+    ApprovalAnswer, ExecutionToken, PostToolDecision, PreToolDecision, Replacement, Signal,
+    ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult, ToolRunContext,
     ToolStatus,
 };
 
-use super::listeners::{
-    CallListeners, DispatchExecution, DispatchNext, PostNext, PreNext, contained, panic_message,
-};
-use super::{PresentationMode, Registry, SessionEvent};
+use super::Registry;
+use super::chain::{Next, contained, panic_message};
+use super::listeners::{CallListeners, DispatchExecution};
 
-/// A call after `prepare`: either cleared for dispatch, or already failed.
-pub(crate) struct Prepared {
-    pub execution: Arc<ToolExecution>,
+/// A call after [`Registry::prepare`]: cleared for dispatch, or already failed (then
+/// dispatch does nothing and commit records the failure).
+#[must_use = "a prepared call does nothing until it is dispatched and committed"]
+pub struct Prepared {
+    registry: Registry,
+    execution: Arc<ToolExecution>,
     definition: Option<Arc<ToolDefinition>>,
     listeners: CallListeners,
     failed: Option<ToolExecutionResult>,
 }
 
-/// A call after `dispatch`: its candidate result.
-pub(crate) struct Dispatched {
-    pub execution: Arc<ToolExecution>,
+impl std::fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prepared")
+            .field("execution", &self.execution)
+            .field("failed", &self.failed.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Prepared {
+    /// The frozen call.
+    pub fn execution(&self) -> &Arc<ToolExecution> {
+        &self.execution
+    }
+
+    /// Whether the call already failed (it will not be dispatched).
+    pub fn is_failed(&self) -> bool {
+        self.failed.is_some()
+    }
+}
+
+/// A call after [`Prepared::dispatch`]: its candidate result, not yet committed.
+#[must_use = "a dispatched call's result is final only once it is committed"]
+pub struct Dispatched {
+    registry: Registry,
+    execution: Arc<ToolExecution>,
     definition: Option<Arc<ToolDefinition>>,
     listeners: CallListeners,
     result: ToolExecutionResult,
@@ -43,6 +71,22 @@ pub(crate) struct Dispatched {
     /// from a failure before dispatch.
     dispatched: bool,
     body_invoked: bool,
+}
+
+impl std::fmt::Debug for Dispatched {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Dispatched")
+            .field("execution", &self.execution)
+            .field("dispatched", &self.dispatched)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Dispatched {
+    /// The frozen call.
+    pub fn execution(&self) -> &Arc<ToolExecution> {
+        &self.execution
+    }
 }
 
 /// Runs `future`, but once `signal` fires, waits at most `grace` for it before giving up
@@ -75,9 +119,10 @@ fn aborted(name: &str) -> Error {
 }
 
 impl Registry {
-    /// Stage 1: materialize and freeze the call, assign its token, resolve visibility, run
-    /// `tools/pre-execute` and the guards.
-    pub(crate) async fn prepare(&self, input: ToolExecutionInput) -> Prepared {
+    /// Stage 1 of the pipeline: materialize and freeze the call, assign its token, resolve
+    /// visibility, run `tools/pre-execute` and the guards. Records `tool/call` for a
+    /// top-level call.
+    pub async fn prepare(&self, input: ToolExecutionInput) -> Prepared {
         let lossless = check_lossless(&input.arguments);
         let call_id = input.call_id;
         let execution = Arc::new(ToolExecution {
@@ -101,6 +146,7 @@ impl Registry {
         }
 
         let mut prepared = Prepared {
+            registry: self.clone(),
             definition: None,
             listeners,
             failed: None,
@@ -119,17 +165,12 @@ impl Registry {
     ) -> Option<Error> {
         let execution = prepared.execution.clone();
         let name = execution.name.as_str();
-        let mode = self.mode(execution.agent);
-        // In pure Code Mode a model can only call run_code; every other tool is reached
-        // from a program (a sub-call, which carries a parent).
-        let code_only =
-            mode == PresentationMode::Code && execution.parent.is_none() && name != RUN_CODE;
-        let nested_transport = execution.parent.is_some() && name == RUN_CODE;
-        if code_only || nested_transport {
-            return Some(unknown_tool(name, code_only));
+        let scope = self.scope_of(execution.agent);
+        if let Err(err) = scope.admit(&execution) {
+            return Some(err);
         }
-        let Some(definition) = self.get(name, execution.agent) else {
-            return Some(unknown_tool(name, false));
+        let Some(definition) = scope.get(name) else {
+            return Some(unknown_tool(name));
         };
         prepared.definition = Some(definition);
         if let Some(err) = not_lossless {
@@ -143,11 +184,12 @@ impl Registry {
         }
 
         let grace = self.inner.config.cancel_grace;
-        let chain = PreNext {
-            chain: prepared.listeners.pre.clone(),
-            index: 0,
-            execution: execution.clone(),
-        };
+        let chain = Next::new(
+            "a tools/pre-execute listener",
+            prepared.listeners.pre.clone(),
+            Arc::new(|_| Box::pin(async { Ok(PreToolDecision::Allow) })),
+            execution.clone(),
+        );
         let decision = match bounded(&execution.signal, grace, chain.run()).await {
             None => return Some(aborted_before_dispatch(name)),
             Some(Err(err)) => return Some(err),
@@ -247,20 +289,23 @@ impl Registry {
             )),
         }
     }
+}
 
+impl Prepared {
     /// Stage 2: the around-dispatch chain (the timeout policy innermost) around the body.
-    pub(crate) async fn dispatch(&self, prepared: Prepared) -> Dispatched {
+    pub async fn dispatch(self) -> Dispatched {
         let Prepared {
+            registry,
             execution,
             definition,
             listeners,
             failed,
-        } = prepared;
+        } = self;
         let (Some(definition), None) = (definition.clone(), failed.as_ref()) else {
-            let result = failed.unwrap_or_else(|| {
-                ToolExecutionResult::failure(unknown_tool(&execution.name, false))
-            });
+            let result = failed
+                .unwrap_or_else(|| ToolExecutionResult::failure(unknown_tool(&execution.name)));
             return Dispatched {
+                registry,
                 execution,
                 definition,
                 listeners,
@@ -271,6 +316,7 @@ impl Registry {
         };
         if execution.signal.is_cancelled() {
             return Dispatched {
+                registry,
                 result: ToolExecutionResult::failure(aborted_before_dispatch(&execution.name)),
                 execution,
                 definition: Some(definition),
@@ -284,26 +330,32 @@ impl Registry {
         let base = {
             let definition = definition.clone();
             let body_invoked = body_invoked.clone();
-            let grace = self.inner.config.cancel_grace;
+            let grace = registry.inner.config.cancel_grace;
             Arc::new(move |dispatch: DispatchExecution| {
                 let definition = definition.clone();
                 let body_invoked = body_invoked.clone();
-                async move { run_body(definition, dispatch, body_invoked, grace).await }.boxed()
+                async move { Ok(run_body(definition, dispatch, body_invoked, grace).await) }.boxed()
             })
         };
         let mut chain: Vec<_> = listeners.around.to_vec();
-        if self.inner.config.enforce_timeouts
+        if registry.inner.config.enforce_timeouts
             && let Some(timeout) = definition.timeout()
         {
             chain.push(super::timeout::policy(timeout));
         }
-        let next = DispatchNext {
-            chain: chain.into(),
-            index: 0,
+        let next = Next::new(
+            "a tools/execute wrapper",
+            chain.into(),
             base,
-        };
-        let result = next.run(DispatchExecution::new(execution.clone())).await;
+            DispatchExecution::new(execution.clone()),
+        )
+        .recovering(|err| Ok(ToolExecutionResult::failure(err)));
+        let result = next
+            .run()
+            .await
+            .unwrap_or_else(ToolExecutionResult::failure);
         Dispatched {
+            registry,
             execution,
             definition: Some(definition),
             listeners,
@@ -312,22 +364,25 @@ impl Registry {
             body_invoked: body_invoked.load(Ordering::SeqCst),
         }
     }
+}
 
+impl Dispatched {
     /// Stage 3: post-execute, cancellation, `finalize_content` exactly once,
-    /// materialization, observers and the `tool/result` event.
-    pub(crate) async fn commit(&self, dispatched: Dispatched) -> Arc<ToolExecutionResult> {
+    /// materialization, observers and the `tool/result` event. Returns the frozen result.
+    pub async fn commit(self) -> Arc<ToolExecutionResult> {
         let Dispatched {
+            registry,
             execution,
             definition,
             listeners,
             mut result,
             dispatched,
             body_invoked,
-        } = dispatched;
+        } = self;
         let name = execution.name.clone();
 
         if dispatched {
-            result = self
+            result = registry
                 .post_execute(&execution, definition.as_deref(), &listeners, result)
                 .await;
             if execution.signal.is_cancelled() && !result.is_error() {
@@ -384,19 +439,22 @@ impl Registry {
             }
         }
         if execution.parent.is_none() {
-            self.emit(SessionEvent::ToolResult {
-                call_id: execution.call_id.clone(),
-                name,
-                content: result.content.clone(),
-                is_error: result.is_error(),
-                error: result.failure_info().cloned(),
-                meta: result.meta.clone(),
-            })
-            .await;
+            registry
+                .emit(SessionEvent::ToolResult {
+                    call_id: execution.call_id.clone(),
+                    name,
+                    content: result.content.clone(),
+                    is_error: result.is_error(),
+                    error: result.failure_info().cloned(),
+                    meta: result.meta.clone(),
+                })
+                .await;
         }
         result
     }
+}
 
+impl Registry {
     async fn post_execute(
         &self,
         execution: &Arc<ToolExecution>,
@@ -408,12 +466,12 @@ impl Registry {
             return result;
         }
         let shared = Arc::new(result);
-        let chain = PostNext {
-            chain: listeners.post.clone(),
-            index: 0,
-            execution: execution.clone(),
-            result: shared.clone(),
-        };
+        let chain = Next::new(
+            "a tools/post-execute listener",
+            listeners.post.clone(),
+            Arc::new(|_| Box::pin(async { Ok(PostToolDecision::accept()) })),
+            (execution.clone(), shared.clone()),
+        );
         let decision = bounded(
             &execution.signal,
             self.inner.config.cancel_grace,
@@ -491,28 +549,10 @@ impl Registry {
             }
         }
     }
-
-    pub(crate) async fn emit(&self, event: SessionEvent) {
-        let sink = self.inner.sink.read().clone();
-        if let Some(sink) = sink {
-            let append = AssertUnwindSafe(sink.append(event)).catch_unwind();
-            if let Err(panic) = append.await {
-                tracing::warn!(panic = %panic_message(&panic), "the session sink panicked; the event was lost");
-            }
-        }
-    }
 }
 
-fn unknown_tool(name: &str, code_only: bool) -> Error {
-    let hint = if code_only {
-        " (in Code Mode, call tools from a run_code program)"
-    } else {
-        ""
-    };
-    Error::new(
-        ErrorCode::UnknownTool,
-        format!("unknown tool `{name}`{hint}"),
-    )
+fn unknown_tool(name: &str) -> Error {
+    Error::new(ErrorCode::UnknownTool, format!("unknown tool `{name}`"))
 }
 
 fn listener_failure(name: &str, err: Error) -> Error {

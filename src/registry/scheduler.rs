@@ -8,7 +8,7 @@
 //! [`Lane::commit_turn`] orders the commits of admitted calls by submission.
 //!
 //! The agent loop uses the lane through [`run_batch`] for one model turn's native calls;
-//! the `run_code` bridge uses the same lane for a program's sub-calls, with separate start,
+//! Code Mode's bridge uses the same lane for a program's sub-calls, with separate start,
 //! slot and commit points.
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,15 +1,13 @@
-//! The registry's mutable state: layers of registrations, scopes, restrictions and modes,
-//! and the one visibility resolver every other part uses.
+//! The registry's mutable state: layers of registrations, scopes and restrictions, and the
+//! one visibility resolver every other part uses.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use crate::error::{Error, ErrorCode};
-use crate::tool::{RUN_CODE, ScopeId, ToolDefinition};
+use crate::tool::{ScopeId, ToolDefinition};
 
-use super::PresentationMode;
-
-/// A handle id: names one registration, restriction, listener or declaration.
+/// A handle id: names one registration, restriction, listener, extension or provider.
 pub(crate) type HandleId = u64;
 
 /// One layer of registrations (the global layer, or one scope's own).
@@ -36,7 +34,6 @@ pub(crate) struct ScopeState {
     pub label: String,
     pub layer: Layer,
     pub restrictions: Vec<(HandleId, Restriction)>,
-    pub mode: Option<(HandleId, PresentationMode)>,
 }
 
 #[derive(Default)]
@@ -120,28 +117,18 @@ impl State {
         names
     }
 
-    /// The mode declared nearest to `scope`, if any.
-    pub fn declared_mode(&self, scope: Option<ScopeId>) -> Option<PresentationMode> {
-        self.chain(scope).into_iter().find_map(|id| {
-            self.scopes
-                .get(&id)
-                .and_then(|s| s.mode.map(|(_, mode)| mode))
-        })
-    }
-
     pub fn register(
         &mut self,
         scope: Option<ScopeId>,
         handle: HandleId,
         def: Arc<ToolDefinition>,
+        reserved: impl Fn(&str) -> Option<String>,
     ) -> Result<(), Error> {
         let name = def.name().to_owned();
-        if name == RUN_CODE {
+        if let Some(owner) = reserved(&name) {
             return Err(Error::new(
                 ErrorCode::InvalidDefinition,
-                format!(
-                    "`{RUN_CODE}` is reserved for Code Mode's transport and cannot be registered"
-                ),
+                format!("`{name}` is {owner} and cannot be registered"),
             ));
         }
         let layer = match scope {
@@ -190,6 +177,7 @@ impl State {
         scope: ScopeId,
         allow: Option<&[String]>,
         deny: Option<&[String]>,
+        reserved: impl Fn(&str) -> Option<String>,
     ) -> Result<Restriction, Error> {
         let invalid = |message: String| Err(Error::new(ErrorCode::InvalidDefinition, message));
         if allow.is_none() && deny.is_none_or(|d| d.is_empty()) {
@@ -206,10 +194,8 @@ impl State {
             .flatten()
             .chain(deny.into_iter().flatten())
         {
-            if name == RUN_CODE {
-                problems.push(format!(
-                    "`{RUN_CODE}` is Code Mode's reserved transport and cannot be restricted"
-                ));
+            if let Some(owner) = reserved(name) {
+                problems.push(format!("`{name}` is {owner} and cannot be restricted"));
             } else if state.layer.tools.contains_key(name) {
                 problems.push(format!(
                     "`{name}` is registered in this scope itself; restrictions only filter inherited tools"

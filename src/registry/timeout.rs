@@ -13,7 +13,8 @@ use tokio_util::sync::CancellationToken;
 use crate::error::{Error, ErrorCode};
 use crate::tool::{Signal, ToolExecutionResult};
 
-use super::listeners::{AroundFn, DispatchExecution, DispatchNext};
+use super::chain::Link;
+use super::listeners::{DispatchExecution, DispatchNext};
 
 /// The `TOOL_TIMEOUT` error of a tool that ran past `timeout`.
 pub fn timeout_error(name: &str, timeout: Duration) -> Error {
@@ -28,16 +29,16 @@ pub fn timeout_error(name: &str, timeout: Duration) -> Error {
 
 /// The policy wrapper for a tool whose definition declares `timeout`; the registry
 /// installs it innermost, so each attempt of an outer retry wrapper gets its own deadline.
-pub(crate) fn policy(timeout: Duration) -> Arc<AroundFn> {
+pub(crate) fn policy(timeout: Duration) -> Arc<Link<DispatchExecution, ToolExecutionResult>> {
     Arc::new(move |dispatch: DispatchExecution, next: DispatchNext| {
         async move {
             let execution = dispatch.execution().clone();
             let deadline = CancellationToken::new();
             let signal = dispatch.signal().fuse(&Signal::from(deadline.clone()));
-            let mut run = next.run(dispatch.with_signal(signal));
+            let mut run = next.run_with(dispatch.with_signal(signal));
             tokio::select! {
                 biased;
-                result = &mut run => return Ok(result),
+                result = &mut run => return result,
                 _ = tokio::time::sleep(timeout) => {}
             }
             deadline.cancel();

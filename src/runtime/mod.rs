@@ -240,6 +240,15 @@ impl fmt::Display for CodeRunErrorKind {
     }
 }
 
+impl fmt::Debug for dyn CodeRuntime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CodeRuntime")
+            .field("language", &self.language())
+            .field("isolation", &self.isolation())
+            .finish_non_exhaustive()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -240,15 +240,6 @@ struct ProcessGroup(Option<u32>);
 
 impl ProcessGroup {
     fn kill(&self) {
-        #[cfg(unix)]
-        if let Some(pid) = self.0.and_then(|pid| i32::try_from(pid).ok()) {
-            // SAFETY: `kill` only sends a signal; it takes plain integers and touches no
-            // memory of ours. `-pid` names the process group the child leads (it was
-            // spawned with `process_group(0)`), so no unrelated process is signalled; an
-            // already-gone group makes it fail with ESRCH, which is fine to ignore.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-        }
+        crate::process::kill_group(self.0);
     }
 }

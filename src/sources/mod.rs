@@ -5,4 +5,3 @@
 
 pub mod builtin;
 pub mod command;
-pub mod mcp;

@@ -17,9 +17,6 @@ use crate::schema::JsonSchema;
 
 use super::{ToolExecution, ToolExecutionResult, ToolResult, ToolRunContext};
 
-/// The name reserved for Code Mode's transport tool.
-pub const RUN_CODE: &str = "run_code";
-
 /// What a model sees of a tool: name, description, parameters — nothing executable.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolSchema {

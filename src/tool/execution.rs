@@ -79,8 +79,8 @@ impl ToolExecutionInput {
     }
 
     /// Runs the call for `agent`.
-    pub fn for_agent(mut self, agent: ScopeId) -> Self {
-        self.agent = Some(agent);
+    pub fn for_agent(mut self, agent: impl Into<Option<ScopeId>>) -> Self {
+        self.agent = agent.into();
         self
     }
 

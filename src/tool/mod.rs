@@ -11,8 +11,8 @@ mod signal;
 mod typed;
 
 pub use definition::{
-    Concurrency, RUN_CODE, ToolAnnotations, ToolBuilder, ToolDefinition, ToolFuture, ToolOutput,
-    ToolSchema, render_json,
+    Concurrency, ToolAnnotations, ToolBuilder, ToolDefinition, ToolFuture, ToolOutput, ToolSchema,
+    render_json,
 };
 pub use execution::{
     CallId, ExecutionToken, ScopeId, ToolExecution, ToolExecutionInput, ToolRunContext,

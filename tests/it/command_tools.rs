@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use codemode::config::Config;
+use codemode::host::Host;
 use codemode::registry::{Registry, RegistryConfig};
 use codemode::tool::{ToolExecutionInput, ToolExecutionResult};
 use serde_json::json;
@@ -18,13 +19,11 @@ fn fixtures() -> PathBuf {
 fn registry(toml: &str) -> Registry {
     let config =
         Config::parse(toml, &fixtures().join("codemode.toml")).expect("the configuration parses");
-    let registry = Registry::with_config(RegistryConfig {
-        cancel_grace: Duration::from_millis(500),
-        ..config.registry_config()
-    })
-    .unwrap();
-    config.apply(&registry).expect("the tools register");
-    registry
+    let host = Host::builder(config)
+        .registry_config(RegistryConfig::default().with_cancel_grace(Duration::from_millis(500)))
+        .build_local()
+        .expect("the tools register");
+    host.registry().clone()
 }
 
 async fn call(

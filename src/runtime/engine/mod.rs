@@ -72,9 +72,10 @@ impl JsEngine {
     pub fn new(config: EngineConfig) -> Result<JsEngine, Error> {
         config.validate()?;
         let watchdog = Watchdog::start().map_err(|err| {
-            Error::new(
-                ErrorCode::InvalidConfig,
+            Error::with_source(
+                ErrorCode::HostFailed,
                 format!("the engine's watchdog thread could not start: {err}"),
+                err,
             )
         })?;
         Ok(JsEngine {

@@ -47,7 +47,7 @@ impl Workspace {
             enabled: tools.iter().map(|name| name.to_string()).collect(),
         };
         for tool in builtin_tools(&config).expect("the built-in tools build") {
-            registry.register(tool).expect("registers").keep();
+            registry.global().register(tool).expect("registers").keep();
         }
         Workspace {
             _temp: temp,
@@ -106,7 +106,7 @@ impl Workspace {
 
     /// The pending card of a call.
     pub fn call_card(&self, name: &str, args: &JsonValue) -> Option<ToolCallView> {
-        self.registry.get(name, None)?.present_call(args)
+        self.registry.global().get(name)?.present_call(args)
     }
 
     /// The completed card of a result, as a replay would compute it: from the durable
@@ -120,7 +120,8 @@ impl Workspace {
         let logged = serde_json::to_value(result.durable()).unwrap();
         let replayed: ToolResult = serde_json::from_value(logged).unwrap();
         self.registry
-            .get(name, None)?
+            .global()
+            .get(name)?
             .present_result(args, &replayed)
     }
 

@@ -3,9 +3,10 @@
 use std::sync::Arc;
 
 use codemode::ErrorCode;
-use codemode::codemode::assembly::{CODE_ONLY_SECTION, SDK_SECTION};
-use codemode::codemode::{CodeMode, assemble};
-use codemode::registry::{PresentationMode, Registry, RegistryConfig};
+use codemode::code::assembly::{CODE_ONLY_SECTION, SDK_SECTION};
+use codemode::code::{CodeMode, CodeModeConfig, assemble};
+use codemode::code::{PresentationMode, ScopePresentation};
+use codemode::registry::Registry;
 use codemode::runtime::CodeRuntime;
 
 use super::{ENGINE, registry, value_tool};
@@ -17,9 +18,17 @@ fn names(schemas: &[codemode::tool::ToolSchema]) -> Vec<&str> {
 #[tokio::test]
 async fn native_mode_presents_every_visible_tool_and_no_sections() {
     let registry = registry(PresentationMode::Native, 10);
-    registry.register(value_tool("b", true)).unwrap().keep();
-    registry.register(value_tool("a", true)).unwrap().keep();
-    let assembly = assemble(&registry, None).unwrap();
+    registry
+        .global()
+        .register(value_tool("b", true))
+        .unwrap()
+        .keep();
+    registry
+        .global()
+        .register(value_tool("a", true))
+        .unwrap()
+        .keep();
+    let assembly = assemble(&registry.global()).unwrap();
     assert_eq!(names(&assembly.tools), ["a", "b"]);
     assert!(assembly.sections.is_empty());
 }
@@ -27,9 +36,17 @@ async fn native_mode_presents_every_visible_tool_and_no_sections() {
 #[tokio::test]
 async fn code_mode_presents_exactly_run_code_the_rule_and_the_sdk() {
     let registry = registry(PresentationMode::Code, 10);
-    registry.register(value_tool("b", true)).unwrap().keep();
-    registry.register(value_tool("a", true)).unwrap().keep();
-    let assembly = assemble(&registry, None).unwrap();
+    registry
+        .global()
+        .register(value_tool("b", true))
+        .unwrap()
+        .keep();
+    registry
+        .global()
+        .register(value_tool("a", true))
+        .unwrap()
+        .keep();
+    let assembly = assemble(&registry.global()).unwrap();
     assert_eq!(names(&assembly.tools), ["run_code"]);
     let ids: Vec<&str> = assembly.sections.iter().map(|s| s.id).collect();
     assert_eq!(
@@ -53,15 +70,23 @@ async fn code_mode_presents_exactly_run_code_the_rule_and_the_sdk() {
     );
     assert!(run_code.description.contains("TypeScript"));
     // Byte-stable across assemblies.
-    assert_eq!(assemble(&registry, None).unwrap(), assembly);
+    assert_eq!(assemble(&registry.global()).unwrap(), assembly);
 }
 
 #[tokio::test]
 async fn both_mode_presents_the_tools_run_code_and_the_sdk() {
     let registry = registry(PresentationMode::Both, 10);
-    registry.register(value_tool("zed", true)).unwrap().keep();
-    registry.register(value_tool("alpha", true)).unwrap().keep();
-    let assembly = assemble(&registry, None).unwrap();
+    registry
+        .global()
+        .register(value_tool("zed", true))
+        .unwrap()
+        .keep();
+    registry
+        .global()
+        .register(value_tool("alpha", true))
+        .unwrap()
+        .keep();
+    let assembly = assemble(&registry.global()).unwrap();
     assert_eq!(names(&assembly.tools), ["alpha", "run_code", "zed"]);
     let ids: Vec<&str> = assembly.sections.iter().map(|s| s.id).collect();
     assert_eq!(ids, [SDK_SECTION]);
@@ -69,34 +94,40 @@ async fn both_mode_presents_the_tools_run_code_and_the_sdk() {
 
 #[tokio::test]
 async fn code_modes_without_a_runtime_fail_with_an_actionable_error() {
-    let registry = Registry::with_config(RegistryConfig {
-        mode: PresentationMode::Code,
-        ..Default::default()
-    })
+    let registry = Registry::new();
+    let code = CodeMode::install(
+        &registry,
+        CodeModeConfig::default().with_mode(PresentationMode::Code),
+    )
     .unwrap();
-    let err = assemble(&registry, None).unwrap_err();
+    let err = assemble(&registry.global()).unwrap_err();
     assert_eq!(err.code(), ErrorCode::InvalidConfig);
     assert!(err.message().contains("CodeMode::install"), "{err}");
     // Installing and removing the runtime is reflected at once.
     let engine: Arc<dyn CodeRuntime> = ENGINE.clone();
-    CodeMode::install(&registry, engine).unwrap();
-    assert!(assemble(&registry, None).is_ok());
-    CodeMode::uninstall(&registry);
-    assert!(assemble(&registry, None).is_err());
+    code.set_runtime(engine).unwrap();
+    assert!(assemble(&registry.global()).is_ok());
+    code.clear_runtime();
+    assert!(assemble(&registry.global()).is_err());
 }
 
 #[tokio::test]
 async fn modes_are_per_scope_and_restrictions_cannot_remove_the_transport() {
     let registry = registry(PresentationMode::Native, 10);
-    registry.register(value_tool("read", true)).unwrap().keep();
     registry
+        .global()
+        .register(value_tool("read", true))
+        .unwrap()
+        .keep();
+    registry
+        .global()
         .register(value_tool("write", false))
         .unwrap()
         .keep();
-    let coder = registry.create_scope("coder", None).unwrap();
+    let coder = registry.global().create_scope("coder").unwrap();
     coder.present_as(PresentationMode::Code).unwrap().keep();
     coder.restrict(Some(&["read"]), None).unwrap().keep();
-    let assembly = assemble(&registry, Some(coder.id())).unwrap();
+    let assembly = assemble(&coder).unwrap();
     assert_eq!(names(&assembly.tools), ["run_code"]);
     let sdk = &assembly.section(SDK_SECTION).unwrap().text;
     assert!(
@@ -106,7 +137,7 @@ async fn modes_are_per_scope_and_restrictions_cannot_remove_the_transport() {
     assert!(coder.restrict(None, Some(&["run_code"])).is_err());
     // The global scope stays native.
     assert_eq!(
-        names(&assemble(&registry, None).unwrap().tools),
+        names(&assemble(&registry.global()).unwrap().tools),
         ["read", "write"]
     );
 }

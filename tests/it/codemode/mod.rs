@@ -7,9 +7,9 @@ mod run_code;
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
-use codemode::codemode::CodeMode;
+use codemode::code::{CodeMode, CodeModeConfig, PresentationMode};
 use codemode::json::JsonValue;
-use codemode::registry::{PresentationMode, Registry, RegistryConfig};
+use codemode::registry::{Registry, RegistryConfig};
 use codemode::runtime::{CodeRuntime, EngineConfig, JsEngine};
 use codemode::tool::{ToolDefinition, ToolExecutionInput, ToolExecutionResult, ToolOutput};
 use serde_json::json;
@@ -30,15 +30,16 @@ pub static ENGINE: LazyLock<Arc<JsEngine>> = LazyLock::new(|| {
 
 /// A registry in `mode` with Code Mode installed on the shared engine.
 pub fn registry(mode: PresentationMode, limit: usize) -> Registry {
-    let registry = Registry::with_config(RegistryConfig {
-        mode,
-        max_parallel_sub_calls: limit,
-        cancel_grace: Duration::from_millis(500),
-        ..RegistryConfig::default()
-    })
-    .expect("valid config");
+    let registry = Registry::with_config(
+        RegistryConfig::default().with_cancel_grace(Duration::from_millis(500)),
+    );
     let engine: Arc<dyn CodeRuntime> = ENGINE.clone();
-    CodeMode::install(&registry, engine).expect("run_code installs");
+    let config = CodeModeConfig::default()
+        .with_mode(mode)
+        .with_max_parallel_sub_calls(limit);
+    CodeMode::install(&registry, config)
+        .and_then(|code| code.set_runtime(engine))
+        .expect("run_code installs");
     registry
 }
 

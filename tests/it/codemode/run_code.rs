@@ -4,7 +4,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use codemode::registry::{MemorySink, PresentationMode, SessionEvent};
+use codemode::code::PresentationMode;
+use codemode::code::ScopeDispatchLog;
+use codemode::session::{MemorySink, SessionEvent};
 use codemode::tool::{PreToolDecision, ToolDefinition, ToolExecutionInput, ToolOutput};
 use codemode::{ContentBlock, ErrorCode, MessageSource, UserMessage};
 use parking_lot::Mutex;
@@ -35,7 +37,11 @@ async fn a_program_returns_and_prints_through_the_outer_result() {
 #[tokio::test]
 async fn tool_calls_resolve_to_the_canonical_value() {
     let registry = registry(PresentationMode::Code, 10);
-    registry.register(value_tool("get", true)).unwrap().keep();
+    registry
+        .global()
+        .register(value_tool("get", true))
+        .unwrap()
+        .keep();
     let result = run_program(
         &registry,
         "const a = await tools.get({value: {n: 2}}); const b = await tools['get']({value: [a.n, 3]}); return b;",
@@ -107,11 +113,17 @@ async fn run_code_arguments_are_checked() {
 async fn a_denied_call_rejects_as_a_catchable_tool_call_error() {
     let registry = registry(PresentationMode::Code, 10);
     registry
+        .global()
         .register(value_tool("secret", true))
         .unwrap()
         .keep();
-    registry.register(value_tool("open", true)).unwrap().keep();
     registry
+        .global()
+        .register(value_tool("open", true))
+        .unwrap()
+        .keep();
+    registry
+        .global()
         .guard(|exec| (exec.name == "secret").then(|| "not for programs".to_owned()))
         .keep();
     let result = run_program(
@@ -145,9 +157,13 @@ async fn a_denied_call_rejects_as_a_catchable_tool_call_error() {
 async fn the_bindings_are_the_visible_tools_and_exotic_names_work() {
     let registry = registry(PresentationMode::Code, 10);
     for name in ["__proto__", "constructor", "my-tool", "hidden"] {
-        registry.register(value_tool(name, true)).unwrap().keep();
+        registry
+            .global()
+            .register(value_tool(name, true))
+            .unwrap()
+            .keep();
     }
-    let agent = registry.create_scope("agent", None).unwrap();
+    let agent = registry.global().create_scope("agent").unwrap();
     agent.restrict(None, Some(&["hidden"])).unwrap().keep();
     let result = registry
         .execute(
@@ -193,7 +209,7 @@ async fn promise_all_over_safe_calls_overlaps_exactly_up_to_the_limit() {
         })
         .build()
         .unwrap();
-    registry.register(tool).unwrap().keep();
+    registry.global().register(tool).unwrap().keep();
     let started = Instant::now();
     let result = run_program(
         &registry,
@@ -233,7 +249,11 @@ async fn promise_all_over_safe_calls_overlaps_exactly_up_to_the_limit() {
 async fn a_hundred_twenty_ms_calls_at_limit_ten_take_about_two_hundred_ms() {
     const TARGET: f64 = 1.75;
     let registry = registry(PresentationMode::Code, 10);
-    registry.register(value_tool("nap", true)).unwrap().keep();
+    registry
+        .global()
+        .register(value_tool("nap", true))
+        .unwrap()
+        .keep();
     let program = "return (await Promise.all(Array.from({ length: 100 }, (_, i) => tools.nap({ ms: 20, value: i })))).length;";
     let ideal = Duration::from_millis(200);
     let mut best = Duration::MAX;
@@ -296,7 +316,11 @@ async fn mutating_calls_run_alone_in_submission_order() {
         if safe {
             builder = builder.concurrency_safe(|_| true);
         }
-        registry.register(builder.build().unwrap()).unwrap().keep();
+        registry
+            .global()
+            .register(builder.build().unwrap())
+            .unwrap()
+            .keep();
     }
     let result = run_program(
         &registry,
@@ -323,16 +347,22 @@ async fn sub_calls_are_logged_in_order_with_ids_parent_and_the_log_waterfall() {
     let registry = registry(PresentationMode::Code, 10);
     let sink = MemorySink::new();
     registry.set_session_sink(Some(Arc::new(sink.clone())));
-    registry.register(value_tool("get", true)).unwrap().keep();
+    registry
+        .global()
+        .register(value_tool("get", true))
+        .unwrap()
+        .keep();
     let parents = Arc::new(Mutex::new(Vec::new()));
     let seen = parents.clone();
     registry
+        .global()
         .on_result(move |exec, _| {
             seen.lock()
                 .push((exec.call_id.clone(), exec.parent, exec.token))
         })
         .keep();
     registry
+        .global()
         .on_code_dispatch_log(|log, next| async move {
             if log.name == "get" && !log.is_error {
                 return Ok(vec![ContentBlock::text(format!(
@@ -344,6 +374,7 @@ async fn sub_calls_are_logged_in_order_with_ids_parent_and_the_log_waterfall() {
         })
         .keep();
     registry
+        .global()
         .on_code_dispatch_log(|_, _| async { panic!("log listener bug") })
         .keep();
     let result = run_program(
@@ -400,8 +431,13 @@ async fn a_failing_log_listener_logs_the_original_content() {
     let registry = registry(PresentationMode::Code, 10);
     let sink = MemorySink::new();
     registry.set_session_sink(Some(Arc::new(sink.clone())));
-    registry.register(value_tool("get", true)).unwrap().keep();
     registry
+        .global()
+        .register(value_tool("get", true))
+        .unwrap()
+        .keep();
+    registry
+        .global()
         .on_code_dispatch_log(|_, _| async { panic!("log listener bug") })
         .keep();
     let result = run_program(&registry, "return await tools.get({value: 'x'});").await;
@@ -436,7 +472,7 @@ async fn images_and_contexts_of_sub_calls_are_deferred_and_conclude_turn_is_forw
         })
         .build()
         .unwrap();
-    registry.register(shot).unwrap().keep();
+    registry.global().register(shot).unwrap().keep();
     let result = run_program(&registry, "await tools.shot({}); return 'done';").await;
     assert_eq!(text(&result), "done");
     assert!(result.concludes_turn());
@@ -477,8 +513,9 @@ async fn when_the_run_settles_queued_calls_are_abandoned_and_in_flight_calls_dra
         })
         .build()
         .unwrap();
-    registry.register(slow).unwrap().keep();
+    registry.global().register(slow).unwrap().keep();
     registry
+        .global()
         .register(value_tool("write", false))
         .unwrap()
         .keep();
@@ -517,7 +554,11 @@ async fn when_the_run_settles_queued_calls_are_abandoned_and_in_flight_calls_dra
 #[tokio::test]
 async fn the_callers_cancel_aborts_the_run_and_its_in_flight_calls() {
     let registry = registry(PresentationMode::Code, 10);
-    registry.register(value_tool("sleep", true)).unwrap().keep();
+    registry
+        .global()
+        .register(value_tool("sleep", true))
+        .unwrap()
+        .keep();
     let caller = CancellationToken::new();
     let input = ToolExecutionInput::new(
         "r",
@@ -548,7 +589,11 @@ async fn the_callers_cancel_aborts_the_run_and_its_in_flight_calls() {
 #[tokio::test]
 async fn in_code_mode_direct_calls_fail_but_sub_calls_work() {
     let registry = registry(PresentationMode::Code, 10);
-    registry.register(value_tool("get", true)).unwrap().keep();
+    registry
+        .global()
+        .register(value_tool("get", true))
+        .unwrap()
+        .keep();
     let direct = registry
         .execute(ToolExecutionInput::new("d", "get", json!({"value": 1})))
         .await;
@@ -560,10 +605,15 @@ async fn in_code_mode_direct_calls_fail_but_sub_calls_work() {
 #[tokio::test]
 async fn policy_sees_sub_calls_and_can_deny_run_code_itself() {
     let registry = registry(PresentationMode::Code, 10);
-    registry.register(value_tool("get", true)).unwrap().keep();
+    registry
+        .global()
+        .register(value_tool("get", true))
+        .unwrap()
+        .keep();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let log = seen.clone();
     registry
+        .global()
         .on_pre_execute(move |exec, next| {
             log.lock().push((exec.name.clone(), exec.is_nested()));
             next.run()
@@ -575,6 +625,7 @@ async fn policy_sees_sub_calls_and_can_deny_run_code_itself() {
         [("run_code".to_owned(), false), ("get".to_owned(), true)]
     );
     registry
+        .global()
         .on_pre_execute(|exec, next| async move {
             if exec.name == "run_code" {
                 return Ok(PreToolDecision::Deny {
@@ -594,7 +645,7 @@ async fn policy_sees_sub_calls_and_can_deny_run_code_itself() {
 #[tokio::test]
 async fn run_code_presents_a_generic_execute_card() {
     let registry = registry(PresentationMode::Code, 10);
-    let run_code = registry.get("run_code", None).unwrap();
+    let run_code = registry.global().get("run_code").unwrap();
     let view = run_code
         .present_call(&json!({"code": "return 1", "description": "Count TODOs"}))
         .unwrap();
@@ -608,7 +659,11 @@ async fn run_code_presents_a_generic_execute_card() {
 #[tokio::test]
 async fn arguments_that_are_not_lossless_reject_that_call_alone() {
     let registry = registry(PresentationMode::Code, 10);
-    registry.register(value_tool("get", true)).unwrap().keep();
+    registry
+        .global()
+        .register(value_tool("get", true))
+        .unwrap()
+        .keep();
     let result = run_program(
         &registry,
         r#"

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use codemode::ErrorCode;
 use codemode::config::Config;
-use codemode::registry::Registry;
-use codemode::sources::mcp::ServerState;
+use codemode::host::Host;
+use codemode::mcp::client::ServerState;
 use codemode::tool::ToolExecutionInput;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -75,10 +75,11 @@ async fn malformed_tools_and_noise_are_skipped_and_the_rest_is_served() {
     );
     assert_eq!(skipped[3].reason, "it has no name");
     assert_eq!(skipped[4].reason, "it has no `inputSchema`");
-    let mut names = registry.known_names(None);
+    let mut names = registry.global().known_names();
     names.retain(|n| {
         registry
-            .get(n, None)
+            .global()
+            .get(n)
             .and_then(|t| t.annotations().source.clone())
             .as_deref()
             == Some("mcp:odd")
@@ -166,11 +167,11 @@ async fn a_hung_tool_is_bounded_by_its_timeout_and_the_server_is_told_to_cancel(
     );
     let (registry, _load) = load(&toml, dir.path()).await;
     assert_eq!(
-        registry.get("hang", None).unwrap().timeout(),
+        registry.global().get("hang").unwrap().timeout(),
         Some(Duration::from_millis(300))
     );
     assert_eq!(
-        registry.get("echo", None).unwrap().timeout(),
+        registry.global().get("echo").unwrap().timeout(),
         Some(Duration::from_secs(60))
     );
     let started = Instant::now();
@@ -226,7 +227,10 @@ async fn a_run_that_settles_cancels_its_upstream_requests() {
     let (registry, _load) = load(&toml, dir.path()).await;
     let engine: std::sync::Arc<dyn codemode::runtime::CodeRuntime> =
         crate::codemode::ENGINE.clone();
-    codemode::codemode::CodeMode::install(&registry, engine).expect("run_code installs");
+    codemode::code::CodeMode::of(&registry)
+        .expect("Code Mode is installed")
+        .set_runtime(engine)
+        .expect("run_code installs");
     // The program returns while `hang` is in flight: the run settles, its sub-calls are
     // cancelled, and the server is told.
     let result = crate::codemode::run_program(
@@ -322,11 +326,11 @@ async fn policies_and_settings_may_name_mcp_tools() {
     }
     use codemode::tool::Concurrency;
     assert_eq!(
-        registry.get("echo", None).unwrap().concurrency(),
+        registry.global().get("echo").unwrap().concurrency(),
         Concurrency::Exclusive
     );
     assert_eq!(
-        registry.get("crash", None).unwrap().concurrency(),
+        registry.global().get("crash").unwrap().concurrency(),
         Concurrency::Parallel
     );
 
@@ -336,7 +340,7 @@ async fn policies_and_settings_may_name_mcp_tools() {
         fixture_entry("fx", &[], "")
     );
     let config = Config::parse(&typo, &dir.path().join("codemode.toml")).unwrap();
-    let err = config.apply_all(&Registry::new()).await.unwrap_err();
+    let err = Host::builder(config).build().await.unwrap_err();
     assert_eq!(err.code(), ErrorCode::InvalidConfig);
     assert!(err.message().contains("a policy names `ehco`"), "{err}");
     // ...and waits for its tool while a server is down.
@@ -346,6 +350,10 @@ async fn policies_and_settings_may_name_mcp_tools() {
         quoted("/nonexistent/mcp-server")
     );
     let config = Config::parse(&down, &dir.path().join("codemode.toml")).unwrap();
-    let load = config.apply_all(&Registry::new()).await.unwrap();
-    assert!(load.any_failed());
+    let host = Host::builder(config).build().await.unwrap();
+    assert!(
+        host.servers()
+            .iter()
+            .any(|server| matches!(server.state, ServerState::Failed { .. }))
+    );
 }

@@ -11,8 +11,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use codemode::config::Config;
+use codemode::host::{Engine, Host};
+use codemode::mcp::client::{McpLoad, ServerState, ServerStatus};
 use codemode::registry::{Registry, RegistryConfig};
-use codemode::sources::mcp::{McpLoad, ServerState, ServerStatus};
 use codemode::tool::{ToolExecutionInput, ToolExecutionResult};
 use serde_json::Value;
 
@@ -91,16 +92,17 @@ pub fn fixture_entry(name: &str, flags: &[&str], extra: &str) -> String {
 pub async fn load(toml: &str, dir: &Path) -> (Registry, McpLoad) {
     let config = Config::parse(toml, &dir.join("codemode.toml"))
         .unwrap_or_else(|err| panic!("the configuration parses: {err}\n{toml}"));
-    let registry = Registry::with_config(RegistryConfig {
-        cancel_grace: Duration::from_millis(500),
-        ..config.registry_config()
-    })
-    .expect("a registry");
-    let load = config
-        .apply_all(&registry)
+    let host = Host::builder(config)
+        .registry_config(RegistryConfig::default().with_cancel_grace(Duration::from_millis(500)))
+        .engine(Engine::Never)
+        .build()
         .await
         .unwrap_or_else(|err| panic!("the sources load: {err}"));
-    (registry, load)
+    let load = McpLoad {
+        tools: Vec::new(),
+        servers: host.servers().to_vec(),
+    };
+    (host.registry().clone(), load)
 }
 
 /// Calls `name` through the pipeline.

@@ -7,8 +7,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use codemode::ErrorCode;
-use codemode::codemode::sdk::{SdkLanguage, render_sdk_section};
-use codemode::codemode::sdk_tools;
+use codemode::code::sdk::{SdkLanguage, render_sdk_section};
+use codemode::code::sdk_tools;
 use codemode::tool::Concurrency;
 use serde_json::{Value, json};
 
@@ -55,7 +55,8 @@ async fn discovery_registers_both_servers_tools_with_their_raw_schemas_and_hints
 
     let tool = |name: &str| {
         registry
-            .get(name, None)
+            .global()
+            .get(name)
             .unwrap_or_else(|| panic!("`{name}` is registered"))
     };
     assert_eq!(
@@ -171,7 +172,7 @@ async fn the_typescript_sdk_of_both_servers_passes_tsc_strict() {
     let dir = workspace();
     let toml = format!("{}{}", everything(), filesystem(dir.path()));
     let (registry, _load) = load(&toml, dir.path()).await;
-    let mut tools = sdk_tools(&registry, None);
+    let mut tools = sdk_tools(&registry.global());
     tools.sort_by(|a, b| a.name.cmp(&b.name));
     let section = render_sdk_section(SdkLanguage::TypeScript, &tools);
     assert!(section.contains("  fs__read_file: {"), "{section}");
@@ -322,7 +323,8 @@ async fn streamable_http_servers_serve_tools_and_reconnect_after_a_restart() {
     assert!(count >= 10, "{count}");
     assert_eq!(
         registry
-            .get("echo", None)
+            .global()
+            .get("echo")
             .and_then(|t| t.annotations().source.clone())
             .as_deref(),
         Some("mcp:remote")

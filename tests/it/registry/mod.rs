@@ -14,6 +14,15 @@ use codemode::registry::Registry;
 use codemode::tool::{ToolDefinition, ToolExecutionInput, ToolExecutionResult, ToolOutput};
 use serde_json::json;
 
+/// A registry with the Code Mode layer installed (no runtime): the spec's whole tool
+/// service, where `run_code` is reserved and modes apply.
+pub fn with_code_mode() -> Registry {
+    let registry = Registry::new();
+    codemode::code::CodeMode::install(&registry, codemode::code::CodeModeConfig::default())
+        .expect("Code Mode installs");
+    registry
+}
+
 /// A tool that returns its `value` argument (or `null`).
 pub fn echo(name: &str) -> ToolDefinition {
     ToolDefinition::builder(name)

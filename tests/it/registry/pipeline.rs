@@ -5,7 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use codemode::registry::{MemorySink, Registry, RegistryConfig, SessionEvent};
+use codemode::registry::{Registry, RegistryConfig};
+use codemode::session::{MemorySink, SessionEvent};
 use codemode::tool::{PreToolDecision, Signal, ToolDefinition, ToolExecutionInput, ToolOutput};
 use codemode::{ContentBlock, ErrorCode, MessageSource, UserMessage};
 use serde_json::json;
@@ -14,20 +15,17 @@ use tokio_util::sync::CancellationToken;
 use super::{code, echo, run, sleeper, text};
 
 fn quick_registry() -> Registry {
-    Registry::with_config(RegistryConfig {
-        cancel_grace: Duration::from_millis(200),
-        ..RegistryConfig::default()
-    })
-    .unwrap()
+    Registry::with_config(RegistryConfig::default().with_cancel_grace(Duration::from_millis(200)))
 }
 
 #[tokio::test]
 async fn tokens_are_unique_and_nested_calls_carry_their_parent() {
     let registry = Registry::new();
-    registry.register(echo("t")).unwrap().keep();
+    registry.global().register(echo("t")).unwrap().keep();
     let seen = Arc::new(parking_lot::Mutex::new(Vec::new()));
     let log = seen.clone();
     registry
+        .global()
         .on_result(move |exec, _| {
             log.lock()
                 .push((exec.token, exec.parent, exec.root_call_id.clone()))
@@ -74,7 +72,7 @@ async fn bodies_fail_inside_their_own_error_boundary() {
         .build()
         .unwrap();
     for tool in [panicking, unsafe_number, wrong_type, bad_render] {
-        registry.register(tool).unwrap().keep();
+        registry.global().register(tool).unwrap().keep();
     }
     let result = run(&registry, "panics", json!({})).await;
     assert_eq!(
@@ -101,7 +99,7 @@ async fn bodies_fail_inside_their_own_error_boundary() {
         Some("TOOL_FAILED")
     );
     // The registry keeps working.
-    registry.register(echo("after")).unwrap().keep();
+    registry.global().register(echo("after")).unwrap().keep();
     assert_eq!(
         run(&registry, "after", json!({"value": 2})).await.value(),
         Some(&json!(2))
@@ -111,7 +109,7 @@ async fn bodies_fail_inside_their_own_error_boundary() {
 #[tokio::test]
 async fn hostile_arguments_are_refused_or_handled() {
     let registry = Registry::new();
-    registry.register(echo("t")).unwrap().keep();
+    registry.global().register(echo("t")).unwrap().keep();
     let mut deep = json!(1);
     for _ in 0..200 {
         deep = serde_json::Value::Array(vec![deep]);
@@ -155,11 +153,12 @@ async fn a_wrapper_may_substitute_the_signal_but_never_detach_the_callers() {
         })
         .build()
         .unwrap();
-    registry.register(tool).unwrap().keep();
+    registry.global().register(tool).unwrap().keep();
     // This wrapper tries to detach the caller: it substitutes a signal that never fires.
     registry
+        .global()
         .on_execute(|dispatch, next| async move {
-            Ok(next.run(dispatch.with_signal(Signal::never())).await)
+            next.run_with(dispatch.with_signal(Signal::never())).await
         })
         .keep();
     let caller = CancellationToken::new();
@@ -187,10 +186,12 @@ async fn a_wrapper_may_substitute_the_signal_but_never_detach_the_callers() {
     // And a substituted signal does reach the body.
     let registry = quick_registry();
     registry
+        .global()
         .register(sleeper("slow", 10_000, false))
         .unwrap()
         .keep();
     registry
+        .global()
         .on_execute(|dispatch, next| async move {
             let own = CancellationToken::new();
             let fire = own.clone();
@@ -198,9 +199,8 @@ async fn a_wrapper_may_substitute_the_signal_but_never_detach_the_callers() {
                 tokio::time::sleep(Duration::from_millis(30)).await;
                 fire.cancel();
             });
-            Ok(next
-                .run(dispatch.with_signal(dispatch.signal().fuse(&Signal::from(own))))
-                .await)
+            next.run_with(dispatch.with_signal(dispatch.signal().fuse(&Signal::from(own))))
+                .await
         })
         .keep();
     let started = Instant::now();
@@ -215,6 +215,7 @@ async fn cancellation_before_the_body_is_aborted_before_dispatch() {
     let calls = Arc::new(AtomicUsize::new(0));
     let counter = calls.clone();
     registry
+        .global()
         .register(
             ToolDefinition::builder("t")
                 .output(ToolOutput::any())
@@ -237,6 +238,7 @@ async fn cancellation_before_the_body_is_aborted_before_dispatch() {
     // Cancelled while a pre-execute gate is waiting: the gate observes the signal.
     let caller = CancellationToken::new();
     registry
+        .global()
         .on_pre_execute(|exec, next| async move {
             exec.signal.cancelled().await;
             next.run().await
@@ -257,11 +259,12 @@ async fn cancellation_before_the_body_is_aborted_before_dispatch() {
 #[tokio::test]
 async fn cancellation_after_a_successful_body_is_aborted() {
     let registry = quick_registry();
-    registry.register(echo("t")).unwrap().keep();
+    registry.global().register(echo("t")).unwrap().keep();
     let caller = CancellationToken::new();
     let fire = caller.clone();
     // The cancel arrives while post-execute runs, after the body succeeded.
     registry
+        .global()
         .on_post_execute(move |_, _, next| {
             fire.cancel();
             next.run()
@@ -276,8 +279,9 @@ async fn cancellation_after_a_successful_body_is_aborted() {
 #[tokio::test]
 async fn listeners_that_hang_until_cancelled_or_forever_are_bounded() {
     let registry = quick_registry();
-    registry.register(echo("t")).unwrap().keep();
+    registry.global().register(echo("t")).unwrap().keep();
     registry
+        .global()
         .on_pre_execute(|_, _| async {
             futures::future::pending::<Result<PreToolDecision, codemode::Error>>().await
         })
@@ -305,8 +309,10 @@ async fn listeners_that_hang_until_cancelled_or_forever_are_bounded() {
 #[tokio::test]
 async fn panicking_listeners_become_error_results() {
     let registry = Registry::new();
-    registry.register(echo("t")).unwrap().keep();
-    let pre = registry.on_pre_execute(|_, _| async { panic!("pre bug") });
+    registry.global().register(echo("t")).unwrap().keep();
+    let pre = registry
+        .global()
+        .on_pre_execute(|_, _| async { panic!("pre bug") });
     let result = run(&registry, "t", json!({})).await;
     assert_eq!(code(&result), Some("LISTENER_FAILED"));
     assert_eq!(
@@ -314,13 +320,16 @@ async fn panicking_listeners_become_error_results() {
         "Error: a tools/pre-execute listener panicked: pre bug"
     );
     pre.dispose();
-    let around = registry.on_execute(|_, _| async { panic!("wrapper bug") });
+    let around = registry
+        .global()
+        .on_execute(|_, _| async { panic!("wrapper bug") });
     assert_eq!(
         run(&registry, "t", json!({})).await.model_text(),
         "Error: a tools/execute wrapper panicked: wrapper bug"
     );
     around.dispose();
     registry
+        .global()
         .on_post_execute(|_, _, _| async { panic!("post bug") })
         .keep();
     assert_eq!(
@@ -349,7 +358,7 @@ async fn the_timeout_policy_fires_the_signal_waits_for_quiescence_and_reports_to
         })
         .build()
         .unwrap();
-    registry.register(tool).unwrap().keep();
+    registry.global().register(tool).unwrap().keep();
     let started = Instant::now();
     let result = run(&registry, "slow", json!({})).await;
     assert_eq!(code(&result), Some("TOOL_TIMEOUT"));
@@ -373,7 +382,7 @@ async fn the_timeout_policy_fires_the_signal_waits_for_quiescence_and_reports_to
         })
         .build()
         .unwrap();
-    registry.register(stubborn).unwrap().keep();
+    registry.global().register(stubborn).unwrap().keep();
     let started = Instant::now();
     let result = run(&registry, "stubborn", json!({})).await;
     assert_eq!(code(&result), Some("TOOL_TIMEOUT"));
@@ -390,7 +399,7 @@ async fn the_timeout_policy_fires_the_signal_waits_for_quiescence_and_reports_to
         .execute(|_, _| async { Ok(json!("quick")) })
         .build()
         .unwrap();
-    registry.register(fast).unwrap().keep();
+    registry.global().register(fast).unwrap().keep();
     assert_eq!(
         run(&registry, "fast", json!({})).await.value(),
         Some(&json!("quick"))
@@ -399,11 +408,7 @@ async fn the_timeout_policy_fires_the_signal_waits_for_quiescence_and_reports_to
 
 #[tokio::test]
 async fn timeouts_are_not_enforced_when_the_policy_is_off() {
-    let registry = Registry::with_config(RegistryConfig {
-        enforce_timeouts: false,
-        ..RegistryConfig::default()
-    })
-    .unwrap();
+    let registry = Registry::with_config(RegistryConfig::default().with_enforce_timeouts(false));
     let tool = ToolDefinition::builder("slowish")
         .output(ToolOutput::any())
         .timeout_ms(10.0)
@@ -413,7 +418,7 @@ async fn timeouts_are_not_enforced_when_the_policy_is_off() {
         })
         .build()
         .unwrap();
-    registry.register(tool).unwrap().keep();
+    registry.global().register(tool).unwrap().keep();
     assert_eq!(
         run(&registry, "slowish", json!({})).await.value(),
         Some(&json!("finished"))
@@ -442,7 +447,7 @@ async fn bodies_defer_contexts_and_conclude_turns() {
         })
         .build()
         .unwrap();
-    registry.register(tool).unwrap().keep();
+    registry.global().register(tool).unwrap().keep();
     let result = run(&registry, "finish", json!({})).await;
     assert!(result.concludes_turn());
     let sources: Vec<String> = result
@@ -467,12 +472,13 @@ async fn presentation_meta_is_computed_for_top_level_calls_only() {
         .execute(|_, _| async { Ok(json!(1)) })
         .build()
         .unwrap();
-    registry.register(tool).unwrap().keep();
+    registry.global().register(tool).unwrap().keep();
     let top = run(&registry, "m", json!({"x": 5})).await;
     assert_eq!(top.meta, Some(json!({"arg": 5})));
     let token = Arc::new(parking_lot::Mutex::new(None));
     let keep = token.clone();
     registry
+        .global()
         .on_result(move |exec, _| *keep.lock() = Some(exec.token))
         .keep();
     run(&registry, "m", json!({})).await;
@@ -488,10 +494,11 @@ async fn session_events_log_top_level_calls_with_identical_arguments_and_no_valu
     let registry = Registry::new();
     let sink = MemorySink::new();
     registry.set_session_sink(Some(Arc::new(sink.clone())));
-    registry.register(echo("t")).unwrap().keep();
+    registry.global().register(echo("t")).unwrap().keep();
     let received = Arc::new(parking_lot::Mutex::new(None));
     let keep = received.clone();
     registry
+        .global()
         .on_result(move |exec, _| *keep.lock() = Some(exec.arguments.clone()))
         .keep();
     let args = json!({"value": {"z": 1, "a": [1.5, "x", null]}, "b": true});
@@ -540,7 +547,9 @@ async fn session_events_log_top_level_calls_with_identical_arguments_and_no_valu
 async fn codemode_token(registry: &Registry) -> codemode::tool::ExecutionToken {
     let token = Arc::new(parking_lot::Mutex::new(None));
     let keep = token.clone();
-    let observer = registry.on_result(move |exec, _| *keep.lock() = Some(exec.token));
+    let observer = registry
+        .global()
+        .on_result(move |exec, _| *keep.lock() = Some(exec.token));
     registry
         .execute(ToolExecutionInput::new("helper", "t", json!({})))
         .await;
@@ -552,7 +561,7 @@ async fn codemode_token(registry: &Registry) -> codemode::tool::ExecutionToken {
 #[tokio::test]
 async fn arguments_that_are_not_lossless_json_are_invalid_args() {
     let registry = Registry::new();
-    registry.register(echo("t")).unwrap().keep();
+    registry.global().register(echo("t")).unwrap().keep();
     let result = run(&registry, "t", json!({"value": -9007199254740993i64})).await;
     assert_eq!(code(&result), Some("INVALID_ARGS"));
     assert!(

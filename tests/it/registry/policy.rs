@@ -4,7 +4,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use codemode::registry::{ApprovalService, ExecutionMode, PresentationMode, Registry};
+use codemode::code::{PresentationMode, ScopePresentation};
+use codemode::registry::{ApprovalService, ExecutionMode, Registry};
 use codemode::tool::{
     ApprovalAnswer, PostToolDecision, PreToolDecision, Replacement, ToolDefinition, ToolExecution,
     ToolExecutionInput, ToolOutput,
@@ -32,12 +33,14 @@ async fn pre_execute_is_a_waterfall_with_allow_as_default() {
     let registry = Registry::new();
     let calls = Arc::new(AtomicUsize::new(0));
     registry
+        .global()
         .register(counting_tool("t", calls.clone()))
         .unwrap()
         .keep();
     let order = Arc::new(Mutex::new(Vec::new()));
     let seen = order.clone();
     registry
+        .global()
         .on_pre_execute(move |_, next| {
             let seen = seen.clone();
             async move {
@@ -50,6 +53,7 @@ async fn pre_execute_is_a_waterfall_with_allow_as_default() {
         .keep();
     let seen = order.clone();
     registry
+        .global()
         .on_pre_execute(move |exec, next| {
             let seen = seen.clone();
             async move {
@@ -97,17 +101,19 @@ async fn ask_proceeds_only_on_allowed_once() {
     let registry = Registry::new();
     let calls = Arc::new(AtomicUsize::new(0));
     registry
+        .global()
         .register(counting_tool("t", calls.clone()))
         .unwrap()
         .keep();
     registry
+        .global()
         .on_pre_execute(|_, _| async {
             Ok(PreToolDecision::Ask {
                 reason: Some("writes files".into()),
             })
         })
         .keep();
-    let agent = registry.create_scope("agent", None).unwrap();
+    let agent = registry.global().create_scope("agent").unwrap();
     let input = || ToolExecutionInput::new("c", "t", json!({})).for_agent(agent.id());
 
     // No service: denied.
@@ -160,14 +166,15 @@ async fn ask_proceeds_only_on_allowed_once() {
 #[tokio::test]
 async fn guards_deny_monotonically_and_scoped_guards_stay_in_their_scope() {
     let registry = Registry::new();
-    registry.register(echo("t")).unwrap().keep();
+    registry.global().register(echo("t")).unwrap().keep();
     // A pre-execute listener that allows explicitly cannot override a guard.
     registry
+        .global()
         .on_pre_execute(|_, _| async { Ok(PreToolDecision::Allow) })
         .keep();
-    let agent = registry.create_scope("agent", None).unwrap();
-    let child = registry.create_scope("child", Some(agent.id())).unwrap();
-    let other = registry.create_scope("other", None).unwrap();
+    let agent = registry.global().create_scope("agent").unwrap();
+    let child = agent.create_scope("child").unwrap();
+    let other = registry.global().create_scope("other").unwrap();
     agent
         .guard(|exec| {
             (exec.arguments["value"] == json!("secret")).then(|| "secrets stay home".to_owned())
@@ -191,13 +198,13 @@ async fn guards_deny_monotonically_and_scoped_guards_stay_in_their_scope() {
         Some(&json!("secret"))
     );
 
-    let global = registry.guard(|_| Some("maintenance".into()));
+    let global = registry.global().guard(|_| Some("maintenance".into()));
     assert_eq!(
         code(&*registry.execute(for_scope(other.id())).await),
         Some("GUARD_DENIED")
     );
     global.dispose();
-    registry.guard(|_| panic!("guard bug")).keep();
+    registry.global().guard(|_| panic!("guard bug")).keep();
     let failed = registry.execute(for_scope(other.id())).await;
     assert_eq!(code(&failed), Some("LISTENER_FAILED"));
     assert!(
@@ -210,8 +217,8 @@ async fn guards_deny_monotonically_and_scoped_guards_stay_in_their_scope() {
 #[tokio::test]
 async fn scoped_listeners_only_see_their_scopes_calls() {
     let registry = Registry::new();
-    registry.register(echo("t")).unwrap().keep();
-    let agent = registry.create_scope("agent", None).unwrap();
+    registry.global().register(echo("t")).unwrap().keep();
+    let agent = registry.global().create_scope("agent").unwrap();
     let seen = Arc::new(AtomicUsize::new(0));
     let counter = seen.clone();
     agent
@@ -245,7 +252,7 @@ fn number_tool() -> ToolDefinition {
 #[tokio::test]
 async fn post_execute_replaces_content_or_value_or_blocks() {
     let registry = Registry::new();
-    registry.register(number_tool()).unwrap().keep();
+    registry.global().register(number_tool()).unwrap().keep();
     let plain = run(&registry, "num", json!({})).await;
     assert_eq!(
         (text(&plain), plain.meta.clone()),
@@ -255,6 +262,7 @@ async fn post_execute_replaces_content_or_value_or_blocks() {
     let choice = Arc::new(Mutex::new(PostToolDecision::accept()));
     let current = choice.clone();
     registry
+        .global()
         .on_post_execute(move |_, _, _| {
             let decision = current.lock().clone();
             async move { Ok(decision) }
@@ -328,14 +336,16 @@ async fn failures_reach_post_execute_but_denials_bypass_it() {
         .execute(|_, _| async { Err(codemode::Error::new(ErrorCode::ToolFailed, "disk on fire")) })
         .build()
         .unwrap();
-    registry.register(failing).unwrap().keep();
-    registry.register(echo("denied")).unwrap().keep();
+    registry.global().register(failing).unwrap().keep();
+    registry.global().register(echo("denied")).unwrap().keep();
     registry
+        .global()
         .guard(|exec| (exec.name == "denied").then(|| "no".into()))
         .keep();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let log = seen.clone();
     registry
+        .global()
         .on_post_execute(move |exec, result, next| {
             log.lock().push((exec.name.clone(), result.is_error()));
             next.run()
@@ -371,8 +381,9 @@ async fn finalize_content_runs_exactly_once_for_every_outcome() {
         })
         .build()
         .unwrap();
-    registry.register(tool).unwrap().keep();
+    registry.global().register(tool).unwrap().keep();
     registry
+        .global()
         .guard(|exec| (exec.arguments["mode"] == json!("deny")).then(|| "no".into()))
         .keep();
 
@@ -420,11 +431,15 @@ async fn finalize_content_runs_exactly_once_for_every_outcome() {
 #[tokio::test]
 async fn observers_see_the_returned_snapshot_and_their_panics_are_contained() {
     let registry = Registry::new();
-    registry.register(echo("t")).unwrap().keep();
+    registry.global().register(echo("t")).unwrap().keep();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let log = seen.clone();
-    registry.on_result(|_, _| panic!("observer bug")).keep();
     registry
+        .global()
+        .on_result(|_, _| panic!("observer bug"))
+        .keep();
+    registry
+        .global()
         .on_result(move |exec, result| {
             log.lock().push((exec.token, Arc::as_ptr(result) as usize));
         })
@@ -452,19 +467,27 @@ fn execution_mode_is_parallel_only_for_an_exact_true() {
         b.build().unwrap()
     };
     registry
+        .global()
         .register(tool("safe", Some(|_| true)))
         .unwrap()
         .keep();
     registry
+        .global()
         .register(tool("unsafe", Some(|_| false)))
         .unwrap()
         .keep();
-    registry.register(tool("silent", None)).unwrap().keep();
     registry
+        .global()
+        .register(tool("silent", None))
+        .unwrap()
+        .keep();
+    registry
+        .global()
         .register(tool("panics", Some(|_| panic!("classifier bug"))))
         .unwrap()
         .keep();
     registry
+        .global()
         .register(tool(
             "by_args",
             Some(|args| args["read_only"] == json!(true)),
@@ -483,7 +506,7 @@ fn execution_mode_is_parallel_only_for_an_exact_true() {
     );
     assert_eq!(mode("by_args", json!({})), ExecutionMode::Exclusive);
 
-    let agent = registry.create_scope("agent", None).unwrap();
+    let agent = registry.global().create_scope("agent").unwrap();
     agent.restrict(None, Some(&["safe"])).unwrap().keep();
     let hidden = ToolExecutionInput::new("c", "safe", json!({})).for_agent(agent.id());
     assert_eq!(
@@ -528,7 +551,7 @@ async fn typed_tools_validate_arguments_before_the_body_and_classify_typed_args(
         .build()
         .unwrap();
     let registry = Registry::new();
-    registry.register(tool).unwrap().keep();
+    registry.global().register(tool).unwrap().keep();
 
     let bad = run(&registry, "read", json!({"path": 3, "read_only": "yes"})).await;
     assert_eq!(code(&bad), Some("INVALID_ARGS"));
@@ -547,7 +570,7 @@ async fn typed_tools_validate_arguments_before_the_body_and_classify_typed_args(
         registry.execution_mode(&call("read", json!({"path": 1, "read_only": true}))),
         ExecutionMode::Exclusive
     );
-    let def = registry.get("read", None).unwrap();
+    let def = registry.global().get("read").unwrap();
     assert!(def.present_call(&json!({"path": "a"})).is_some());
     assert_eq!(
         def.present_call(&json!({"path": ["not", "a", "string"]})),
@@ -558,13 +581,14 @@ async fn typed_tools_validate_arguments_before_the_body_and_classify_typed_args(
 
 #[tokio::test]
 async fn pure_code_mode_hides_native_tools_from_direct_calls_before_any_policy() {
-    let registry = Registry::new();
-    registry.register(echo("t")).unwrap().keep();
-    let agent = registry.create_scope("agent", None).unwrap();
+    let registry = super::with_code_mode();
+    registry.global().register(echo("t")).unwrap().keep();
+    let agent = registry.global().create_scope("agent").unwrap();
     agent.present_as(PresentationMode::Code).unwrap().keep();
     let policy_calls = Arc::new(AtomicUsize::new(0));
     let counter = policy_calls.clone();
     registry
+        .global()
         .on_pre_execute(move |_, next| {
             counter.fetch_add(1, Ordering::SeqCst);
             next.run()
@@ -576,7 +600,7 @@ async fn pure_code_mode_hides_native_tools_from_direct_calls_before_any_policy()
     assert_eq!(code(&direct), Some("UNKNOWN_TOOL"));
     assert_eq!(policy_calls.load(Ordering::SeqCst), 0);
     // In both mode, direct calls are fine.
-    let both = registry.create_scope("both", None).unwrap();
+    let both = registry.global().create_scope("both").unwrap();
     both.present_as(PresentationMode::Both).unwrap().keep();
     let result = registry
         .execute(ToolExecutionInput::new("c", "t", json!({"value": 1})).for_agent(both.id()))

@@ -58,6 +58,7 @@ async fn twenty_safe_calls_of_50ms_with_a_pool_of_5_take_about_200ms() {
     let registry = Registry::new();
     let tracker = Arc::new(Tracker::default());
     registry
+        .global()
         .register(tracked_tool("safe", 50, true, tracker.clone()))
         .unwrap()
         .keep();
@@ -94,10 +95,12 @@ async fn an_exclusive_call_in_the_middle_runs_alone_and_is_a_barrier() {
     let registry = Registry::new();
     let tracker = Arc::new(Tracker::default());
     registry
+        .global()
         .register(tracked_tool("safe", 40, true, tracker.clone()))
         .unwrap()
         .keep();
     registry
+        .global()
         .register(tracked_tool("write", 40, false, tracker.clone()))
         .unwrap()
         .keep();
@@ -129,6 +132,7 @@ async fn limit_one_is_strictly_serial() {
     let registry = Registry::new();
     let tracker = Arc::new(Tracker::default());
     registry
+        .global()
         .register(tracked_tool("safe", 10, true, tracker.clone()))
         .unwrap()
         .keep();

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use codemode::codemode::sdk::{SdkLanguage, render_sdk_section};
+use codemode::code::sdk::{SdkLanguage, render_sdk_section};
 
 use super::{fixture, root};
 

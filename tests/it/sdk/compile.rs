@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use codemode::codemode::sdk::{SdkLanguage, SdkTool, render_sdk_section};
+use codemode::code::sdk::{SdkLanguage, SdkTool, render_sdk_section};
 use serde_json::{Value, json};
 
 use super::{CORPUS, fixture, root};

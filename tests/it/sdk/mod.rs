@@ -8,7 +8,7 @@ mod unknowns;
 
 use std::path::PathBuf;
 
-use codemode::codemode::sdk::{SdkTool, parse_tool_list};
+use codemode::code::sdk::{SdkTool, parse_tool_list};
 
 /// The repository root (fixtures and test tools are found from here).
 pub fn root() -> PathBuf {

@@ -1,7 +1,7 @@
 //! Golden SDK text, both languages, for every fixture tool list. A change to the SDK shows
 //! up here as a reviewable diff (`cargo insta review`).
 
-use codemode::codemode::sdk::{SdkLanguage, json_schema_to_ts, render_sdk_section};
+use codemode::code::sdk::{SdkLanguage, json_schema_to_ts, render_sdk_section};
 use serde_json::json;
 
 use super::{CORPUS, fixture};

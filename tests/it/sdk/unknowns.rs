@@ -1,7 +1,7 @@
 //! The `unknown` census: over the fixture corpus, nothing TypeScript can express may
 //! degrade to `unknown`; the malformed fixture degrades exactly where it is malformed.
 
-use codemode::codemode::sdk::unknown_types;
+use codemode::code::sdk::unknown_types;
 
 use super::{CORPUS, fixture};
 

@@ -155,6 +155,6 @@ pub fn call(name: &str, arguments: Value) -> Value {
 fn the_example_configuration_parses() {
     let config = codemode::config::Config::load(&root().join("codemode.example.toml"))
         .unwrap_or_else(|err| panic!("codemode.example.toml: {err}"));
-    assert_eq!(config.mode, codemode::registry::PresentationMode::Code);
+    assert_eq!(config.mode, codemode::code::PresentationMode::Code);
     assert_eq!(config.command_tools.len(), 1);
 }

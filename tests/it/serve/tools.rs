@@ -1,27 +1,22 @@
 //! `tools/list` in each mode and `tools/call` of native tools and `run_code`, over stdio and
 //! over streamable HTTP.
 
-use std::sync::Arc;
-
-use codemode::codemode::{CodeMode, assemble, run_code_description};
+use codemode::code::{assemble, run_code_description};
 use codemode::config::Config;
-use codemode::registry::Registry;
-use codemode::runtime::{JsEngine, Language};
+use codemode::host::Host;
+use codemode::runtime::Language;
 use serde_json::{Value, json};
 
 use super::{Workspace, call, is_error, run_code, steps, text, tool_names};
 
 /// The assembly the server should present for the workspace's configuration, built
 /// in-process from the same file.
-fn expected_assembly(workspace: &Workspace) -> codemode::codemode::Assembly {
+fn expected_assembly(workspace: &Workspace) -> codemode::code::Assembly {
     let config = Config::load(&workspace.path().join("codemode.toml")).expect("the config loads");
-    let registry = Registry::with_config(config.registry_config()).expect("a registry");
-    config.apply(&registry).expect("the tools register");
-    if config.mode != codemode::registry::PresentationMode::Native {
-        let engine = JsEngine::new(config.engine).expect("an engine");
-        CodeMode::install(&registry, Arc::new(engine)).expect("Code Mode installs");
-    }
-    assemble(&registry, None).expect("the assembly")
+    let host = Host::builder(config)
+        .build_local()
+        .expect("the tools register");
+    assemble(&host.registry().global()).expect("the assembly")
 }
 
 fn tool<'a>(list: &'a Value, name: &str) -> &'a Value {

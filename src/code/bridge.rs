@@ -12,8 +12,10 @@
 //! queued calls are abandoned, in-flight ones are cancelled and drained, and every pending
 //! log write lands before `run_code` returns.
 //!
-//! This module owns the per-run bookkeeping; it must not know how programs run (that is
-//! the [`crate::runtime`] seam) or how results are shown to the model.
+//! This module owns the per-run bookkeeping; it drives the registry only through its
+//! public staged pipeline ([`Registry::prepare`] → dispatch → commit) and lane. It must not
+//! know how programs run (that is the [`crate::runtime`] seam) or how results are shown to
+//! the model.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -28,13 +30,20 @@ use tokio_util::task::TaskTracker;
 use crate::content::{ContentBlock, MessageSource, UserMessage};
 use crate::json::JsonValue;
 use crate::registry::scheduler::{Lane, Ticket};
-use crate::registry::{CodeDispatchLog, ExecutionMode, Registry, SessionEvent};
+use crate::registry::{ExecutionMode, Registry};
 use crate::runtime::BindingHost;
+use crate::session::SessionEvent;
 use crate::tool::{Signal, ToolExecution, ToolExecutionInput, ToolExecutionResult};
+
+use super::dispatch_log::{CodeDispatchLog, logged_content};
+use super::layer::Layer;
 
 /// One settled sub-call, as the bridge records it for the outer result.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct SubCallRecord {
+    /// The call's place in the program's submission order (`<n>` of its id).
+    pub index: u64,
     /// `<parent>:code:<n>`.
     pub sub_call_id: String,
     /// The tool called.
@@ -57,6 +66,7 @@ pub type SubCallObserver = Arc<dyn Fn(&SubCallRecord) + Send + Sync>;
 /// The state of one `run_code` run's bindings.
 pub(crate) struct RunBridge {
     registry: Registry,
+    layer: Arc<Layer>,
     outer: Arc<ToolExecution>,
     lane: Arc<Lane>,
     /// Fires when the run settles (or the caller cancels): sub-calls are cancelled.
@@ -70,17 +80,16 @@ pub(crate) struct RunBridge {
     tasks: TaskTracker,
     deferred: Mutex<Vec<(u64, Vec<UserMessage>, bool)>>,
     started_at: std::time::Instant,
-    observer: Option<SubCallObserver>,
 }
 
 impl RunBridge {
     pub fn new(
         registry: Registry,
+        layer: Arc<Layer>,
         outer: Arc<ToolExecution>,
         caller: &Signal,
-        observer: Option<SubCallObserver>,
     ) -> Arc<Self> {
-        let limit = registry.config().max_parallel_sub_calls;
+        let limit = layer.config().max_parallel_sub_calls;
         Arc::new(RunBridge {
             lane: Lane::new(limit),
             run_signal: caller.child_token(),
@@ -90,8 +99,8 @@ impl RunBridge {
             deferred: Mutex::new(Vec::new()),
             started_at: std::time::Instant::now(),
             registry,
+            layer,
             outer,
-            observer,
         })
     }
 
@@ -164,10 +173,10 @@ impl RunBridge {
             .await;
         let prepared = self.registry.prepare(input).await;
         admission.started();
-        let dispatched = self.registry.dispatch(prepared).await;
+        let dispatched = prepared.dispatch().await;
         admission.release_slot();
         self.lane.commit_turn(&admission).await;
-        let result = self.registry.commit(dispatched).await;
+        let result = dispatched.commit().await;
 
         let content = self.log_copy(&sub_call_id, &name, &result).await;
         self.registry
@@ -181,6 +190,7 @@ impl RunBridge {
             .await;
         self.defer(index, &sub_call_id, &name, &result);
         let record = SubCallRecord {
+            index,
             sub_call_id,
             name,
             arguments: logged_arguments,
@@ -189,9 +199,7 @@ impl RunBridge {
             submitted,
             settled: self.started_at.elapsed(),
         };
-        if let Some(observer) = &self.observer {
-            observer(&record);
-        }
+        self.layer.observe(self.outer.agent, &record);
         admission.finish();
 
         match &result.status {
@@ -216,7 +224,7 @@ impl RunBridge {
             is_error: result.is_error(),
             content: result.content.clone(),
         };
-        self.registry.code_dispatch_log(log).await
+        logged_content(&self.registry.scope_of(self.outer.agent), log).await
     }
 
     fn defer(&self, index: u64, sub_call_id: &str, name: &str, result: &ToolExecutionResult) {

@@ -1,7 +1,12 @@
-//! Durable session events and the sink a host provides to store them.
+//! The session log: its durable events and the sink a host provides to store them.
 //!
-//! Events carry what replay needs — arguments, content, failure, meta — and never the
+//! One ordered stream per host: the registry records each top-level call (`tool/call`,
+//! `tool/result`); Code Mode records each sub-call of a program (`tool/code-dispatch-start`,
+//! `tool/code-dispatch`) through [`Registry::emit`](crate::registry::Registry::emit). Events
+//! carry what replay needs — arguments, content, failure, meta — and never the
 //! execution-local canonical value of a call.
+//!
+//! This module owns the log's vocabulary; it must not decide when anything is logged.
 
 use futures::future::BoxFuture;
 use serde::Serialize;
@@ -13,6 +18,7 @@ use crate::tool::{CallId, ToolFailure};
 /// One durable event.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type")]
+#[non_exhaustive]
 pub enum SessionEvent {
     /// A top-level call entered the pipeline (after its arguments were frozen).
     #[serde(rename = "tool/call", rename_all = "camelCase")]
@@ -42,10 +48,10 @@ pub enum SessionEvent {
         #[serde(skip_serializing_if = "Option::is_none")]
         meta: Option<JsonValue>,
     },
-    /// A `run_code` sub-call started (in submission order).
+    /// A Code Mode sub-call started (in submission order).
     #[serde(rename = "tool/code-dispatch-start", rename_all = "camelCase")]
     CodeDispatchStart {
-        /// The outer `run_code` call.
+        /// The outer program's call.
         parent_call_id: CallId,
         /// `<parent>:code:<n>`.
         sub_call_id: CallId,
@@ -54,10 +60,10 @@ pub enum SessionEvent {
         /// Its arguments.
         arguments: JsonValue,
     },
-    /// A `run_code` sub-call settled (in submission order).
+    /// A Code Mode sub-call settled (in submission order).
     #[serde(rename = "tool/code-dispatch", rename_all = "camelCase")]
     CodeDispatch {
-        /// The outer `run_code` call.
+        /// The outer program's call.
         parent_call_id: CallId,
         /// `<parent>:code:<n>`.
         sub_call_id: CallId,

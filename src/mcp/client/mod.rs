@@ -1,4 +1,4 @@
-//! MCP servers as tool sources (through the official Rust SDK, `rmcp`): stdio servers
+//! The MCP client: MCP servers as tool sources (through the official Rust SDK, `rmcp`): stdio servers
 //! started as processes, and streamable HTTP servers.
 //!
 //! Loading a server connects to it, lists its tools (every page) and turns each into a
@@ -6,7 +6,8 @@
 //! The rules:
 //!
 //! - **Names.** A tool keeps its own name unless that name is taken by a local tool
-//!   (built-in or command tool, or `run_code`) or listed by more than one server; then
+//!   (built-in or command tool, or a name the registry reserves) or listed by more than
+//!   one server; then
 //!   every such MCP tool is registered as `<server>__<tool>` (local tools never change).
 //! - **Concurrency.** `readOnlyHint: true` makes calls parallel-safe; anything else runs
 //!   alone; `[mcp.tools.NAME] concurrency_safe` overrides both.
@@ -15,13 +16,13 @@
 //! - **Failures.** A malformed tool is skipped with a warning naming server, tool and
 //!   reason; a server that cannot start is reported ([`ServerState::Failed`]) and the rest
 //!   keep working; a server that stops fails its in-flight calls and is restarted on the
-//!   next call ([`McpServer`]).
+//!   next call ([`ServerConnection`]).
 //!
 //! This module owns MCP connections and the definitions of their tools; it must not touch
-//! the registry (the configuration registers what it returns).
+//! the registry (the host registers what it returns).
 
 pub mod call;
-pub mod config;
+
 mod connect;
 pub mod discover;
 mod supervise;
@@ -32,16 +33,14 @@ use std::time::Duration;
 
 use parking_lot::Mutex;
 
-pub use call::CallOutcome;
-pub use config::{McpServerConfig, McpToolSettings, McpTransport};
+pub use crate::config::mcp::{McpServerConfig, McpToolSettings, McpTransport};
+pub use crate::mcp::wire::CallOutcome;
 pub use discover::{McpToolSpec, SkippedTool};
-pub use supervise::McpServer;
+pub use supervise::ServerConnection;
 
 use crate::error::Error;
 use crate::schema::JsonSchema;
-use crate::tool::{
-    ExecutionToken, RUN_CODE, ToolAnnotations, ToolDefinition, ToolOutput, render_json,
-};
+use crate::tool::{ExecutionToken, ToolAnnotations, ToolDefinition, ToolOutput, render_json};
 
 /// The separator of renamed tools: `<server>__<tool>`.
 pub const RENAME_SEPARATOR: &str = "__";
@@ -50,7 +49,7 @@ pub const RENAME_SEPARATOR: &str = "__";
 #[derive(Debug)]
 pub struct McpSource {
     /// The server (its supervised session).
-    pub server: Arc<McpServer>,
+    pub server: Arc<ServerConnection>,
     /// Its well-formed tools.
     pub tools: Vec<McpToolSpec>,
     /// Its malformed tools, with the reasons.
@@ -92,7 +91,7 @@ pub async fn start(config: McpServerConfig) -> Result<McpSource, Error> {
         tracing::warn!(server = %name, "MCP server `{name}` sent {malformed} malformed message(s)");
     }
     Ok(McpSource {
-        server: McpServer::new(config, connection),
+        server: ServerConnection::new(config, connection),
         tools,
         skipped,
     })
@@ -155,10 +154,10 @@ impl McpLoad {
     }
 }
 
-/// Starts every server (concurrently), names their tools against `local_names` (the
-/// names of the other sources; `run_code` is always taken) and builds the definitions. A
+/// Starts every server (concurrently), names their tools against `taken` (the names of
+/// the other sources and the names the registry reserves) and builds the definitions. A
 /// server that fails is reported in its status and logged; the others still load.
-pub async fn load(configs: &[McpServerConfig], local_names: &BTreeSet<String>) -> McpLoad {
+pub async fn load(configs: &[McpServerConfig], taken: &(dyn Fn(&str) -> bool + Sync)) -> McpLoad {
     let started = futures::future::join_all(configs.iter().cloned().map(start)).await;
     let mut sources = Vec::new();
     let mut statuses: Vec<Option<ServerStatus>> = Vec::new();
@@ -188,7 +187,7 @@ pub async fn load(configs: &[McpServerConfig], local_names: &BTreeSet<String>) -
             )
         })
         .collect();
-    let names = resolve_names(local_names, &listed);
+    let names = resolve_names(taken, &listed);
     let mut load = McpLoad::default();
     let mut ready = HashMap::new();
     for (source, names) in sources.iter().zip(names) {
@@ -259,7 +258,7 @@ pub async fn load(configs: &[McpServerConfig], local_names: &BTreeSet<String>) -
 /// after renaming is an `Err` with the reason. `servers` holds each server's name and its
 /// tools' names; the result has the same shape.
 pub fn resolve_names(
-    local_names: &BTreeSet<String>,
+    taken: &(dyn Fn(&str) -> bool + Sync),
     servers: &[(&str, Vec<&str>)],
 ) -> Vec<Vec<Result<String, String>>> {
     let mut listed_by: BTreeMap<&str, usize> = BTreeMap::new();
@@ -268,7 +267,6 @@ pub fn resolve_names(
             *listed_by.entry(tool).or_default() += 1;
         }
     }
-    let taken = |name: &str| name == RUN_CODE || local_names.contains(name);
     let proposed: Vec<Vec<String>> = servers
         .iter()
         .map(|(server, tools)| {
@@ -315,7 +313,7 @@ pub fn resolve_names(
 
 /// The definition of `spec` on `server`, registered as `registered`.
 fn definition(
-    server: &Arc<McpServer>,
+    server: &Arc<ServerConnection>,
     spec: &McpToolSpec,
     registered: String,
 ) -> Result<ToolDefinition, Error> {
@@ -388,9 +386,9 @@ mod tests {
 
     #[test]
     fn colliding_tools_are_renamed_on_every_server_and_local_tools_keep_their_names() {
-        let local: BTreeSet<String> = ["read_file".to_owned()].into();
+        let local: BTreeSet<String> = ["read_file".to_owned(), "run_code".to_owned()].into();
         let names = resolve_names(
-            &local,
+            &|name| local.contains(name),
             &[
                 ("fs", vec!["read_file", "search", "own"]),
                 ("web", vec!["search", "fetch", "run_code"]),
@@ -416,7 +414,7 @@ mod tests {
     #[test]
     fn a_renamed_tool_that_still_collides_is_refused() {
         let local: BTreeSet<String> = ["x".to_owned(), "a__x".to_owned()].into();
-        let names = resolve_names(&local, &[("a", vec!["x", "y"])]);
+        let names = resolve_names(&|name| local.contains(name), &[("a", vec!["x", "y"])]);
         assert!(names[0][0].as_ref().unwrap_err().contains("renamed `a__x`"));
         assert_eq!(names[0][1], Ok("y".to_owned()));
     }

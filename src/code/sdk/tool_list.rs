@@ -18,7 +18,7 @@ use super::text::string_literal;
 /// Errors (`INVALID_DEFINITION`) name the problem and the tool's index and name.
 ///
 /// ```
-/// use codemode::codemode::sdk::parse_tool_list;
+/// use codemode::code::sdk::parse_tool_list;
 /// use serde_json::json;
 /// let tools = parse_tool_list(&json!({"tools": [
 ///     {"name": "get_me", "description": "Who am I?", "inputSchema": {"type": "object"}}

@@ -1,21 +1,26 @@
-//! The body of an MCP tool: one `tools/call` on the server's current session, and the
-//! mapping of its result to a binding value and content blocks.
+//! The wire mapping between codemode's results and MCP's, in both directions.
 //!
-//! Value: `structuredContent` when present; else the text of a result made only of text
-//! blocks (joined by newlines); else the content blocks as JSON (`null` for no content).
-//! `isError` fails the call with the result's text. Cancellation drops the request, which
-//! sends the server `notifications/cancelled`. A session that breaks during the call fails
-//! it and is replaced on the next call. This module must not register anything.
+//! - MCP → codemode ([`map_result`], for the client): the value is `structuredContent` when
+//!   present; else the text of a result made only of text blocks (joined by newlines);
+//!   else the content blocks as JSON (`null` for no content). `isError` fails the call
+//!   with the result's text. Odd blocks become text ([`block_from_json`]).
+//! - codemode → MCP ([`to_call_result`], for the server): a failure is `isError` with the
+//!   model text (`Error: <message>`) and its code in `_meta`; a success carries its content
+//!   (then the content of deferred contexts) and, when structured, the value. Only
+//!   object-rooted output schemas are advertised ([`output_schema`]).
+//!
+//! This module owns the mapping; it must not call or serve anything.
 
-use rmcp::ServiceError;
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolResult, JsonObject, MetaObject};
+use serde_json::json;
 
-use super::connect::settle;
-use super::supervise::McpServer;
 use crate::content::{ContentBlock, EmbeddedResource};
 use crate::error::{Error, ErrorCode};
 use crate::json::JsonValue;
-use crate::tool::Signal;
+use crate::tool::ToolExecutionResult;
+
+/// The `_meta` key carrying a failed call's stable error code.
+pub const ERROR_CODE_META: &str = "codemode/errorCode";
 
 /// What a successful call gives: the binding value and the model-facing content.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,79 +33,6 @@ pub struct CallOutcome {
 
 fn failed(message: String) -> Error {
     Error::new(ErrorCode::ToolFailed, message)
-}
-
-/// Calls `tool` (its name on the server) with `args`; `shown` is its registered name.
-pub(crate) async fn call_tool(
-    server: &McpServer,
-    tool: &str,
-    shown: &str,
-    args: &JsonValue,
-    signal: &Signal,
-    declares_output: bool,
-) -> Result<CallOutcome, Error> {
-    let name = server.name();
-    let Some(arguments) = args.as_object() else {
-        return Err(Error::new(
-            ErrorCode::InvalidArgs,
-            format!("invalid arguments:\n- $: the arguments of `{shown}` must be an object"),
-        ));
-    };
-    let cancelled = || {
-        Error::new(
-            ErrorCode::Aborted,
-            format!("the call to `{shown}` was cancelled"),
-        )
-    };
-    let session = tokio::select! {
-        biased;
-        () = signal.cancelled() => return Err(cancelled()),
-        session = server.session() => session?,
-    };
-    let peer = session.peer();
-    let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments.clone());
-    // Dropping this future before it resolves (cancellation, the timeout) sends the
-    // server `notifications/cancelled` for the request.
-    let call = peer.call_tool(params);
-    let result = tokio::select! {
-        biased;
-        () = signal.cancelled() => {
-            return Err(Error::new(
-                ErrorCode::Aborted,
-                format!("the call to `{shown}` was cancelled; MCP server `{name}` was told to stop it"),
-            ));
-        }
-        result = call => result,
-    };
-    match result {
-        Ok(result) => {
-            let raw = serde_json::to_value(&result).map_err(|err| {
-                failed(format!(
-                    "MCP server `{name}` answered the call to `{shown}` with an unreadable result: {err}"
-                ))
-            })?;
-            map_result(name, shown, &raw, declares_output)
-        }
-        Err(ServiceError::TransportClosed | ServiceError::TransportSend(_)) => {
-            let report = session.report();
-            settle(&report).await;
-            server.invalidate(&session).await;
-            Err(failed(format!(
-                "MCP server `{name}` stopped during the call to `{shown}`{}; it is restarted on the next call",
-                report.describe()
-            )))
-        }
-        Err(ServiceError::McpError(error)) => Err(failed(format!(
-            "MCP server `{name}` refused the call to `{shown}`: {} (error {})",
-            error.message, error.code.0
-        ))),
-        Err(ServiceError::UnexpectedResponse) => Err(failed(format!(
-            "MCP server `{name}` answered the call to `{shown}` with a malformed result"
-        ))),
-        Err(other) => Err(failed(format!(
-            "the call to `{shown}` on MCP server `{name}` failed: {other}"
-        ))),
-    }
 }
 
 /// Maps a raw `tools/call` result (MCP JSON) to the outcome, or the call's error.
@@ -209,10 +141,51 @@ pub fn block_from_json(raw: &JsonValue) -> ContentBlock {
     }
 }
 
+/// The MCP output schema of a tool whose advertised output schema is `schema`: MCP only
+/// allows object-rooted output schemas, so anything else is not advertised.
+pub fn output_schema(schema: &JsonValue) -> Option<JsonObject> {
+    match schema {
+        JsonValue::Object(map) if map.get("type") == Some(&json!("object")) => Some(map.clone()),
+        _ => None,
+    }
+}
+
+/// One of our content blocks as an MCP content block (the shapes match field for field).
+fn content_block(block: &ContentBlock) -> rmcp::model::ContentBlock {
+    serde_json::to_value(block)
+        .ok()
+        .and_then(|value| serde_json::from_value(value).ok())
+        .unwrap_or_else(|| {
+            rmcp::model::ContentBlock::text(crate::content::text_of(std::slice::from_ref(block)))
+        })
+}
+
+/// Maps a frozen pipeline result onto an MCP tool result: a failure is `isError` with the
+/// model text (`Error: <message>`) and its code in `_meta`; a success carries its content
+/// (then the content of deferred contexts) and, when `structured`, the value.
+pub fn to_call_result(result: &ToolExecutionResult, structured: bool) -> CallToolResult {
+    if let Some(failure) = result.failure_info() {
+        let mut meta = MetaObject::new();
+        meta.insert(ERROR_CODE_META.to_owned(), json!(failure.code.as_str()));
+        return CallToolResult::error(vec![rmcp::model::ContentBlock::text(result.model_text())])
+            .with_meta(Some(meta));
+    }
+    let mut content: Vec<rmcp::model::ContentBlock> =
+        result.content.iter().map(content_block).collect();
+    for context in &result.additional_contexts {
+        content.extend(context.content.iter().map(content_block));
+    }
+    let mut mapped = CallToolResult::success(content);
+    if structured && let Some(value @ JsonValue::Object(_)) = result.value() {
+        mapped.structured_content = Some(value.clone());
+    }
+    mapped
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::content::{MessageSource, UserMessage};
 
     fn map(raw: JsonValue) -> Result<CallOutcome, Error> {
         map_result("s", "t", &raw, false)
@@ -299,5 +272,55 @@ mod tests {
                 .message()
                 .contains("not a list")
         );
+    }
+
+    #[test]
+    fn a_failure_is_an_error_result_with_the_model_text_and_its_code() {
+        let failed = ToolExecutionResult::failure(Error::new(
+            ErrorCode::CodeRunFailed,
+            "code run failed (exception): Error: x\nCaptured output:\nbefore",
+        ));
+        let mut mapped = serde_json::to_value(to_call_result(&failed, true)).unwrap_or_default();
+        // The protocol layer strips `resultType` for pre-2026 peers.
+        if let Some(map) = mapped.as_object_mut() {
+            map.remove("resultType");
+        }
+        assert_eq!(
+            mapped,
+            json!({
+                "content": [{"type": "text", "text": "Error: code run failed (exception): Error: x\nCaptured output:\nbefore"}],
+                "isError": true,
+                "_meta": {"codemode/errorCode": "CODE_RUN_FAILED"}
+            })
+        );
+    }
+
+    #[test]
+    fn a_success_carries_its_content_then_deferred_contexts_and_the_value_when_structured() {
+        let mut result = ToolExecutionResult::success(
+            json!({"n": 1}),
+            vec![
+                ContentBlock::text("one"),
+                ContentBlock::image("aGk=", "image/png"),
+            ],
+        );
+        result.additional_contexts.push(UserMessage::new(
+            MessageSource::Tool {
+                name: "shot".into(),
+                call_id: "c:code:0".into(),
+            },
+            vec![ContentBlock::image("aGk=", "image/gif")],
+        ));
+        let mapped = serde_json::to_value(to_call_result(&result, true)).unwrap_or_default();
+        assert_eq!(mapped["content"][0], json!({"type": "text", "text": "one"}));
+        assert_eq!(
+            mapped["content"][1],
+            json!({"type": "image", "data": "aGk=", "mimeType": "image/png"})
+        );
+        assert_eq!(mapped["content"][2]["mimeType"], "image/gif");
+        assert_eq!(mapped["structuredContent"], json!({"n": 1}));
+        assert!(mapped.get("isError").is_none_or(|e| e == false));
+        let plain = serde_json::to_value(to_call_result(&result, false)).unwrap_or_default();
+        assert!(plain.get("structuredContent").is_none());
     }
 }

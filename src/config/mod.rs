@@ -33,38 +33,27 @@
 //! ```
 //!
 //! Unknown keys and invalid values are errors that name the key, the file and the line.
-//! This module owns reading and checking the file and turning it into registry settings
-//! and tool sources; it must not run anything.
+//! This module owns reading and checking the file; it must not build or run anything
+//! (the composition root, [`crate::host`], turns a [`Config`] into a ready host).
+
+pub mod mcp;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::code::{CodeModeConfig, PresentationMode};
 use crate::error::{Error, ErrorCode};
 use crate::json::JsonValue;
-use crate::registry::{PresentationMode, Registry, RegistryConfig};
+use crate::registry::Policy;
 use crate::runtime::EngineConfig;
 use crate::schema::JsonSchema;
-use crate::sources::builtin::{BuiltinConfig, builtin_tools};
+use crate::sources::builtin::BuiltinConfig;
 use crate::sources::command::CommandTool;
-use crate::sources::mcp::config::RawMcpServer;
-use crate::sources::mcp::{McpLoad, McpServerConfig};
-use crate::tool::{PreToolDecision, ToolDefinition};
 
-/// What configuration says to do with calls of a tool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Policy {
-    /// Run calls.
-    Allow,
-    /// Refuse calls.
-    Deny,
-    /// Ask the approval service (the MCP client, when it can be asked); deny otherwise.
-    Ask,
-}
+use mcp::{McpServerConfig, RawMcpServer};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -118,6 +107,7 @@ struct RawCommandTool {
 
 /// A checked configuration.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Config {
     /// The file it came from, if any.
     pub path: Option<PathBuf>,
@@ -216,15 +206,12 @@ impl Config {
                 .map_err(|err: Error| place.error(mode.span(), err.message()))?;
         }
         if let Some(limit) = raw.max_parallel_sub_calls {
-            let value = *limit.get_ref();
-            let registry = RegistryConfig {
-                max_parallel_sub_calls: usize::try_from(value).unwrap_or(0),
-                ..RegistryConfig::default()
-            };
-            registry
+            let value = usize::try_from(*limit.get_ref()).unwrap_or(0);
+            CodeModeConfig::default()
+                .with_max_parallel_sub_calls(value)
                 .validate()
                 .map_err(|err| place.error(limit.span(), err.message()))?;
-            config.max_parallel_sub_calls = registry.max_parallel_sub_calls;
+            config.max_parallel_sub_calls = value;
         }
         if let Some(runtime) = raw.runtime {
             config.engine = engine_config(&place, runtime)?;
@@ -291,160 +278,12 @@ impl Config {
         Ok(config)
     }
 
-    /// The registry settings of this configuration.
-    pub fn registry_config(&self) -> RegistryConfig {
-        RegistryConfig {
-            mode: self.mode,
-            max_parallel_sub_calls: self.max_parallel_sub_calls,
-            ..RegistryConfig::default()
-        }
+    /// The Code Mode settings of this configuration.
+    pub fn code_mode_config(&self) -> CodeModeConfig {
+        CodeModeConfig::default()
+            .with_mode(self.mode)
+            .with_max_parallel_sub_calls(self.max_parallel_sub_calls)
     }
-
-    /// The tools of the built-in and command sources. Two sources declaring one name is an
-    /// error that names both.
-    pub fn local_tools(&self) -> Result<Vec<ToolDefinition>, Error> {
-        let mut tools = builtin_tools(&self.builtin)?;
-        for command in &self.command_tools {
-            if tools.iter().any(|t| t.name() == command.name) {
-                return Err(Error::new(
-                    ErrorCode::InvalidConfig,
-                    format!(
-                        "the command tool `{}` has the name of a built-in tool; rename it, or leave `{}` out of `[builtin] enabled`",
-                        command.name, command.name
-                    ),
-                ));
-            }
-            tools.push(command.clone().into_definition()?);
-        }
-        Ok(tools)
-    }
-
-    /// Registers the built-in and command tools and installs the configured policies in
-    /// `registry`. A policy naming no registered tool is an error (a typo must not leave a
-    /// tool unguarded).
-    ///
-    /// With `[[mcp]]` servers configured this is an error: they are started by the async
-    /// [`Config::apply_all`].
-    pub fn apply(&self, registry: &Registry) -> Result<(), Error> {
-        if !self.mcp.is_empty() {
-            return Err(Error::new(
-                ErrorCode::InvalidConfig,
-                "the configuration has MCP servers: register its sources with `Config::apply_all`, which starts them",
-            ));
-        }
-        for tool in self.local_tools()? {
-            registry.register(tool)?.keep();
-        }
-        self.install_policies(registry, &[])
-    }
-
-    /// Registers every source's tools — built-in and command tools, then the MCP servers'
-    /// (started concurrently; see [`crate::sources::mcp`] for naming and collisions) — and
-    /// installs the configured policies. A server that cannot be started is reported in
-    /// the returned load and logged, not an error: the other tools keep working.
-    pub async fn apply_all(&self, registry: &Registry) -> Result<McpLoad, Error> {
-        let local = self.local_tools()?;
-        let local_names: std::collections::BTreeSet<String> =
-            local.iter().map(|tool| tool.name().to_owned()).collect();
-        for tool in local {
-            registry.register(tool)?.keep();
-        }
-        let mut load = crate::sources::mcp::load(&self.mcp, &local_names).await;
-        let mut policies = self.policies.clone();
-        for tool in std::mem::take(&mut load.tools) {
-            let settings = self
-                .mcp
-                .iter()
-                .find(|server| server.name == tool.server)
-                .and_then(|server| server.tools.get(&tool.remote_name));
-            if let Some(policy) = settings.and_then(|settings| settings.policy) {
-                policies
-                    .entry(tool.definition.name().to_owned())
-                    .or_insert(policy);
-            }
-            registry.register(tool.definition)?.keep();
-        }
-        // With a server down, a policy may name one of its tools: that tool cannot be
-        // called, so the policy waits for it instead of failing the configuration.
-        let unavailable: Vec<String> = if load.any_failed() {
-            let known = registry.known_names(None);
-            let missing: Vec<String> = policies
-                .keys()
-                .filter(|name| !known.contains(name))
-                .cloned()
-                .collect();
-            for name in &missing {
-                tracing::warn!(
-                    "a policy names `{name}`, which no available source serves (an MCP server is down)"
-                );
-            }
-            missing
-        } else {
-            Vec::new()
-        };
-        let config = Config {
-            policies,
-            ..self.clone()
-        };
-        config.install_policies(registry, &unavailable)?;
-        load.tools.clear();
-        Ok(load)
-    }
-
-    /// Installs the configured policies after every source registered its tools. Names in
-    /// `unavailable` (tools of sources that failed to load) are not reported as unknown.
-    pub fn install_policies(
-        &self,
-        registry: &Registry,
-        unavailable: &[String],
-    ) -> Result<(), Error> {
-        let known = registry.known_names(None);
-        let unknown: Vec<&String> = self
-            .policies
-            .keys()
-            .filter(|name| !known.contains(name) && !unavailable.contains(name))
-            .collect();
-        if !unknown.is_empty() {
-            let names: Vec<String> = unknown.iter().map(|n| format!("`{n}`")).collect();
-            return Err(Error::new(
-                ErrorCode::InvalidConfig,
-                format!(
-                    "{}: a policy names {} but no such tool is configured (known tools: {})",
-                    self.path
-                        .as_ref()
-                        .map_or("configuration".to_owned(), |p| p.display().to_string()),
-                    names.join(", "),
-                    known.join(", ")
-                ),
-            ));
-        }
-        install_policies(registry, self.policies.clone());
-        Ok(())
-    }
-}
-
-/// Installs a `tools/pre-execute` listener applying `policies` by tool name.
-pub fn install_policies(registry: &Registry, policies: BTreeMap<String, Policy>) {
-    if policies.is_empty() {
-        return;
-    }
-    let policies = Arc::new(policies);
-    registry
-        .on_pre_execute(move |execution, next| {
-            let policy = policies.get(&execution.name).copied();
-            async move {
-                match policy {
-                    Some(Policy::Deny) => Ok(PreToolDecision::Deny {
-                        reason: "the configuration denies this tool".into(),
-                    }),
-                    Some(Policy::Ask) => Ok(PreToolDecision::Ask {
-                        reason: Some("the configuration asks for approval of this tool".into()),
-                    }),
-                    Some(Policy::Allow) | None => next.run().await,
-                }
-            }
-        })
-        .keep();
 }
 
 fn engine_config(place: &Place<'_>, raw: RawRuntime) -> Result<EngineConfig, Error> {
@@ -689,7 +528,7 @@ policy = "allow"
 
     #[test]
     fn mcp_servers_are_read_and_checked() {
-        use crate::sources::mcp::McpTransport;
+        use crate::mcp::client::McpTransport;
         let config = parse(
             r#"
 [[mcp]]
@@ -710,8 +549,10 @@ startup_timeout_ms = 2000
 "#,
         )
         .unwrap();
-        let err = config.apply(&Registry::new()).unwrap_err();
-        assert!(err.message().contains("`Config::apply_all`"), "{err}");
+        let err = crate::host::Host::builder(config.clone())
+            .build_local()
+            .unwrap_err();
+        assert!(err.message().contains("`HostBuilder::build`"), "{err}");
         let fs = &config.mcp[0];
         assert_eq!(
             fs.transport,

@@ -4,11 +4,11 @@
 //! - `tools/list`: the assembly's wire tools in the configured mode. A native tool carries
 //!   `outputSchema` when its output schema (or the schema its source advertised) has an
 //!   object root — MCP only allows object-rooted output schemas — and then its calls carry
-//!   the value as `structuredContent`. `run_code` carries its description followed by the
+//!   the value as `structuredContent`. The transport carries its description followed by the
 //!   assembly's prompt sections (`tools:code-only` in `code` mode, then `tools:sdk`), and no
 //!   `outputSchema`: its result is the model-facing text of the run, as the spec defines.
 //! - `tools/call`: a success maps its content blocks (and the content of deferred
-//!   contexts, e.g. images of `run_code` sub-calls, after them) to MCP content; a failure
+//!   contexts, e.g. images of a program's sub-calls, after them) to MCP content; a failure
 //!   is an `isError` result whose one text block is the model text the spec defines
 //!   (`Error: <message>`), with the stable code in `_meta` (`codemode/errorCode`).
 //!   Unknown tools are error results too (the registry's `UNKNOWN_TOOL` text).
@@ -27,27 +27,24 @@ use std::time::Duration;
 use futures::FutureExt;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation,
-    InitializeRequestParams, InitializeResult, JsonObject, ListToolsResult, MetaObject,
-    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+    InitializeRequestParams, InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use crate::codemode::assemble;
-use crate::content::ContentBlock;
+use crate::code::{Assembly, advertised_output, assemble};
 use crate::error::{Error, ErrorCode};
-use crate::registry::{Disposer, PresentationMode, Registry, ScopeHandle};
-use crate::tool::{RUN_CODE, ToolExecutionInput, ToolExecutionResult};
+use crate::mcp::wire::{output_schema, to_call_result};
+use crate::registry::{Disposer, Registry, Scope};
+use crate::tool::{ScopeId, ToolExecutionInput, ToolExecutionResult};
 
 use super::approval::{ElicitationApprovals, SessionLink};
 
 /// The server's name in `serverInfo`.
 pub const SERVER_NAME: &str = "codemode";
-
-/// The `_meta` key carrying a failed call's stable error code.
-pub const ERROR_CODE_META: &str = "codemode/errorCode";
 
 /// How long tool-set changes are gathered before one `list_changed` is considered.
 const CHANGE_DEBOUNCE: Duration = Duration::from_millis(50);
@@ -55,7 +52,9 @@ const CHANGE_DEBOUNCE: Duration = Duration::from_millis(50);
 /// What a session shares with its background task and drops when it ends.
 struct Session {
     registry: Registry,
-    scope: ScopeHandle,
+    scope: Scope,
+    /// The session scope's id.
+    agent: ScopeId,
     approvals: Arc<ElicitationApprovals>,
     link: SessionLink,
     number: u64,
@@ -68,42 +67,48 @@ impl Drop for Session {
     fn drop(&mut self) {
         self.closed.cancel();
         self.on_change.dispose();
-        self.approvals.close(self.scope.id());
+        self.approvals.close(self.agent);
         self.scope.close();
         tracing::debug!(session = self.number, "MCP session closed");
     }
 }
 
 /// The MCP handler of one session.
-pub struct CodemodeServer {
+pub struct SessionHandler {
     session: Arc<Session>,
 }
 
-impl std::fmt::Debug for CodemodeServer {
+impl std::fmt::Debug for SessionHandler {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CodemodeServer")
+        f.debug_struct("SessionHandler")
             .field("session", &self.session.number)
             .finish_non_exhaustive()
     }
 }
 
-impl CodemodeServer {
+impl SessionHandler {
     pub(crate) fn new(
         registry: Registry,
         approvals: Arc<ElicitationApprovals>,
         number: u64,
     ) -> Result<Self, Error> {
-        let scope = registry.create_scope(format!("mcp session {number}"), None)?;
+        let scope = registry
+            .global()
+            .create_scope(format!("mcp session {number}"))?;
+        let agent = scope
+            .id()
+            .ok_or_else(|| Error::new(ErrorCode::InvalidDefinition, "a session scope has an id"))?;
         let link = SessionLink::default();
-        approvals.open(scope.id(), link.clone());
+        approvals.open(agent, link.clone());
         let (tx, changes) = tokio::sync::watch::channel(0u64);
         let on_change = registry.on_change(move || {
             tx.send_modify(|n| *n = n.wrapping_add(1));
         });
-        Ok(CodemodeServer {
+        Ok(SessionHandler {
             session: Arc::new(Session {
                 registry,
                 scope,
+                agent,
                 approvals,
                 link,
                 number,
@@ -116,30 +121,22 @@ impl CodemodeServer {
 }
 
 impl Session {
-    fn mode(&self) -> PresentationMode {
-        self.registry.mode(Some(self.scope.id()))
+    fn assembly(&self) -> Result<Assembly, Error> {
+        assemble(&self.scope)
     }
 
     /// The session's tool list in its mode.
     fn tools(&self) -> Result<Vec<Tool>, Error> {
-        let scope = Some(self.scope.id());
-        let assembly = assemble(&self.registry, scope)?;
-        let sections: Vec<&str> = assembly.sections.iter().map(|s| s.text.as_str()).collect();
-        let sections = sections.join("\n\n");
+        let assembly = self.assembly()?;
         let mut tools = Vec::with_capacity(assembly.tools.len());
-        for schema in assembly.tools {
+        for schema in assembly.self_describing_tools() {
             let input = match &schema.parameters {
                 Value::Object(map) => map.clone(),
                 _ => object_of(json!({"type": "object"})),
             };
-            let is_run_code = schema.name == RUN_CODE;
-            let description = if is_run_code && !sections.is_empty() {
-                format!("{}\n\n{sections}", schema.description)
-            } else {
-                schema.description.clone()
-            };
-            let mut tool = Tool::new(schema.name.clone(), description, Arc::new(input));
-            if !is_run_code && let Some(output) = self.output_schema(&schema.name) {
+            let output = assembly.outputs.get(&schema.name).and_then(output_schema);
+            let mut tool = Tool::new(schema.name, schema.description, Arc::new(input));
+            if let Some(output) = output {
                 tool = tool.with_raw_output_schema(Arc::new(output));
             }
             tools.push(tool);
@@ -147,23 +144,14 @@ impl Session {
         Ok(tools)
     }
 
-    /// The MCP output schema of a native tool: its declared (or advertised) output schema
-    /// when the root is an object; `run_code` has none.
+    /// The MCP output schema of a tool this session calls: its advertised output schema
+    /// when the root is an object; a provider's tool (the transport) has none: its result
+    /// is the model-facing text of the run.
     fn output_schema(&self, name: &str) -> Option<JsonObject> {
-        if name == RUN_CODE {
-            // run_code's result is the model-facing text of the run.
+        if self.registry.reserved(name).is_some() {
             return None;
         }
-        let tool = self.registry.get(name, Some(self.scope.id()))?;
-        let schema = tool
-            .annotations()
-            .advertised_output
-            .clone()
-            .unwrap_or_else(|| tool.output().schema().as_json().clone());
-        match schema {
-            Value::Object(map) if map.get("type") == Some(&json!("object")) => Some(map),
-            _ => None,
-        }
+        output_schema(&advertised_output(&*self.scope.get(name)?))
     }
 
     /// Watches the registry and tells the client when this session's list changed.
@@ -206,9 +194,9 @@ impl Session {
         self.link
             .in_flight
             .lock()
-            .insert(call_id.clone(), ctx.id.clone());
+            .insert(call_id.clone(), (ctx.id.clone(), name.clone()));
         let input = ToolExecutionInput::new(call_id.clone(), name.clone(), arguments)
-            .for_agent(self.scope.id())
+            .for_agent(self.agent)
             .with_signal(ctx.ct.clone());
         let outcome = AssertUnwindSafe(self.registry.execute(input))
             .catch_unwind()
@@ -240,55 +228,17 @@ fn object_of(value: Value) -> JsonObject {
     }
 }
 
-/// One of our content blocks as an MCP content block (the shapes match field for field).
-fn content_block(block: &ContentBlock) -> rmcp::model::ContentBlock {
-    serde_json::to_value(block)
-        .ok()
-        .and_then(|value| serde_json::from_value(value).ok())
-        .unwrap_or_else(|| {
-            rmcp::model::ContentBlock::text(crate::content::text_of(std::slice::from_ref(block)))
-        })
-}
-
-/// Maps a frozen pipeline result onto an MCP tool result: a failure is `isError` with the
-/// model text (`Error: <message>`) and its code in `_meta`; a success carries its content
-/// (then the content of deferred contexts) and, when `structured`, the value.
-pub fn to_call_result(result: &ToolExecutionResult, structured: bool) -> CallToolResult {
-    if let Some(failure) = result.failure_info() {
-        let mut meta = MetaObject::new();
-        meta.insert(ERROR_CODE_META.to_owned(), json!(failure.code.as_str()));
-        return CallToolResult::error(vec![rmcp::model::ContentBlock::text(result.model_text())])
-            .with_meta(Some(meta));
-    }
-    let mut content: Vec<rmcp::model::ContentBlock> =
-        result.content.iter().map(content_block).collect();
-    for context in &result.additional_contexts {
-        content.extend(context.content.iter().map(content_block));
-    }
-    let mut mapped = CallToolResult::success(content);
-    if structured && let Some(value @ Value::Object(_)) = result.value() {
-        mapped.structured_content = Some(value.clone());
-    }
-    mapped
-}
-
-impl ServerHandler for CodemodeServer {
+impl ServerHandler for SessionHandler {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_tool_list_changed()
             .build();
-        let instructions = match self.session.mode() {
-            PresentationMode::Native => {
-                "Tools served by codemode: every call runs through its guarded pipeline."
-            }
-            PresentationMode::Code => {
-                "Code Mode: `run_code` is the only tool. Its description declares the tools as a TypeScript SDK; \
-                 write a program that calls them with `await tools.name(args)` and returns or prints what you need."
-            }
-            PresentationMode::Both => {
-                "The tools can be called directly, or from a `run_code` program: its description declares them as a \
-                 TypeScript SDK (`await tools.name(args)`)."
+        let instructions = match self.session.assembly() {
+            Ok(assembly) => assembly.instructions(),
+            Err(err) => {
+                tracing::warn!(error = %err, "the session's tools cannot be assembled");
+                format!("The tools cannot be listed: {}", err.message())
             }
         };
         let mut info = InitializeResult::new(capabilities).with_instructions(instructions);
@@ -312,7 +262,7 @@ impl ServerHandler for CodemodeServer {
         context.peer.set_peer_info(request.clone());
         self.session
             .approvals
-            .set_peer(self.session.scope.id(), context.peer.clone());
+            .set_peer(self.session.agent, context.peer.clone());
         self.negotiate_initialize(&request)
     }
 
@@ -339,61 +289,5 @@ impl ServerHandler for CodemodeServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         Ok(self.session.call(request, context).await.into())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::content::{MessageSource, UserMessage};
-
-    #[test]
-    fn a_failure_is_an_error_result_with_the_model_text_and_its_code() {
-        let failed = ToolExecutionResult::failure(Error::new(
-            ErrorCode::CodeRunFailed,
-            "code run failed (exception): Error: x\nCaptured output:\nbefore",
-        ));
-        let mut mapped = serde_json::to_value(to_call_result(&failed, true)).unwrap_or_default();
-        // The protocol layer strips `resultType` for pre-2026 peers.
-        if let Some(map) = mapped.as_object_mut() {
-            map.remove("resultType");
-        }
-        assert_eq!(
-            mapped,
-            json!({
-                "content": [{"type": "text", "text": "Error: code run failed (exception): Error: x\nCaptured output:\nbefore"}],
-                "isError": true,
-                "_meta": {"codemode/errorCode": "CODE_RUN_FAILED"}
-            })
-        );
-    }
-
-    #[test]
-    fn a_success_carries_its_content_then_deferred_contexts_and_the_value_when_structured() {
-        let mut result = ToolExecutionResult::success(
-            json!({"n": 1}),
-            vec![
-                ContentBlock::text("one"),
-                ContentBlock::image("aGk=", "image/png"),
-            ],
-        );
-        result.additional_contexts.push(UserMessage::new(
-            MessageSource::Tool {
-                name: "shot".into(),
-                call_id: "c:code:0".into(),
-            },
-            vec![ContentBlock::image("aGk=", "image/gif")],
-        ));
-        let mapped = serde_json::to_value(to_call_result(&result, true)).unwrap_or_default();
-        assert_eq!(mapped["content"][0], json!({"type": "text", "text": "one"}));
-        assert_eq!(
-            mapped["content"][1],
-            json!({"type": "image", "data": "aGk=", "mimeType": "image/png"})
-        );
-        assert_eq!(mapped["content"][2]["mimeType"], "image/gif");
-        assert_eq!(mapped["structuredContent"], json!({"n": 1}));
-        assert!(mapped.get("isError").is_none_or(|e| e == false));
-        let plain = serde_json::to_value(to_call_result(&result, false)).unwrap_or_default();
-        assert!(plain.get("structuredContent").is_none());
     }
 }

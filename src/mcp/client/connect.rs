@@ -19,7 +19,7 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio_util::sync::CancellationToken;
 
-use super::config::{McpServerConfig, McpTransport};
+use crate::config::mcp::{McpServerConfig, McpTransport};
 use crate::error::{Error, ErrorCode};
 
 /// How much of a server's standard error is kept for failure messages.
@@ -91,23 +91,8 @@ struct ProcessGuard {
 impl Drop for ProcessGuard {
     fn drop(&mut self) {
         self.stop.cancel();
-        kill_group(self.pid);
+        crate::process::kill_group(self.pid);
     }
-}
-
-fn kill_group(pid: Option<u32>) {
-    #[cfg(unix)]
-    if let Some(pid) = pid.and_then(|pid| i32::try_from(pid).ok()) {
-        // SAFETY: `kill` only sends a signal and touches no memory of ours. `-pid` names
-        // the process group the server leads (it was spawned with `process_group(0)`),
-        // so no unrelated process is signalled; a group that is already gone makes it
-        // fail with ESRCH, which is fine to ignore.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = pid;
 }
 
 /// A live session with a server.

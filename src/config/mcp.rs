@@ -1,5 +1,5 @@
 //! The `[[mcp]]` entries of the configuration file: their raw TOML shape and the checks
-//! that turn one into an [`McpServerConfig`].
+//! that turn one into an [`McpServerConfig`] (what [`crate::mcp::client`] connects to).
 //!
 //! This module owns what an MCP server entry may say and how it is checked; it must not
 //! start anything. Errors name the entry (and, through the caller's `place`, the file,
@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::config::Policy;
 use crate::error::Error;
+use crate::registry::Policy;
 
 /// The call timeout of MCP tools when the configuration gives none (a hung server must
 /// not hold a run for its whole wall budget).

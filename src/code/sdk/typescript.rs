@@ -447,7 +447,7 @@ pub(crate) fn write_tool_members(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codemode::sdk::schema_view::build_single;
+    use crate::code::sdk::schema_view::build_single;
     use serde_json::json;
 
     fn ts(schema: JsonValue) -> String {

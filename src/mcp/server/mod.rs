@@ -1,10 +1,11 @@
 //! `codemode serve`: the MCP server that exposes a registry's presentation to any MCP
 //! client, over stdio or streamable HTTP on loopback (the official Rust SDK, `rmcp`).
 //!
-//! - [`handler`]: one MCP session — `tools/list` is the session scope's assembly in the
-//!   configured mode (native schemas, `run_code` carrying the SDK, or both), `tools/call`
+//! - [`SessionHandler`]: one MCP session — `tools/list` is the session scope's assembly
+//!   in its mode (native schemas, the transport carrying the SDK, or both), `tools/call`
 //!   runs [`Registry::execute`](crate::registry::Registry::execute) (the pipeline `codemode
-//!   run` uses) and maps the frozen result onto an MCP `CallToolResult`; client
+//!   run` uses) and maps the frozen result onto an MCP `CallToolResult`
+//!   ([`crate::mcp::wire`]); client
 //!   cancellation cancels the call's signal; tool-set changes become
 //!   `notifications/tools/list_changed`.
 //! - `stdio`: the line filter in front of rmcp's stdio transport (JSON-RPC errors for
@@ -15,12 +16,12 @@
 //! Each MCP session gets its own agent scope (so an `ask` knows which client to ask); the
 //! scope is closed when the session ends.
 //!
-//! This module owns the MCP surface (protocol, transports, result mapping); it must not
-//! decide visibility or policy (the registry and configuration do), render SDK text (the
-//! assembly does) or touch stdout for anything but the protocol.
+//! This module owns the server side of the protocol (sessions, transports); it must not
+//! decide visibility or policy (the registry and configuration do), what a model is given
+//! (the assembly does) or touch stdout for anything but the protocol.
 
 mod approval;
-mod handler;
+mod session;
 mod stdio;
 
 use std::net::{IpAddr, SocketAddr};
@@ -36,7 +37,7 @@ use tokio_util::sync::CancellationToken;
 use crate::registry::Registry;
 
 pub use approval::ElicitationApprovals;
-pub use handler::{CodemodeServer, SERVER_NAME};
+pub use session::{SERVER_NAME, SessionHandler};
 
 /// The endpoint path of the streamable HTTP transport.
 pub const HTTP_PATH: &str = "/mcp";
@@ -82,10 +83,19 @@ impl ServeError {
 
 /// Settings of the server.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ServeOptions {
     /// How long an `ask` waits for the client's elicitation answer before the call is
     /// denied (the approver is then "unavailable").
     pub approval_timeout: Duration,
+}
+
+impl ServeOptions {
+    /// The same options with another approval timeout.
+    pub fn with_approval_timeout(mut self, timeout: Duration) -> Self {
+        self.approval_timeout = timeout;
+        self
+    }
 }
 
 impl Default for ServeOptions {
@@ -97,7 +107,7 @@ impl Default for ServeOptions {
 }
 
 /// The MCP server over one registry: installs the elicitation approval service and makes
-/// one [`CodemodeServer`] handler per MCP session.
+/// one [`SessionHandler`] handler per MCP session.
 #[derive(Clone)]
 pub struct McpServer {
     registry: Registry,
@@ -125,9 +135,9 @@ impl McpServer {
     }
 
     /// The handler of a new MCP session (its own agent scope).
-    pub fn session(&self) -> Result<CodemodeServer, crate::Error> {
+    pub fn session(&self) -> Result<SessionHandler, crate::Error> {
         let number = self.sessions.fetch_add(1, Ordering::Relaxed);
-        CodemodeServer::new(self.registry.clone(), self.approvals.clone(), number)
+        SessionHandler::new(self.registry.clone(), self.approvals.clone(), number)
     }
 
     /// Serves one client over standard input and output until the client closes the

@@ -17,7 +17,7 @@ const MAX_INDENT: usize = 10;
 /// The text of a successful run.
 ///
 /// ```
-/// use codemode::codemode::output::success_text;
+/// use codemode::code::output::success_text;
 /// use serde_json::json;
 /// assert_eq!(success_text(&["a".into(), "b".into()], Some(&json!("done"))), "a\nb\ndone");
 /// assert_eq!(success_text(&[], Some(&json!({"n": [1]}))), "{\n  \"n\": [\n    1\n  ]\n}");
@@ -38,7 +38,7 @@ pub fn success_text(logs: &[String], value: Option<&JsonValue>) -> String {
 /// The text of a failed run (the content of its `CODE_RUN_FAILED` error).
 ///
 /// ```
-/// use codemode::codemode::output::failure_text;
+/// use codemode::code::output::failure_text;
 /// assert_eq!(failure_text("timeout", "compute budget of 60000 ms exceeded", &[]),
 ///            "code run failed (timeout): compute budget of 60000 ms exceeded");
 /// assert_eq!(failure_text("exception", "boom", &["step 1".into()]),

@@ -2,7 +2,7 @@
 //! `description`, described for the loaded runtime's language), its body (the program runs
 //! on the code runtime; every binding call goes through the bridge), and its presentation.
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use serde_json::json;
 
@@ -10,12 +10,14 @@ use crate::content::ContentBlock;
 use crate::error::{Error, ErrorCode};
 use crate::json::JsonValue;
 use crate::presentation::{ToolCallKind, ToolCallView};
-use crate::registry::Registry;
+use crate::registry::{Registry, WeakRegistry};
 use crate::runtime::{BindingNamespace, CodeRunRequest, CodeRuntime, Language};
 use crate::schema::JsonSchema;
-use crate::tool::{RUN_CODE, ToolDefinition, ToolOutput, ToolRunContext};
+use crate::tool::{ToolDefinition, ToolOutput, ToolRunContext};
 
-use super::bridge::{BridgeHost, RunBridge, SubCallObserver};
+use super::RUN_CODE;
+use super::bridge::{BridgeHost, RunBridge};
+use super::layer::Layer;
 use super::output::{failure_text, success_text};
 
 /// The description of `run_code` a model reads, per language.
@@ -67,15 +69,14 @@ fn output_schema() -> JsonSchema {
     .unwrap_or_else(|_| JsonSchema::any())
 }
 
-/// Builds the `run_code` definition over `runtime` for `registry`.
+/// Builds the `run_code` definition over `runtime` for the registry and layer it is
+/// installed in. Both hold this definition, so it holds them weakly.
 pub(crate) fn definition(
-    registry: &Registry,
+    registry: WeakRegistry,
+    layer: Weak<Layer>,
     runtime: Arc<dyn CodeRuntime>,
-    observer: Option<SubCallObserver>,
 ) -> Result<ToolDefinition, Error> {
     let language = runtime.language();
-    // The registry holds this definition; a weak handle avoids a reference cycle.
-    let weak = Arc::downgrade(&registry.inner);
     ToolDefinition::builder(RUN_CODE)
         .description(run_code_description(language))
         .parameters(parameters(language))
@@ -104,14 +105,16 @@ pub(crate) fn definition(
             })
         })
         .execute(move |args, ctx| {
-            let registry = weak.upgrade().map(|inner| Registry { inner });
+            let installed = registry.upgrade().zip(layer.upgrade());
             let runtime = runtime.clone();
-            let observer = observer.clone();
             async move {
-                let Some(registry) = registry else {
-                    return Err(Error::new(ErrorCode::ToolFailed, "the registry is gone"));
+                let Some((registry, layer)) = installed else {
+                    return Err(Error::new(
+                        ErrorCode::ToolFailed,
+                        "Code Mode is no longer installed in this registry",
+                    ));
                 };
-                run(registry, runtime, observer, &args, ctx).await
+                run(registry, layer, runtime, &args, ctx).await
             }
         })
         .build()
@@ -149,19 +152,20 @@ fn read_arguments(args: &JsonValue) -> Result<(String, String), Error> {
 
 async fn run(
     registry: Registry,
+    layer: Arc<Layer>,
     runtime: Arc<dyn CodeRuntime>,
-    observer: Option<SubCallObserver>,
     args: &JsonValue,
     ctx: ToolRunContext,
 ) -> Result<JsonValue, Error> {
     let (program, _description) = read_arguments(args)?;
     let outer = ctx.execution().clone();
     let members: Vec<String> = registry
-        .visible_tools(outer.agent)
+        .scope_of(outer.agent)
+        .visible_tools()
         .iter()
         .map(|tool| tool.name().to_owned())
         .collect();
-    let bridge = RunBridge::new(registry, outer, ctx.signal(), observer);
+    let bridge = RunBridge::new(registry, layer, outer, ctx.signal());
     let host = Arc::new(BridgeHost {
         bridge: bridge.clone(),
         runtime: tokio::runtime::Handle::current(),

@@ -8,7 +8,8 @@
 //! - The request is bounded: by the server's approval timeout, and by the call's signal
 //!   (a cancelled call cancels its pending question).
 //! - The question rides the originating `tools/call` (its SSE stream over HTTP), also for
-//!   `run_code` sub-calls, whose root call id names that request.
+//!   a program's sub-calls, whose root call id names that request (the question says
+//!   which tool's program asks).
 //!
 //! This module owns asking and interpreting the answer; it must not decide which calls
 //! need approval (the configured policy does).
@@ -38,8 +39,9 @@ const ARGUMENTS_SHOWN: usize = 2000;
 pub(crate) struct SessionLink {
     /// The client, once it initialized.
     pub peer: Option<Peer<RoleServer>>,
-    /// In-flight `tools/call` requests by the call id given to the pipeline.
-    pub in_flight: Arc<Mutex<HashMap<String, RequestId>>>,
+    /// In-flight `tools/call` requests (and the tool each called) by the call id given
+    /// to the pipeline.
+    pub in_flight: Arc<Mutex<HashMap<String, (RequestId, String)>>>,
 }
 
 /// Answers `ask` decisions by eliciting the client of the call's session.
@@ -87,8 +89,9 @@ impl ElicitationApprovals {
     }
 }
 
-/// The question the client shows its user.
-fn question(execution: &ToolExecution, reason: Option<&str>) -> String {
+/// The question the client shows its user; `root` is the tool of the client's call when
+/// `execution` is a sub-call of it.
+fn question(execution: &ToolExecution, root: Option<&str>, reason: Option<&str>) -> String {
     let mut arguments = serde_json::to_string_pretty(&*execution.arguments).unwrap_or_default();
     if arguments.len() > ARGUMENTS_SHOWN {
         let mut end = ARGUMENTS_SHOWN;
@@ -99,10 +102,10 @@ fn question(execution: &ToolExecution, reason: Option<&str>) -> String {
         arguments.push_str("\n…");
     }
     let why = reason.map(|r| format!(" ({r})")).unwrap_or_default();
-    let within = if execution.is_nested() {
-        " from a run_code program"
-    } else {
-        ""
+    let within = match root {
+        Some(root) if execution.is_nested() => format!(" from a {root} program"),
+        _ if execution.is_nested() => " from a program".to_owned(),
+        _ => String::new(),
     };
     format!(
         "Allow the call to `{}`{within}{why}? Accept to run it once; decline to refuse it.\n\nArguments:\n{arguments}",
@@ -132,17 +135,18 @@ impl ApprovalService for ElicitationApprovals {
                 tracing::debug!(tool = %execution.name, "the client cannot be asked (no elicitation capability)");
                 return ApprovalAnswer::Unavailable;
             }
-            let mut request = ElicitRequest::new(ElicitRequestParams::FormElicitationParams {
-                meta: None,
-                message: question(&execution, reason.as_deref()),
-                requested_schema: ElicitationSchema::new(BTreeMap::new()),
-            });
             let origin = link
                 .in_flight
                 .lock()
                 .get(execution.root_call_id.as_str())
                 .cloned();
-            if let Some(origin) = origin {
+            let root = origin.as_ref().map(|(_, tool)| tool.as_str());
+            let mut request = ElicitRequest::new(ElicitRequestParams::FormElicitationParams {
+                meta: None,
+                message: question(&execution, root, reason.as_deref()),
+                requested_schema: ElicitationSchema::new(BTreeMap::new()),
+            });
+            if let Some((origin, _)) = origin {
                 request.extensions.insert(OriginatingRequestId(origin));
             }
             let mut options = PeerRequestOptions::no_options();

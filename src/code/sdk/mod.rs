@@ -49,7 +49,7 @@ pub type SdkLanguage = crate::runtime::Language;
 /// fenced code block declaring `tools`.
 ///
 /// ```
-/// use codemode::codemode::sdk::{render_sdk_section, SdkLanguage, SdkTool};
+/// use codemode::code::sdk::{render_sdk_section, SdkLanguage, SdkTool};
 /// use serde_json::json;
 /// let tools = [SdkTool {
 ///     name: "get_me".into(),
@@ -120,7 +120,7 @@ pub fn render_sdk_section(language: SdkLanguage, tools: &[SdkTool]) -> String {
 /// itself); the SDK section declares them as named aliases instead.
 ///
 /// ```
-/// use codemode::codemode::sdk::json_schema_to_ts;
+/// use codemode::code::sdk::json_schema_to_ts;
 /// use serde_json::json;
 /// assert_eq!(json_schema_to_ts(&json!({"type": "array", "items": {"type": ["string", "null"]}})), "(string | null)[]");
 /// assert_eq!(json_schema_to_ts(&json!({"enum": ["a", 1, null]})), "\"a\" | 1 | null");
@@ -136,7 +136,7 @@ pub fn json_schema_to_ts(schema: &JsonValue) -> String {
 /// when every schema rendered as a real type; hosts can check their tool sets with it.
 ///
 /// ```
-/// use codemode::codemode::sdk::{unknown_types, SdkTool};
+/// use codemode::code::sdk::{unknown_types, SdkTool};
 /// use serde_json::json;
 /// let tool = |parameters| SdkTool { name: "t".into(), description: String::new(), parameters, output: None };
 /// assert!(unknown_types(&[tool(json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}}}))]).is_empty());

@@ -9,29 +9,29 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::config::McpServerConfig;
 use super::connect::{Connection, connect};
+use crate::config::mcp::McpServerConfig;
 use crate::error::Error;
 
 /// One configured server and its current session.
-pub struct McpServer {
+pub struct ServerConnection {
     config: McpServerConfig,
     live: tokio::sync::Mutex<Option<Arc<Connection>>>,
     starts: AtomicU64,
 }
 
-impl std::fmt::Debug for McpServer {
+impl std::fmt::Debug for ServerConnection {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("McpServer")
+        f.debug_struct("ServerConnection")
             .field("name", &self.config.name)
             .field("starts", &self.starts())
             .finish_non_exhaustive()
     }
 }
 
-impl McpServer {
+impl ServerConnection {
     pub(crate) fn new(config: McpServerConfig, first: Connection) -> Arc<Self> {
-        Arc::new(McpServer {
+        Arc::new(ServerConnection {
             config,
             live: tokio::sync::Mutex::new(Some(Arc::new(first))),
             starts: AtomicU64::new(1),

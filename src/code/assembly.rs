@@ -1,0 +1,217 @@
+//! Modes and prompt assembly: what a scope's model is given — wire tool schemas and prompt
+//! sections — in `native`, `code` or `both` mode.
+
+use std::sync::Arc;
+
+use crate::error::{Error, ErrorCode};
+use crate::json::JsonValue;
+use crate::registry::Scope;
+use crate::runtime::Language;
+use crate::tool::{ToolDefinition, ToolSchema};
+
+use super::mode::{PresentationMode, ScopePresentation};
+use super::sdk::{SdkLanguage, SdkTool, render_sdk_section};
+use super::{CodeMode, RUN_CODE};
+
+/// The id of the SDK prompt section.
+pub const SDK_SECTION: &str = "tools:sdk";
+/// The id of the code-only rule section.
+pub const CODE_ONLY_SECTION: &str = "tools:code-only";
+/// The order of the SDK section (sections are sorted by order).
+pub const SDK_SECTION_ORDER: u32 = 150;
+/// The order of the code-only rule: before the SDK, so the model reads which tools it can
+/// call before what each tool does.
+pub const CODE_ONLY_SECTION_ORDER: u32 = 140;
+
+/// The text of the code-only rule section.
+pub const CODE_ONLY_RULE: &str = "## Calling tools\n\n`run_code` is your only tool. Every tool in the SDK below is \
+called from inside a `run_code` program (`await tools.name(args)`), never directly.";
+
+/// One section of the system prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptSection {
+    /// The section's id (`tools:sdk`, `tools:code-only`).
+    pub id: &'static str,
+    /// Sections are sorted by this.
+    pub order: u32,
+    /// The section's text.
+    pub text: String,
+}
+
+/// What one scope's model is given.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Assembly {
+    /// The mode it was assembled in.
+    pub mode: PresentationMode,
+    /// The language programs are written in (`None` in `native` mode).
+    pub language: Option<Language>,
+    /// The wire tool schemas, sorted by name.
+    pub tools: Vec<ToolSchema>,
+    /// Prompt sections, sorted by order.
+    pub sections: Vec<PromptSection>,
+    /// The output schema each wire tool advertises (its declared one, or the one its source
+    /// advertised), by name; the transport has none (its result is the run's text).
+    pub outputs: std::collections::BTreeMap<String, JsonValue>,
+}
+
+impl Assembly {
+    /// The section with `id`, if present.
+    pub fn section(&self, id: &str) -> Option<&PromptSection> {
+        self.sections.iter().find(|s| s.id == id)
+    }
+
+    /// Whether `name` is the transport (`run_code`) in this assembly.
+    pub fn is_transport(&self, name: &str) -> bool {
+        self.mode != PresentationMode::Native && name == RUN_CODE
+    }
+
+    /// The wire tools for a client without a system prompt (an MCP client): the
+    /// transport's description carries the prompt sections after it (`tools:code-only` in
+    /// `code` mode, then `tools:sdk`).
+    pub fn self_describing_tools(&self) -> Vec<ToolSchema> {
+        let sections: Vec<&str> = self.sections.iter().map(|s| s.text.as_str()).collect();
+        let sections = sections.join("\n\n");
+        self.tools
+            .iter()
+            .map(|tool| {
+                let mut tool = tool.clone();
+                if self.is_transport(&tool.name) && !sections.is_empty() {
+                    tool.description = format!("{}\n\n{sections}", tool.description);
+                }
+                tool
+            })
+            .collect()
+    }
+
+    /// Server instructions for a client of this assembly (an MCP `initialize` answer).
+    pub fn instructions(&self) -> String {
+        let sdk = match self.language {
+            Some(Language::Python) => "Python",
+            _ => "TypeScript",
+        };
+        match self.mode {
+            PresentationMode::Native => {
+                "Tools served by codemode: every call runs through its guarded pipeline.".to_owned()
+            }
+            PresentationMode::Code => format!(
+                "Code Mode: `{RUN_CODE}` is the only tool. Its description declares the tools as a {sdk} SDK; \
+                 write a program that calls them with `await tools.name(args)` and returns or prints what you need."
+            ),
+            PresentationMode::Both => format!(
+                "The tools can be called directly, or from a `{RUN_CODE}` program: its description declares them as a \
+                 {sdk} SDK (`await tools.name(args)`)."
+            ),
+        }
+    }
+}
+
+/// The output schema `tool` advertises: the one its source advertised, else its declared
+/// output schema.
+pub fn advertised_output(tool: &ToolDefinition) -> JsonValue {
+    tool.annotations()
+        .advertised_output
+        .clone()
+        .unwrap_or_else(|| tool.output().schema().as_json().clone())
+}
+
+/// The SDK renderer of a runtime language, if one is registered.
+fn sdk_language(language: Language) -> Option<SdkLanguage> {
+    match language {
+        Language::TypeScript | Language::Python => Some(language),
+    }
+}
+
+/// The SDK tools of `scope`: its visible end capabilities.
+pub fn sdk_tools(scope: &Scope) -> Vec<SdkTool> {
+    scope
+        .visible_tools()
+        .iter()
+        .map(|tool| SdkTool {
+            name: tool.name().to_owned(),
+            description: tool.schema().description.clone(),
+            parameters: tool.schema().parameters.clone(),
+            output: Some(advertised_output(tool)),
+        })
+        .collect()
+}
+
+fn outputs<'a>(
+    tools: impl IntoIterator<Item = &'a Arc<ToolDefinition>>,
+) -> std::collections::BTreeMap<String, JsonValue> {
+    tools
+        .into_iter()
+        .map(|tool| (tool.name().to_owned(), advertised_output(tool)))
+        .collect()
+}
+
+/// Assembles what `scope`'s model is given in its mode: `native` — every visible tool;
+/// `code` — exactly `[run_code]`, the code-only rule and the SDK; `both` — the visible
+/// tools, `run_code` and the SDK. `code` and `both` without a code runtime fail with an
+/// actionable error.
+pub fn assemble(scope: &Scope) -> Result<Assembly, Error> {
+    let mode = scope.mode();
+    if mode == PresentationMode::Native {
+        let visible = scope.visible_tools();
+        return Ok(Assembly {
+            mode,
+            language: None,
+            tools: visible.iter().map(|t| t.schema().clone()).collect(),
+            sections: Vec::new(),
+            outputs: outputs(&visible),
+        });
+    }
+    let Some(language) = CodeMode::of(scope.registry()).and_then(|code| code.language()) else {
+        return Err(Error::new(
+            ErrorCode::InvalidConfig,
+            format!(
+                "the `{}` mode needs a code runtime, and none is installed: call `CodeMode::install(&registry, config)` \
+                 and give it a runtime with `CodeMode::set_runtime` (for example `JsEngine`), or present this scope as `native`",
+                mode.as_str()
+            ),
+        ));
+    };
+    let Some(sdk_language) = sdk_language(language) else {
+        return Err(Error::new(
+            ErrorCode::InvalidConfig,
+            format!(
+                "the code runtime's language `{language}` has no SDK renderer; install a TypeScript or Python runtime"
+            ),
+        ));
+    };
+    let run_code = scope.get(RUN_CODE).ok_or_else(|| {
+        Error::new(
+            ErrorCode::InvalidConfig,
+            "the code runtime did not provide `run_code`",
+        )
+    })?;
+    let sdk = PromptSection {
+        id: SDK_SECTION,
+        order: SDK_SECTION_ORDER,
+        text: render_sdk_section(sdk_language, &sdk_tools(scope)),
+    };
+    let (tools, sections) = if mode == PresentationMode::Code {
+        let rule = PromptSection {
+            id: CODE_ONLY_SECTION,
+            order: CODE_ONLY_SECTION_ORDER,
+            text: CODE_ONLY_RULE.to_owned(),
+        };
+        (vec![run_code.schema().clone()], vec![rule, sdk])
+    } else {
+        (
+            scope.visible().iter().map(|t| t.schema().clone()).collect(),
+            vec![sdk],
+        )
+    };
+    let outputs = match mode {
+        PresentationMode::Code => Default::default(),
+        _ => outputs(&scope.visible_tools()),
+    };
+    Ok(Assembly {
+        mode,
+        language: Some(language),
+        tools,
+        sections,
+        outputs,
+    })
+}

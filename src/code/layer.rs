@@ -1,0 +1,360 @@
+//! Code Mode as installed in a registry: its configuration, the code runtime it runs
+//! programs on, and the [`ToolProvider`] through which the registry sees `run_code` —
+//! reserved, provided to scopes that present in a code mode, and the only tool a model may
+//! call directly in pure Code Mode.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use parking_lot::{Mutex, RwLock};
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+use crate::error::{Error, ErrorCode};
+use crate::registry::{Disposer, Registry, Scope, ToolProvider, WeakRegistry};
+use crate::runtime::{CodeRuntime, Language};
+use crate::tool::{
+    ScopeId, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult,
+};
+
+use super::bridge::{SubCallObserver, SubCallRecord};
+use super::mode::{PresentationMode, ScopePresentation};
+use super::{RUN_CODE, run_code};
+
+/// What Code Mode is configured with.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct CodeModeConfig {
+    /// The deployment's default presentation (`native`); a scope's `present_as` overrides it.
+    pub mode: PresentationMode,
+    /// How many sub-calls of one program may overlap (default 10; 1 = serial).
+    pub max_parallel_sub_calls: usize,
+}
+
+impl Default for CodeModeConfig {
+    fn default() -> Self {
+        CodeModeConfig {
+            mode: PresentationMode::Native,
+            max_parallel_sub_calls: 10,
+        }
+    }
+}
+
+impl CodeModeConfig {
+    /// The same configuration with another default mode.
+    pub fn with_mode(mut self, mode: PresentationMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// The same configuration with another sub-call overlap limit.
+    pub fn with_max_parallel_sub_calls(mut self, limit: usize) -> Self {
+        self.max_parallel_sub_calls = limit;
+        self
+    }
+
+    /// Checks the values: `max_parallel_sub_calls` is a positive integer (at most 1024).
+    pub fn validate(&self) -> Result<(), Error> {
+        if !(1..=1024).contains(&self.max_parallel_sub_calls) {
+            return Err(Error::new(
+                ErrorCode::InvalidConfig,
+                format!(
+                    "max_parallel_sub_calls must be a positive integer no larger than 1024, got {}",
+                    self.max_parallel_sub_calls
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// One program for [`CodeMode::run_program`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Program {
+    /// The program: the body of an async function in the runtime's language.
+    pub code: String,
+    /// What the program does (the `description` argument of `run_code`).
+    pub description: String,
+    /// The id of the outer call (sub-calls are `<call_id>:code:<n>`). Default `run`.
+    pub call_id: String,
+    /// Cancels the run.
+    pub signal: CancellationToken,
+}
+
+impl Program {
+    /// A program with its description.
+    pub fn new(code: impl Into<String>, description: impl Into<String>) -> Self {
+        Program {
+            code: code.into(),
+            description: description.into(),
+            call_id: "run".into(),
+            signal: CancellationToken::new(),
+        }
+    }
+
+    /// The same program, cancelled by `signal`.
+    pub fn with_signal(mut self, signal: CancellationToken) -> Self {
+        self.signal = signal;
+        self
+    }
+
+    /// The same program under another outer call id.
+    pub fn with_call_id(mut self, call_id: impl Into<String>) -> Self {
+        self.call_id = call_id.into();
+        self
+    }
+}
+
+/// What [`CodeMode::run_program`] returns: the outer result and every settled sub-call in
+/// submission order.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ProgramRun {
+    /// The outer `run_code` result (what the model would read).
+    pub result: Arc<ToolExecutionResult>,
+    /// The settled sub-calls, in submission order.
+    pub sub_calls: Vec<SubCallRecord>,
+}
+
+/// The runtime Code Mode runs programs on, with the `run_code` definition made for it.
+struct Runtime {
+    language: Language,
+    definition: Arc<ToolDefinition>,
+}
+
+pub(super) struct Layer {
+    registry: WeakRegistry,
+    config: CodeModeConfig,
+    runtime: RwLock<Option<Runtime>>,
+    observer: RwLock<Option<SubCallObserver>>,
+    /// Observers of single runs ([`CodeMode::run_program`]), by the scope they run for.
+    runs: Mutex<HashMap<ScopeId, SubCallObserver>>,
+    handles: Mutex<Vec<Disposer>>,
+}
+
+impl Layer {
+    pub(super) fn config(&self) -> &CodeModeConfig {
+        &self.config
+    }
+
+    /// Tells the observers about one settled sub-call of a run for `agent`.
+    pub(super) fn observe(&self, agent: Option<ScopeId>, record: &SubCallRecord) {
+        let observer = self.observer.read().clone();
+        if let Some(observer) = observer {
+            observer(record);
+        }
+        let run = agent.and_then(|agent| self.runs.lock().get(&agent).cloned());
+        if let Some(run) = run {
+            run(record);
+        }
+    }
+
+    fn transport(&self, scope: &Scope) -> Option<Arc<ToolDefinition>> {
+        if scope.mode() == PresentationMode::Native {
+            return None;
+        }
+        self.runtime
+            .read()
+            .as_ref()
+            .map(|runtime| runtime.definition.clone())
+    }
+}
+
+impl ToolProvider for Layer {
+    fn reserved(&self, name: &str) -> Option<String> {
+        (name == RUN_CODE).then(|| "Code Mode's reserved transport".to_owned())
+    }
+
+    fn provide(&self, scope: &Scope, name: &str) -> Option<Arc<ToolDefinition>> {
+        (name == RUN_CODE).then(|| self.transport(scope)).flatten()
+    }
+
+    fn provided(&self, scope: &Scope) -> Vec<Arc<ToolDefinition>> {
+        self.transport(scope).into_iter().collect()
+    }
+
+    fn admit(&self, scope: &Scope, execution: &ToolExecution) -> Result<(), Error> {
+        let name = execution.name.as_str();
+        // A program cannot start another program.
+        if execution.parent.is_some() && name == RUN_CODE {
+            return Err(Error::new(
+                ErrorCode::UnknownTool,
+                format!("unknown tool `{name}`"),
+            ));
+        }
+        // In pure Code Mode a model can only call run_code; every other tool is reached
+        // from a program (a sub-call, which carries a parent).
+        if execution.parent.is_none() && name != RUN_CODE && scope.mode() == PresentationMode::Code
+        {
+            return Err(Error::new(
+                ErrorCode::UnknownTool,
+                format!("unknown tool `{name}` (in Code Mode, call tools from a run_code program)"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// How [`CodeMode::of`] finds the layer installed in a registry.
+struct Installed(Arc<Layer>);
+
+/// Code Mode in one registry: the `run_code` transport over a code runtime, the modes, and
+/// what each scope's model is given ([`assemble`](super::assemble)). Cheap to clone.
+///
+/// ```no_run
+/// use std::sync::Arc;
+/// use codemode::code::{CodeMode, CodeModeConfig, PresentationMode, assemble};
+/// use codemode::registry::Registry;
+/// use codemode::runtime::{EngineConfig, JsEngine};
+///
+/// let registry = Registry::new();
+/// let code = CodeMode::install(&registry, CodeModeConfig::default().with_mode(PresentationMode::Code))?;
+/// code.set_runtime(Arc::new(JsEngine::new(EngineConfig::default())?));
+/// let assembly = assemble(&registry.global())?;
+/// assert_eq!(assembly.tools.len(), 1); // run_code
+/// # Ok::<(), codemode::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct CodeMode {
+    layer: Arc<Layer>,
+}
+
+impl std::fmt::Debug for CodeMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CodeMode")
+            .field("config", &self.layer.config)
+            .field("language", &self.language())
+            .finish_non_exhaustive()
+    }
+}
+
+impl CodeMode {
+    /// Installs Code Mode in `registry`: `run_code` is reserved from now on, and once a
+    /// runtime is set ([`CodeMode::set_runtime`]) scopes presenting in `code` or `both`
+    /// resolve it. One installation per registry.
+    pub fn install(registry: &Registry, config: CodeModeConfig) -> Result<CodeMode, Error> {
+        config.validate()?;
+        if CodeMode::of(registry).is_some() {
+            return Err(Error::new(
+                ErrorCode::InvalidConfig,
+                "Code Mode is already installed in this registry; use `CodeMode::of(&registry)`",
+            ));
+        }
+        let layer = Arc::new(Layer {
+            registry: registry.downgrade(),
+            config,
+            runtime: RwLock::new(None),
+            observer: RwLock::new(None),
+            runs: Mutex::new(HashMap::new()),
+            handles: Mutex::new(Vec::new()),
+        });
+        let provider = registry.add_provider(layer.clone());
+        let found = registry.global().extend(Installed(layer.clone()));
+        layer.handles.lock().extend([provider, found]);
+        Ok(CodeMode { layer })
+    }
+
+    /// The Code Mode installed in `registry`, if any.
+    pub fn of(registry: &Registry) -> Option<CodeMode> {
+        registry
+            .global()
+            .nearest::<Installed>()
+            .map(|installed| CodeMode {
+                layer: installed.0.clone(),
+            })
+    }
+
+    /// Removes Code Mode from its registry (`run_code` is no longer reserved or resolved).
+    pub fn uninstall(&self) {
+        for handle in self.layer.handles.lock().drain(..) {
+            handle.dispose();
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &CodeModeConfig {
+        &self.layer.config
+    }
+
+    /// Runs programs on `runtime` from now on (replacing any runtime set before).
+    pub fn set_runtime(&self, runtime: Arc<dyn CodeRuntime>) -> Result<(), Error> {
+        let language = runtime.language();
+        let definition = Arc::new(run_code::definition(
+            self.layer.registry.clone(),
+            Arc::downgrade(&self.layer),
+            runtime,
+        )?);
+        *self.layer.runtime.write() = Some(Runtime {
+            language,
+            definition,
+        });
+        self.tools_changed();
+        Ok(())
+    }
+
+    /// Removes the runtime: `run_code` is no longer provided (assembly in `code` or `both`
+    /// then fails).
+    pub fn clear_runtime(&self) {
+        *self.layer.runtime.write() = None;
+        self.tools_changed();
+    }
+
+    fn tools_changed(&self) {
+        if let Some(registry) = self.layer.registry.upgrade() {
+            registry.notify_tools_changed();
+        }
+    }
+
+    /// The language of the installed runtime, if any.
+    pub fn language(&self) -> Option<Language> {
+        self.layer.runtime.read().as_ref().map(|r| r.language)
+    }
+
+    /// Installs an observer of every settled sub-call of every program (`None` removes it).
+    pub fn set_observer(&self, observer: Option<SubCallObserver>) {
+        *self.layer.observer.write() = observer;
+    }
+
+    /// Runs one program through `run_code` and the whole pipeline, in a fresh scope that
+    /// presents in `code` mode under `parent` (its tools are `parent`'s), and returns the
+    /// outer result with every settled sub-call in submission order. `on_sub_call`
+    /// observes each one as it settles.
+    pub async fn run_program(
+        &self,
+        parent: &Scope,
+        program: Program,
+        on_sub_call: Option<SubCallObserver>,
+    ) -> Result<ProgramRun, Error> {
+        let scope = parent.create_scope(format!("program {}", program.call_id))?;
+        let declared = scope.present_as(PresentationMode::Code)?;
+        let agent = scope
+            .id()
+            .ok_or_else(|| Error::new(ErrorCode::InvalidDefinition, "a program needs a scope"))?;
+        let records: Arc<Mutex<Vec<SubCallRecord>>> = Arc::default();
+        {
+            let records = records.clone();
+            let observe: SubCallObserver = Arc::new(move |record: &SubCallRecord| {
+                if let Some(observer) = &on_sub_call {
+                    observer(record);
+                }
+                records.lock().push(record.clone());
+            });
+            self.layer.runs.lock().insert(agent, observe);
+        }
+        let input = ToolExecutionInput::new(
+            program.call_id,
+            RUN_CODE,
+            json!({"code": program.code, "description": program.description}),
+        )
+        .for_agent(agent)
+        .with_signal(program.signal);
+        let result = scope.registry().execute(input).await;
+        self.layer.runs.lock().remove(&agent);
+        declared.dispose();
+        scope.close();
+        let mut sub_calls = std::mem::take(&mut *records.lock());
+        sub_calls.sort_by_key(|record| record.index);
+        Ok(ProgramRun { result, sub_calls })
+    }
+}

@@ -1,0 +1,40 @@
+//! Code Mode: the model writes a program against a generated SDK of its tools and runs it
+//! with one `run_code` tool.
+//!
+//! - [`CodeMode`]: the layer installed in a registry — its configuration, the code runtime,
+//!   and the resolution hook that reserves `run_code`, provides it to scopes presenting in
+//!   `code` or `both`, and refuses direct calls of the other tools in pure Code Mode.
+//! - [`mode`](PresentationMode): the modes and each scope's `present_as` declaration.
+//! - [`assembly`]: what each scope's model is given (wire schemas, prompt sections,
+//!   advertised outputs, instructions).
+//! - [`sdk`]: the SDK text (the `tools:sdk` prompt section) in TypeScript and Python, and
+//!   the tool-list reader the `codemode sdk` command uses.
+//! - `run_code` and its bridge: the transport tool whose program's binding calls re-enter
+//!   the registry's staged pipeline through a bounded, ordered per-run lane; the
+//!   `tools/code-dispatch-log` waterfall and the sub-call events.
+//! - [`output`]: the model-facing text of a run.
+//!
+//! This module owns what the model reads about its tools and the `run_code` transport. It
+//! uses the registry only through its public API (scopes, providers, the staged pipeline)
+//! and must not decide which tools are visible (the registry does) or how programs execute
+//! (the runtime does).
+
+pub mod assembly;
+mod bridge;
+mod dispatch_log;
+mod layer;
+mod mode;
+pub mod output;
+mod run_code;
+pub mod sdk;
+
+pub use assembly::{Assembly, PromptSection, advertised_output, assemble, sdk_tools};
+pub use bridge::{SubCallObserver, SubCallRecord};
+pub use dispatch_log::{CodeDispatchLog, CodeLogNext, ScopeDispatchLog};
+pub use layer::{CodeMode, CodeModeConfig, Program, ProgramRun};
+pub use mode::{PresentationMode, ScopePresentation};
+pub use run_code::run_code_description;
+
+/// The name of Code Mode's transport tool, reserved in every registry Code Mode is
+/// installed in.
+pub const RUN_CODE: &str = "run_code";

@@ -1,0 +1,355 @@
+//! The composition root: one builder turns a checked [`Config`] into a ready [`Host`] — a
+//! registry with every configured source's tools, the configured policies, and Code Mode
+//! installed with its engine. `codemode run`, `tools`, `sdk` and `serve` all start here,
+//! and so can a library host.
+//!
+//! ```no_run
+//! use codemode::config::Config;
+//! use codemode::host::Host;
+//! use codemode::code::Program;
+//!
+//! # async fn demo() -> Result<(), codemode::Error> {
+//! let config = Config::load("codemode.toml".as_ref())?;
+//! let host = Host::builder(config).build().await?;
+//! let run = host
+//!     .run_program(Program::new("return (await tools.list_dir({path: '.'})).length", "count"), None)
+//!     .await?;
+//! println!("{} ({} sub-calls)", run.result.model_text(), run.sub_calls.len());
+//! # Ok(()) }
+//! ```
+//!
+//! This module owns the order things are wired in; it must not parse configuration (the
+//! [`crate::config`] module does) or implement any layer it wires.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use crate::code::{CodeMode, PresentationMode, Program, ProgramRun, SubCallObserver};
+use crate::config::Config;
+use crate::error::{Error, ErrorCode};
+use crate::registry::{Policy, Registry, RegistryConfig};
+use crate::runtime::{CodeRuntime, JsEngine};
+use crate::sources::builtin::builtin_tools;
+use crate::tool::ToolDefinition;
+
+/// Whether the host creates a code runtime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Engine {
+    /// When the configured mode needs one (`code` or `both`).
+    #[default]
+    Auto,
+    /// Always (for running programs whatever the mode).
+    Always,
+    /// Never (listing tools, rendering the SDK).
+    Never,
+}
+
+/// What became of one configured MCP server.
+#[cfg(feature = "mcp")]
+pub use crate::mcp::client::{ServerState, ServerStatus};
+
+/// Builds a [`Host`] from a [`Config`].
+#[derive(Debug)]
+#[must_use = "a builder does nothing until `build` is awaited"]
+pub struct HostBuilder {
+    config: Config,
+    engine: Engine,
+    runtime: Option<Arc<dyn CodeRuntime>>,
+    registry: RegistryConfig,
+}
+
+impl HostBuilder {
+    /// Whether to create the engine (default: when the mode needs it).
+    pub fn engine(mut self, engine: Engine) -> Self {
+        self.engine = engine;
+        self
+    }
+
+    /// Runs programs on `runtime` instead of creating the JavaScript engine.
+    pub fn runtime(mut self, runtime: Arc<dyn CodeRuntime>) -> Self {
+        self.runtime = Some(runtime);
+        self
+    }
+
+    /// The registry's own settings (default: [`RegistryConfig::default`]).
+    pub fn registry_config(mut self, config: RegistryConfig) -> Self {
+        self.registry = config;
+        self
+    }
+
+    /// Starts every source (MCP servers concurrently), registers their tools, installs the
+    /// policies and Code Mode. An MCP server that cannot be started is reported in
+    /// [`Host::servers`] and logged, not an error: the other tools keep working.
+    pub async fn build(self) -> Result<Host, Error> {
+        let mut wiring = self.local()?;
+        let unavailable = register_mcp(
+            &wiring.config,
+            &wiring.registry,
+            &wiring.local,
+            &mut wiring.policies,
+        )
+        .await?;
+        #[cfg(feature = "mcp")]
+        let unavailable = {
+            wiring.servers = unavailable.0;
+            unavailable.1
+        };
+        wiring.finish(&unavailable)
+    }
+
+    /// Like [`HostBuilder::build`] for a configuration without MCP servers, without an async
+    /// runtime (a configuration with `[[mcp]]` servers is an error: they need `build`).
+    pub fn build_local(self) -> Result<Host, Error> {
+        if !self.config.mcp.is_empty() {
+            return Err(Error::new(
+                ErrorCode::InvalidConfig,
+                "the configuration has MCP servers: build the host with `HostBuilder::build`, which starts them",
+            ));
+        }
+        self.local()?.finish(&[])
+    }
+
+    /// The registry with Code Mode and the local sources' tools.
+    fn local(self) -> Result<Wiring, Error> {
+        let HostBuilder {
+            config,
+            engine,
+            runtime,
+            registry,
+        } = self;
+        let registry = Registry::with_config(registry);
+        // Code Mode first: the names it reserves shape how the sources' tools are named.
+        let code = CodeMode::install(&registry, config.code_mode_config())?;
+        let global = registry.global();
+        let tools = local_tools(&config)?;
+        let local: BTreeSet<String> = tools.iter().map(|tool| tool.name().to_owned()).collect();
+        for tool in tools {
+            global.register(tool)?.keep();
+        }
+        Ok(Wiring {
+            policies: config.policies.clone(),
+            config,
+            engine,
+            runtime,
+            registry,
+            code,
+            local,
+            #[cfg(feature = "mcp")]
+            servers: Vec::new(),
+        })
+    }
+}
+
+/// A host being wired.
+struct Wiring {
+    config: Config,
+    engine: Engine,
+    runtime: Option<Arc<dyn CodeRuntime>>,
+    registry: Registry,
+    code: CodeMode,
+    local: BTreeSet<String>,
+    policies: BTreeMap<String, Policy>,
+    #[cfg(feature = "mcp")]
+    servers: Vec<ServerStatus>,
+}
+
+impl Wiring {
+    /// Installs the policies and the runtime.
+    fn finish(self, unavailable: &[String]) -> Result<Host, Error> {
+        install_policies(&self.config, &self.registry, self.policies, unavailable)?;
+        let wants_engine = match self.engine {
+            Engine::Always => true,
+            Engine::Never => false,
+            Engine::Auto => self.config.mode != PresentationMode::Native,
+        };
+        match self.runtime {
+            Some(runtime) => self.code.set_runtime(runtime)?,
+            None if wants_engine => self
+                .code
+                .set_runtime(Arc::new(JsEngine::new(self.config.engine)?))?,
+            None => {}
+        }
+        Ok(Host {
+            registry: self.registry,
+            code: self.code,
+            config: self.config,
+            #[cfg(feature = "mcp")]
+            servers: self.servers,
+        })
+    }
+}
+
+/// A registry with the configured tools and policies, and Code Mode installed.
+#[derive(Debug, Clone)]
+pub struct Host {
+    registry: Registry,
+    code: CodeMode,
+    config: Config,
+    #[cfg(feature = "mcp")]
+    servers: Vec<ServerStatus>,
+}
+
+impl Host {
+    /// A builder of the host `config` describes.
+    pub fn builder(config: Config) -> HostBuilder {
+        HostBuilder {
+            config,
+            engine: Engine::Auto,
+            runtime: None,
+            registry: RegistryConfig::default(),
+        }
+    }
+
+    /// The registry.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Code Mode, as installed in the registry.
+    pub fn code_mode(&self) -> &CodeMode {
+        &self.code
+    }
+
+    /// The configuration it was built from.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// What became of each configured MCP server, in configuration order.
+    #[cfg(feature = "mcp")]
+    pub fn servers(&self) -> &[ServerStatus] {
+        &self.servers
+    }
+
+    /// Runs one program through `run_code` against the global layer's tools, whatever the
+    /// configured mode (see [`CodeMode::run_program`]).
+    pub async fn run_program(
+        &self,
+        program: Program,
+        on_sub_call: Option<SubCallObserver>,
+    ) -> Result<ProgramRun, Error> {
+        self.code
+            .run_program(&self.registry.global(), program, on_sub_call)
+            .await
+    }
+}
+
+/// The tools of the built-in and command sources. Two sources declaring one name is an
+/// error that names both.
+fn local_tools(config: &Config) -> Result<Vec<ToolDefinition>, Error> {
+    let mut tools = builtin_tools(&config.builtin)?;
+    for command in &config.command_tools {
+        if tools.iter().any(|t| t.name() == command.name) {
+            return Err(Error::new(
+                ErrorCode::InvalidConfig,
+                format!(
+                    "the command tool `{}` has the name of a built-in tool; rename it, or leave `{}` out of `[builtin] enabled`",
+                    command.name, command.name
+                ),
+            ));
+        }
+        tools.push(command.clone().into_definition()?);
+    }
+    Ok(tools)
+}
+
+/// Starts the MCP servers and registers their tools (see [`crate::mcp::client`] for naming
+/// and collisions), adding their per-tool policies; returns each server's status and the
+/// policy names no available source serves (a server is down).
+#[cfg(feature = "mcp")]
+async fn register_mcp(
+    config: &Config,
+    registry: &Registry,
+    local_names: &BTreeSet<String>,
+    policies: &mut BTreeMap<String, Policy>,
+) -> Result<(Vec<ServerStatus>, Vec<String>), Error> {
+    let taken = |name: &str| local_names.contains(name) || registry.reserved(name).is_some();
+    let mut load = crate::mcp::client::load(&config.mcp, &taken).await;
+    let global = registry.global();
+    for tool in std::mem::take(&mut load.tools) {
+        let settings = config
+            .mcp
+            .iter()
+            .find(|server| server.name == tool.server)
+            .and_then(|server| server.tools.get(&tool.remote_name));
+        if let Some(policy) = settings.and_then(|settings| settings.policy) {
+            policies
+                .entry(tool.definition.name().to_owned())
+                .or_insert(policy);
+        }
+        global.register(tool.definition)?.keep();
+    }
+    // With a server down, a policy may name one of its tools: that tool cannot be called,
+    // so the policy waits for it instead of failing the configuration.
+    let unavailable: Vec<String> = if load.any_failed() {
+        let known = global.known_names();
+        let missing: Vec<String> = policies
+            .keys()
+            .filter(|name| !known.contains(name))
+            .cloned()
+            .collect();
+        for name in &missing {
+            tracing::warn!(
+                "a policy names `{name}`, which no available source serves (an MCP server is down)"
+            );
+        }
+        missing
+    } else {
+        Vec::new()
+    };
+    Ok((load.servers, unavailable))
+}
+
+/// Without MCP support, a configuration with MCP servers cannot be served.
+#[cfg(not(feature = "mcp"))]
+async fn register_mcp(
+    config: &Config,
+    _registry: &Registry,
+    _local_names: &BTreeSet<String>,
+    _policies: &mut BTreeMap<String, Policy>,
+) -> Result<Vec<String>, Error> {
+    if config.mcp.is_empty() {
+        return Ok(Vec::new());
+    }
+    Err(Error::new(
+        ErrorCode::InvalidConfig,
+        "the configuration has `[[mcp]]` servers, but this build of codemode has no MCP support: \
+         build it with the cargo feature `mcp`",
+    ))
+}
+
+/// Installs the policies once every source registered its tools. A policy naming no tool
+/// is an error (a typo must not leave a tool unguarded), except names in `unavailable`.
+fn install_policies(
+    config: &Config,
+    registry: &Registry,
+    policies: BTreeMap<String, Policy>,
+    unavailable: &[String],
+) -> Result<(), Error> {
+    let global = registry.global();
+    let known = global.known_names();
+    let unknown: Vec<String> = policies
+        .keys()
+        .filter(|name| !known.contains(name) && !unavailable.contains(name))
+        .map(|name| format!("`{name}`"))
+        .collect();
+    if !unknown.is_empty() {
+        return Err(Error::new(
+            ErrorCode::InvalidConfig,
+            format!(
+                "{}: a policy names {} but no such tool is configured (known tools: {})",
+                config
+                    .path
+                    .as_ref()
+                    .map_or("configuration".to_owned(), |p| p.display().to_string()),
+                unknown.join(", "),
+                known.join(", ")
+            ),
+        ));
+    }
+    if let Some(installed) = global.install_policies(policies) {
+        installed.keep();
+    }
+    Ok(())
+}

@@ -1,0 +1,91 @@
+//! The body of an MCP tool: one `tools/call` on the server's current session, its result
+//! mapped by [`crate::mcp::wire`]. Cancellation drops the request, which
+//! sends the server `notifications/cancelled`. A session that breaks during the call fails
+//! it and is replaced on the next call. This module must not register anything.
+
+use rmcp::ServiceError;
+use rmcp::model::CallToolRequestParams;
+
+use super::connect::settle;
+use super::supervise::ServerConnection;
+use crate::error::{Error, ErrorCode};
+use crate::json::JsonValue;
+use crate::mcp::wire::{CallOutcome, map_result};
+use crate::tool::Signal;
+
+fn failed(message: String) -> Error {
+    Error::new(ErrorCode::ToolFailed, message)
+}
+
+/// Calls `tool` (its name on the server) with `args`; `shown` is its registered name.
+pub(crate) async fn call_tool(
+    server: &ServerConnection,
+    tool: &str,
+    shown: &str,
+    args: &JsonValue,
+    signal: &Signal,
+    declares_output: bool,
+) -> Result<CallOutcome, Error> {
+    let name = server.name();
+    let Some(arguments) = args.as_object() else {
+        return Err(Error::new(
+            ErrorCode::InvalidArgs,
+            format!("invalid arguments:\n- $: the arguments of `{shown}` must be an object"),
+        ));
+    };
+    let cancelled = || {
+        Error::new(
+            ErrorCode::Aborted,
+            format!("the call to `{shown}` was cancelled"),
+        )
+    };
+    let session = tokio::select! {
+        biased;
+        () = signal.cancelled() => return Err(cancelled()),
+        session = server.session() => session?,
+    };
+    let peer = session.peer();
+    let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments.clone());
+    // Dropping this future before it resolves (cancellation, the timeout) sends the
+    // server `notifications/cancelled` for the request.
+    let call = peer.call_tool(params);
+    let result = tokio::select! {
+        biased;
+        () = signal.cancelled() => {
+            return Err(Error::new(
+                ErrorCode::Aborted,
+                format!("the call to `{shown}` was cancelled; MCP server `{name}` was told to stop it"),
+            ));
+        }
+        result = call => result,
+    };
+    match result {
+        Ok(result) => {
+            let raw = serde_json::to_value(&result).map_err(|err| {
+                failed(format!(
+                    "MCP server `{name}` answered the call to `{shown}` with an unreadable result: {err}"
+                ))
+            })?;
+            map_result(name, shown, &raw, declares_output)
+        }
+        Err(ServiceError::TransportClosed | ServiceError::TransportSend(_)) => {
+            let report = session.report();
+            settle(&report).await;
+            server.invalidate(&session).await;
+            Err(failed(format!(
+                "MCP server `{name}` stopped during the call to `{shown}`{}; it is restarted on the next call",
+                report.describe()
+            )))
+        }
+        Err(ServiceError::McpError(error)) => Err(failed(format!(
+            "MCP server `{name}` refused the call to `{shown}`: {} (error {})",
+            error.message, error.code.0
+        ))),
+        Err(ServiceError::UnexpectedResponse) => Err(failed(format!(
+            "MCP server `{name}` answered the call to `{shown}` with a malformed result"
+        ))),
+        Err(other) => Err(failed(format!(
+            "the call to `{shown}` on MCP server `{name}` failed: {other}"
+        ))),
+    }
+}

@@ -1,0 +1,379 @@
+//! The scope handle: everything is registered and queried through one — the global layer
+//! ([`Registry::global`]) or an agent scope ([`Scope::create_scope`]).
+//!
+//! Registrations, guards and listeners made through an agent scope apply to that scope and
+//! the scopes under it; through the global layer, to every call. Queries answer what the
+//! scope sees (its resolution, with providers' tools included where they apply).
+
+use std::any::{Any, TypeId};
+use std::future::Future;
+use std::sync::Arc;
+
+use crate::error::{Error, ErrorCode};
+use crate::tool::{
+    PostToolDecision, PreToolDecision, ScopeId, ToolDefinition, ToolExecution, ToolExecutionResult,
+    ToolSchema,
+};
+
+use super::chain::link;
+use super::listeners::{DispatchExecution, DispatchNext, Extension, PostNext, PreNext, Reach};
+use super::state::ScopeState;
+use super::{Disposer, Registry};
+
+/// A handle to the global layer or one agent scope. Cheap to clone.
+#[derive(Clone)]
+pub struct Scope {
+    registry: Registry,
+    id: Option<ScopeId>,
+}
+
+impl std::fmt::Debug for Scope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.id {
+            None => f.write_str("Scope(global)"),
+            Some(id) => write!(f, "Scope({id})"),
+        }
+    }
+}
+
+impl Scope {
+    pub(super) fn new(registry: Registry, id: Option<ScopeId>) -> Self {
+        Scope { registry, id }
+    }
+
+    /// The scope's id (`None` for the global layer); pass it as a call's `agent`.
+    pub fn id(&self) -> Option<ScopeId> {
+        self.id
+    }
+
+    /// Whether this is the global layer.
+    pub fn is_global(&self) -> bool {
+        self.id.is_none()
+    }
+
+    /// The registry.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The scope's label (empty for the global layer and for a closed scope).
+    pub fn label(&self) -> String {
+        let Some(id) = self.id else {
+            return String::new();
+        };
+        self.registry
+            .inner
+            .state
+            .read()
+            .scopes
+            .get(&id)
+            .map(|s| s.label.clone())
+            .unwrap_or_default()
+    }
+
+    /// The scopes from this one up to the global layer, nearest first, the global layer
+    /// last.
+    pub fn chain(&self) -> Vec<Scope> {
+        let ids = self.registry.inner.state.read().chain(self.id);
+        ids.into_iter()
+            .map(Some)
+            .chain([None])
+            .map(|id| Scope::new(self.registry.clone(), id))
+            .collect()
+    }
+
+    /// Creates an agent scope under this one (under the global layer, a top-level agent).
+    pub fn create_scope(&self, label: impl Into<String>) -> Result<Scope, Error> {
+        let id = ScopeId(self.registry.next_id());
+        {
+            let mut state = self.registry.inner.state.write();
+            if let Some(parent) = self.id {
+                state.scope(parent)?;
+            }
+            state.scopes.insert(
+                id,
+                ScopeState {
+                    parent: self.id,
+                    label: label.into(),
+                    layer: Default::default(),
+                    restrictions: Vec::new(),
+                },
+            );
+        }
+        Ok(Scope::new(self.registry.clone(), Some(id)))
+    }
+
+    /// Registers `definition` here, shadowing an inherited tool of the same name.
+    /// Duplicates within one layer and names a provider reserves are refused.
+    pub fn register(&self, definition: ToolDefinition) -> Result<Disposer, Error> {
+        let handle = self.registry.next_id();
+        let registry = &self.registry;
+        registry
+            .inner
+            .state
+            .write()
+            .register(self.id, handle, Arc::new(definition), |name| {
+                registry.reserved(name)
+            })?;
+        registry.notify_change();
+        Ok(registry.disposer(handle))
+    }
+
+    /// Restricts what this agent scope inherits: `allow` keeps only the listed tools,
+    /// `deny` removes them; restrictions intersect; own registrations stay visible. Empty
+    /// filters, unknown names, this scope's own names, reserved names and the global layer
+    /// are refused.
+    pub fn restrict(
+        &self,
+        allow: Option<&[&str]>,
+        deny: Option<&[&str]>,
+    ) -> Result<Disposer, Error> {
+        let Some(id) = self.id else {
+            return Err(Error::new(
+                ErrorCode::InvalidDefinition,
+                "the global layer inherits nothing and cannot be restricted; restrict an agent scope",
+            ));
+        };
+        let own = |names: Option<&[&str]>| {
+            names.map(|n| n.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>())
+        };
+        let (allow, deny) = (own(allow), own(deny));
+        let registry = &self.registry;
+        let handle = registry.next_id();
+        {
+            let mut state = registry.inner.state.write();
+            let restriction =
+                state.compile_restriction(id, allow.as_deref(), deny.as_deref(), |name| {
+                    registry.reserved(name)
+                })?;
+            let scope = state.scopes.get_mut(&id).ok_or_else(|| {
+                Error::new(ErrorCode::InvalidDefinition, format!("{id} does not exist"))
+            })?;
+            scope.restrictions.push((handle, restriction));
+        }
+        registry.notify_change();
+        Ok(registry.disposer(handle))
+    }
+
+    /// Registers a guard, evaluated after every `tools/pre-execute` listener and before the
+    /// body: a returned reason denies the call, and nothing can turn a guard's denial back
+    /// into permission.
+    pub fn guard(
+        &self,
+        guard: impl Fn(&ToolExecution) -> Option<String> + Send + Sync + 'static,
+    ) -> Disposer {
+        self.registry.add_listener(self.id, |list, h, reach| {
+            list.guards.push((h, reach, Arc::new(guard)))
+        })
+    }
+
+    /// Adds a `tools/pre-execute` listener (allow / deny / ask, or delegate).
+    pub fn on_pre_execute<F, Fut>(&self, listener: F) -> Disposer
+    where
+        F: Fn(Arc<ToolExecution>, PreNext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<PreToolDecision, Error>> + Send + 'static,
+    {
+        let boxed = link(listener);
+        self.registry
+            .add_listener(self.id, |list, h, reach| list.pre.push((h, reach, boxed)))
+    }
+
+    /// Adds a `tools/execute` (around-dispatch) wrapper; the first registered is the
+    /// outermost.
+    pub fn on_execute<F, Fut>(&self, wrapper: F) -> Disposer
+    where
+        F: Fn(DispatchExecution, DispatchNext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<ToolExecutionResult, Error>> + Send + 'static,
+    {
+        let boxed = link(wrapper);
+        self.registry.add_listener(self.id, |list, h, reach| {
+            list.around.push((h, reach, boxed))
+        })
+    }
+
+    /// Adds a `tools/post-execute` listener (accept, replace or block the result).
+    pub fn on_post_execute<F, Fut>(&self, listener: F) -> Disposer
+    where
+        F: Fn(Arc<ToolExecution>, Arc<ToolExecutionResult>, PostNext) -> Fut
+            + Send
+            + Sync
+            + 'static,
+        Fut: Future<Output = Result<PostToolDecision, Error>> + Send + 'static,
+    {
+        let boxed = link(move |(execution, result), next| listener(execution, result, next));
+        self.registry
+            .add_listener(self.id, |list, h, reach| list.post.push((h, reach, boxed)))
+    }
+
+    /// Adds a `tools/result` observer of frozen final results. A panicking observer is
+    /// contained.
+    pub fn on_result(
+        &self,
+        observer: impl Fn(&Arc<ToolExecution>, &Arc<ToolExecutionResult>) + Send + Sync + 'static,
+    ) -> Disposer {
+        self.registry.add_listener(self.id, |list, h, reach| {
+            list.results.push((h, reach, Arc::new(observer)))
+        })
+    }
+
+    /// Attaches `value` to this scope for a layer above the registry (for example a
+    /// listener of that layer's own events); [`Scope::extensions`] finds it from this
+    /// scope and the scopes under it. Disposed like a listener; removed when the scope
+    /// closes.
+    pub fn extend<T: Any + Send + Sync>(&self, value: T) -> Disposer {
+        self.attach(value, false)
+    }
+
+    /// Like [`Scope::extend`] for a value that changes what scopes see (for example how
+    /// they are presented): adding and disposing it fire `tools/change`.
+    pub fn declare<T: Any + Send + Sync>(&self, value: T) -> Disposer {
+        let disposer = self.attach(value, true);
+        self.registry.notify_change();
+        disposer
+    }
+
+    fn attach<T: Any + Send + Sync>(&self, value: T, changes_tools: bool) -> Disposer {
+        let extension = Extension {
+            type_id: TypeId::of::<T>(),
+            value: Arc::new(value),
+            changes_tools,
+        };
+        self.registry.add_listener(self.id, |list, h, reach| {
+            list.extensions.push((h, reach, extension))
+        })
+    }
+
+    /// Every `T` attached to this scope, its ancestors or the global layer, in
+    /// registration order.
+    pub fn extensions<T: Any + Send + Sync>(&self) -> Vec<Arc<T>> {
+        let all = self.registry.inner.listeners.read().clone();
+        let state = self.registry.inner.state.read();
+        all.extensions
+            .iter()
+            .filter(|(_, reach, ext)| {
+                ext.type_id == TypeId::of::<T>()
+                    && reach.0.is_none_or(|scope| state.is_within(self.id, scope))
+            })
+            .filter_map(|(_, _, ext)| ext.value.clone().downcast::<T>().ok())
+            .collect()
+    }
+
+    /// The `T` attached nearest to this scope: its own, else its nearest ancestor's, else
+    /// the global layer's (the latest one where a layer holds several).
+    pub fn nearest<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        let all = self.registry.inner.listeners.read().clone();
+        let chain = self.registry.inner.state.read().chain(self.id);
+        let at = |level: Option<ScopeId>| {
+            all.extensions
+                .iter()
+                .rev()
+                .filter(|(_, reach, ext)| reach.0 == level && ext.type_id == TypeId::of::<T>())
+                .find_map(|(_, _, ext)| ext.value.clone().downcast::<T>().ok())
+        };
+        chain.into_iter().map(Some).chain([None]).find_map(at)
+    }
+
+    /// The `T` attached to this very scope, if any (the latest).
+    pub fn own<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        let all = self.registry.inner.listeners.read().clone();
+        all.extensions
+            .iter()
+            .rev()
+            .filter(|(_, reach, ext)| reach.0 == self.id && ext.type_id == TypeId::of::<T>())
+            .find_map(|(_, _, ext)| ext.value.clone().downcast::<T>().ok())
+    }
+
+    /// The definition this scope resolves `name` to: shadowing applied, restricted-away
+    /// tools absent, a reserved name resolved by its provider.
+    pub fn get(&self, name: &str) -> Option<Arc<ToolDefinition>> {
+        let providers = self.registry.providers();
+        if let Some((_, provider)) = providers
+            .iter()
+            .find(|(_, provider)| provider.reserved(name).is_some())
+        {
+            return provider.provide(self, name);
+        }
+        self.registry.inner.state.read().resolve(self.id, name)
+    }
+
+    /// The registered tools this scope can see (no provider's tools), sorted by name.
+    pub fn visible_tools(&self) -> Vec<Arc<ToolDefinition>> {
+        let state = self.registry.inner.state.read();
+        state
+            .visible_names(self.id)
+            .iter()
+            .filter_map(|name| state.resolve(self.id, name))
+            .collect()
+    }
+
+    /// The canonical executable view: the registered tools this scope can see plus what
+    /// the providers add for it, sorted by name.
+    pub fn visible(&self) -> Vec<Arc<ToolDefinition>> {
+        let mut tools = self.visible_tools();
+        for (_, provider) in self.registry.providers().iter() {
+            for tool in provider.provided(self) {
+                let at = tools.partition_point(|t| t.name() < tool.name());
+                tools.insert(at, tool);
+            }
+        }
+        tools
+    }
+
+    /// The model-facing schemas of everything this scope can see: copies of name,
+    /// description and parameters only.
+    pub fn schemas(&self) -> Vec<ToolSchema> {
+        self.visible()
+            .iter()
+            .map(|tool| tool.schema().clone())
+            .collect()
+    }
+
+    /// The pre-restriction universe of names this scope could see (what `restrict`
+    /// validates against), sorted.
+    pub fn known_names(&self) -> Vec<String> {
+        self.registry
+            .inner
+            .state
+            .read()
+            .known_names(self.id)
+            .into_iter()
+            .collect()
+    }
+
+    /// Checks a call against every provider before it resolves (see
+    /// [`ToolProvider::admit`](super::ToolProvider::admit)).
+    pub(super) fn admit(&self, execution: &ToolExecution) -> Result<(), Error> {
+        self.registry
+            .providers()
+            .iter()
+            .try_for_each(|(_, provider)| provider.admit(self, execution))
+    }
+
+    /// Removes this agent scope, the scopes under it, and everything registered or
+    /// attached through them. The global layer cannot be closed (this does nothing).
+    pub fn close(&self) {
+        let Some(id) = self.id else {
+            return;
+        };
+        let removed: Vec<ScopeId> = {
+            let mut state = self.registry.inner.state.write();
+            let doomed: Vec<ScopeId> = state
+                .scopes
+                .keys()
+                .copied()
+                .filter(|scope| state.is_within(Some(*scope), id))
+                .collect();
+            for scope in &doomed {
+                state.scopes.remove(scope);
+            }
+            doomed
+        };
+        {
+            let mut guard = self.registry.inner.listeners.write();
+            let mut next = (**guard).clone();
+            next.retain(|_, reach: Reach| reach.0.is_none_or(|s| !removed.contains(&s)));
+            *guard = Arc::new(next);
+        }
+        self.registry.notify_change();
+    }
+}

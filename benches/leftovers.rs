@@ -29,11 +29,7 @@ pub fn bench(_c: &mut Criterion) {
 }
 
 fn timers(host_runtime: &tokio::runtime::Runtime) {
-    let engine = JsEngine::new(EngineConfig {
-        warm_pool: 2,
-        ..EngineConfig::default()
-    })
-    .expect("engine");
+    let engine = JsEngine::new(EngineConfig::default().with_warm_pool(2)).expect("engine");
     let program = "const started = Date.now();\nfor (let i = 0; i < 1_000_000; i++) setTimeout(() => {}, 1e6 + i);\nreturn Date.now() - started;";
     let run = |program: &str| {
         host_runtime.block_on(engine.run(CodeRunRequest {
@@ -64,12 +60,7 @@ fn timers(host_runtime: &tokio::runtime::Runtime) {
 
 fn promise_all(host_runtime: &tokio::runtime::Runtime) {
     let engine = Arc::new(
-        JsEngine::new(EngineConfig {
-            heap_mb: 256,
-            warm_pool: 2,
-            ..EngineConfig::default()
-        })
-        .expect("engine"),
+        JsEngine::new(EngineConfig::default().with_heap_mb(256).with_warm_pool(2)).expect("engine"),
     );
     let read_file = ToolDefinition::builder("read_file")
         .description("Answers at once.")

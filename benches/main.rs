@@ -4,6 +4,9 @@
 //! (or `-- pipeline`, `-- runtime`, `-- subcall`, `-- parallel`, `-- sdk`, `-- serve`,
 //! `-- leftovers`).
 
+// The manifest's rules are for the library's API; benchmark helpers are neither.
+#![allow(unreachable_pub, missing_docs, clippy::unwrap_used)]
+
 use criterion::{criterion_group, criterion_main};
 
 mod floor;

@@ -82,13 +82,7 @@ pub fn wait_warm(engine: &JsEngine) {
 
 /// An engine with the default budgets and a warm pool of two.
 pub fn engine() -> Arc<JsEngine> {
-    Arc::new(
-        JsEngine::new(EngineConfig {
-            warm_pool: 2,
-            ..EngineConfig::default()
-        })
-        .expect("engine"),
-    )
+    Arc::new(JsEngine::new(EngineConfig::default().with_warm_pool(2)).expect("engine"))
 }
 
 fn raw_context_creation(iters: u64) -> Duration {

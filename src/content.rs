@@ -213,7 +213,8 @@ fn is_base64(text: &str) -> bool {
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[non_exhaustive]
 pub enum MessageSource {
-    /// A tool call produced it (for example an image a `run_code` sub-call returned).
+    /// A tool call produced it (for example an image a Code Mode program's sub-call
+    /// returned).
     Tool {
         /// The tool's name.
         name: String,

@@ -35,7 +35,7 @@ pub enum ErrorCode {
     AbortedBeforeDispatch,
     /// The tool exceeded its `timeout_ms` budget.
     ToolTimeout,
-    /// A `run_code` program failed (threw, timed out, was aborted, ...).
+    /// A Code Mode program failed (threw, timed out, was aborted, ...).
     CodeRunFailed,
     /// A schema uses a keyword or combination outside the supported subset.
     UnsupportedSchema,

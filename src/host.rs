@@ -222,7 +222,7 @@ impl Host {
         &self.servers
     }
 
-    /// Runs one program through `run_code` against the global layer's tools, whatever the
+    /// Runs one program through Code Mode against the global layer's tools, whatever the
     /// configured mode (see [`CodeMode::run_program`]).
     pub async fn run_program(
         &self,
@@ -352,4 +352,33 @@ fn install_policies(
         installed.keep();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_local_build_refuses_mcp_servers_and_says_what_builds_them() {
+        let config = Config::parse(
+            "[[mcp]]\nname = \"fs\"\ncommand = [\"true\"]\n",
+            std::path::Path::new("codemode.toml"),
+        )
+        .unwrap();
+        let err = Host::builder(config).build_local().unwrap_err();
+        assert_eq!(err.code(), ErrorCode::InvalidConfig);
+        assert!(err.message().contains("`HostBuilder::build`"), "{err}");
+    }
+
+    #[test]
+    fn a_policy_naming_no_tool_is_refused_with_the_known_tools() {
+        let config = Config::parse(
+            "[policy]\nehco = \"deny\"\n",
+            std::path::Path::new("codemode.toml"),
+        )
+        .unwrap();
+        let err = Host::builder(config).build_local().unwrap_err();
+        assert!(err.message().contains("a policy names `ehco`"), "{err}");
+        assert!(err.message().contains("read_file"), "{err}");
+    }
 }

@@ -2,7 +2,7 @@
 //!
 //! One ordered stream per host: the registry records each top-level call (`tool/call`,
 //! `tool/result`); Code Mode records each sub-call of a program (`tool/code-dispatch-start`,
-//! `tool/code-dispatch`) through [`Registry::emit`](crate::registry::Registry::emit). Events
+//! `tool/code-dispatch`) through the registry's `emit`. Events
 //! carry what replay needs — arguments, content, failure, meta — and never the
 //! execution-local canonical value of a call.
 //!

@@ -25,7 +25,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run a TypeScript program through `run_code` against the configured tools and print
+    /// Run a TypeScript program through Code Mode against the configured tools and print
     /// what the model would see.
     Run(run::RunArgs),
     /// Print the Code Mode SDK section (the `tools:sdk` prompt text) of the configured tools
@@ -34,7 +34,7 @@ enum Command {
     /// List the configured tools.
     Tools(tools::ToolsArgs),
     /// Serve the configured tools to an MCP client (stdio, or streamable HTTP on loopback)
-    /// in the configured mode: native tools, `run_code` with the SDK, or both.
+    /// in the configured mode: native tools, Code Mode's one tool with the SDK, or both.
     Serve(serve::ServeArgs),
 }
 
@@ -47,19 +47,19 @@ pub(crate) struct Failure {
 
 impl Failure {
     /// Exit status of a usage or configuration problem (a malformed file, a bad flag value).
-    pub const USAGE: u8 = 2;
+    pub(crate) const USAGE: u8 = 2;
     /// Exit status of every other failure (a run that failed, a server that could not
     /// serve, an I/O error).
-    pub const FAILED: u8 = 1;
+    pub(crate) const FAILED: u8 = 1;
 
-    pub fn usage(message: impl Into<String>) -> Self {
+    pub(crate) fn usage(message: impl Into<String>) -> Self {
         Failure {
             message: message.into(),
             status: Failure::USAGE,
         }
     }
 
-    pub fn failed(message: impl Into<String>) -> Self {
+    pub(crate) fn failed(message: impl Into<String>) -> Self {
         Failure {
             message: message.into(),
             status: Failure::FAILED,
@@ -68,7 +68,7 @@ impl Failure {
 
     /// The failure of a library error, by its class: usage and configuration problems
     /// exit 2, everything else 1. The message keeps the error's causes.
-    pub fn from_error(err: &codemode::Error) -> Self {
+    pub(crate) fn from_error(err: &codemode::Error) -> Self {
         let mut message = err.message().to_owned();
         let mut cause = std::error::Error::source(err);
         while let Some(source) = cause {

@@ -1,4 +1,4 @@
-//! `codemode run FILE|-`: runs a program through `run_code` against the configured tools
+//! `codemode run FILE|-`: runs a program through Code Mode against the configured tools
 //! and prints exactly the model-facing text. Exit status 0 when the run succeeded, 1 when
 //! it failed (the failure text is still printed), 2 for a usage or configuration error.
 

@@ -12,10 +12,10 @@ use codemode::code::SubCallRecord;
 pub(crate) fn chrome_trace(description: &str, total: Duration, calls: &[SubCallRecord]) -> Value {
     let micros = |d: Duration| d.as_micros() as u64;
     let mut events = vec![json!({
-        "name": "thread_name", "ph": "M", "pid": 1, "tid": 0, "args": {"name": "run_code"}
+        "name": "thread_name", "ph": "M", "pid": 1, "tid": 0, "args": {"name": codemode::code::RUN_CODE}
     })];
     events.push(json!({
-        "name": description, "cat": "run_code", "ph": "X", "pid": 1, "tid": 0,
+        "name": description, "cat": codemode::code::RUN_CODE, "ph": "X", "pid": 1, "tid": 0,
         "ts": 0, "dur": micros(total).max(1),
     }));
     // Greedy lane assignment: a call goes on the first row free at its start.

@@ -83,7 +83,7 @@ pub(crate) struct RunBridge {
 }
 
 impl RunBridge {
-    pub fn new(
+    pub(super) fn new(
         registry: Registry,
         layer: Arc<Layer>,
         outer: Arc<ToolExecution>,
@@ -106,7 +106,7 @@ impl RunBridge {
 
     /// The run settled: cancel what is in flight, abandon what is queued, and wait until
     /// every started call has committed and logged.
-    pub async fn settle(&self) {
+    pub(super) async fn settle(&self) {
         self.closed.store(true, Ordering::SeqCst);
         self.run_signal.cancel();
         self.tasks.close();
@@ -116,7 +116,7 @@ impl RunBridge {
     /// Contexts deferred to after the outer result (images of successful sub-calls, and
     /// their additional contexts), in submission order, and whether a nested success
     /// concluded the turn.
-    pub fn deferred(&self) -> (Vec<UserMessage>, bool) {
+    pub(super) fn deferred(&self) -> (Vec<UserMessage>, bool) {
         let mut entries = self.deferred.lock().clone();
         entries.sort_by_key(|(index, _, _)| *index);
         let concludes = entries.iter().any(|(_, _, concludes)| *concludes);

@@ -1,5 +1,5 @@
 //! The `[[mcp]]` entries of the configuration file: their raw TOML shape and the checks
-//! that turn one into an [`McpServerConfig`] (what [`crate::mcp::client`] connects to).
+//! that turn one into an [`McpServerConfig`] (what the MCP client connects to).
 //!
 //! This module owns what an MCP server entry may say and how it is checked; it must not
 //! start anything. Errors name the entry (and, through the caller's `place`, the file,
@@ -24,6 +24,7 @@ pub const DEFAULT_STARTUP_TIMEOUT_MS: f64 = 30_000.0;
 
 /// One configured MCP server.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct McpServerConfig {
     /// The server's name: the prefix of renamed tools and the `mcp:<name>` source label.
     pub name: String,
@@ -39,6 +40,7 @@ pub struct McpServerConfig {
 
 /// How a server is reached.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum McpTransport {
     /// A process speaking MCP over its standard input and output.
     Stdio {
@@ -60,6 +62,7 @@ pub enum McpTransport {
 
 /// Settings of one tool of a server, overriding what the server says.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct McpToolSettings {
     /// allow / deny / ask.
     pub policy: Option<Policy>,

@@ -94,7 +94,7 @@ pub(crate) struct Listeners {
 impl Listeners {
     /// Removes the listener or extension `handle`; says whether there was one, and whether
     /// it was an extension that changes what scopes see.
-    pub fn remove(&mut self, handle: u64) -> Option<bool> {
+    pub(super) fn remove(&mut self, handle: u64) -> Option<bool> {
         let before = self.len();
         let changes_tools = self
             .extensions
@@ -105,7 +105,7 @@ impl Listeners {
     }
 
     /// Keeps only the entries for which `keep(handle, reach)` holds.
-    pub fn retain(&mut self, keep: impl Fn(u64, Reach) -> bool) {
+    pub(super) fn retain(&mut self, keep: impl Fn(u64, Reach) -> bool) {
         self.pre.retain(|(h, r, _)| keep(*h, *r));
         self.around.retain(|(h, r, _)| keep(*h, *r));
         self.post.retain(|(h, r, _)| keep(*h, *r));
@@ -136,7 +136,7 @@ pub(crate) struct CallListeners {
 }
 
 impl CallListeners {
-    pub fn select(all: &Listeners, applies: impl Fn(Reach) -> bool) -> Self {
+    pub(super) fn select(all: &Listeners, applies: impl Fn(Reach) -> bool) -> Self {
         fn pick<T: ?Sized>(
             list: &[(u64, Reach, Arc<T>)],
             applies: &impl Fn(Reach) -> bool,

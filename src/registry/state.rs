@@ -43,7 +43,7 @@ pub(crate) struct State {
 }
 
 impl State {
-    pub fn scope(&self, id: ScopeId) -> Result<&ScopeState, Error> {
+    pub(super) fn scope(&self, id: ScopeId) -> Result<&ScopeState, Error> {
         self.scopes.get(&id).ok_or_else(|| {
             Error::new(
                 ErrorCode::InvalidDefinition,
@@ -60,7 +60,7 @@ impl State {
     }
 
     /// The scopes from `scope` up to (not including) the global layer, nearest first.
-    pub fn chain(&self, scope: Option<ScopeId>) -> Vec<ScopeId> {
+    pub(super) fn chain(&self, scope: Option<ScopeId>) -> Vec<ScopeId> {
         let mut chain = Vec::new();
         let mut current = scope;
         while let Some(id) = current {
@@ -74,14 +74,18 @@ impl State {
     }
 
     /// Whether `scope` is `ancestor` or one of its descendants.
-    pub fn is_within(&self, scope: Option<ScopeId>, ancestor: ScopeId) -> bool {
+    pub(super) fn is_within(&self, scope: Option<ScopeId>, ancestor: ScopeId) -> bool {
         self.chain(scope).contains(&ancestor)
     }
 
     /// The definition `scope` resolves `name` to: its own registration, else what it
     /// inherits (nearer ancestors shadow farther ones, the global layer last), filtered by
     /// the restrictions of every scope it is inherited through.
-    pub fn resolve(&self, scope: Option<ScopeId>, name: &str) -> Option<Arc<ToolDefinition>> {
+    pub(super) fn resolve(
+        &self,
+        scope: Option<ScopeId>,
+        name: &str,
+    ) -> Option<Arc<ToolDefinition>> {
         let Some(id) = scope else {
             return self.global.tools.get(name).map(|(_, def)| def.clone());
         };
@@ -98,7 +102,7 @@ impl State {
     }
 
     /// Every name visible to `scope`, sorted.
-    pub fn visible_names(&self, scope: Option<ScopeId>) -> Vec<String> {
+    pub(super) fn visible_names(&self, scope: Option<ScopeId>) -> Vec<String> {
         self.known_names(scope)
             .into_iter()
             .filter(|name| self.resolve(scope, name).is_some())
@@ -107,7 +111,7 @@ impl State {
 
     /// The pre-restriction universe: every name registered in `scope`'s own layer, its
     /// ancestors' layers and the global layer, sorted.
-    pub fn known_names(&self, scope: Option<ScopeId>) -> BTreeSet<String> {
+    pub(super) fn known_names(&self, scope: Option<ScopeId>) -> BTreeSet<String> {
         let mut names: BTreeSet<String> = self.global.tools.keys().cloned().collect();
         for id in self.chain(scope) {
             if let Some(layer) = self.layer(Some(id)) {
@@ -117,7 +121,7 @@ impl State {
         names
     }
 
-    pub fn register(
+    pub(super) fn register(
         &mut self,
         scope: Option<ScopeId>,
         handle: HandleId,
@@ -154,7 +158,7 @@ impl State {
         Ok(())
     }
 
-    pub fn unregister(&mut self, handle: HandleId) -> bool {
+    pub(super) fn unregister(&mut self, handle: HandleId) -> bool {
         let layers =
             std::iter::once(&mut self.global).chain(self.scopes.values_mut().map(|s| &mut s.layer));
         for layer in layers {
@@ -172,7 +176,7 @@ impl State {
     }
 
     /// Validates and compiles a `restrict` filter for `scope`.
-    pub fn compile_restriction(
+    pub(super) fn compile_restriction(
         &self,
         scope: ScopeId,
         allow: Option<&[String]>,

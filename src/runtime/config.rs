@@ -16,15 +16,16 @@ const DAY_MS: u64 = 24 * 60 * 60 * 1000;
 ///
 /// ```
 /// use codemode::runtime::EngineConfig;
-/// let config = EngineConfig { compute_ms: 5_000, ..EngineConfig::default() };
+/// let config = EngineConfig::default().with_compute_ms(5_000);
 /// config.validate()?;
 /// assert_eq!(config.wall_ms, 600_000);
-/// let err = EngineConfig { heap_mb: 0, ..EngineConfig::default() }.validate().unwrap_err();
+/// let err = EngineConfig::default().with_heap_mb(0).validate().unwrap_err();
 /// assert!(err.message().contains("heap_mb"));
 /// # Ok::<(), codemode::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
 pub struct EngineConfig {
     /// CPU time the program may spend running JavaScript, in milliseconds. Time spent
     /// awaiting bindings or timers does not count. Default 60,000.
@@ -66,6 +67,36 @@ const RANGES: [(&str, u64, u64); 5] = [
 ];
 
 impl EngineConfig {
+    /// The same budgets with another compute budget.
+    pub const fn with_compute_ms(mut self, compute_ms: u64) -> Self {
+        self.compute_ms = compute_ms;
+        self
+    }
+
+    /// The same budgets with another wall budget.
+    pub const fn with_wall_ms(mut self, wall_ms: u64) -> Self {
+        self.wall_ms = wall_ms;
+        self
+    }
+
+    /// The same budgets with another heap limit.
+    pub const fn with_heap_mb(mut self, heap_mb: u64) -> Self {
+        self.heap_mb = heap_mb;
+        self
+    }
+
+    /// The same budgets with another output cap.
+    pub const fn with_max_output_bytes(mut self, max_output_bytes: u64) -> Self {
+        self.max_output_bytes = max_output_bytes;
+        self
+    }
+
+    /// The same budgets with another warm-pool size.
+    pub const fn with_warm_pool(mut self, warm_pool: usize) -> Self {
+        self.warm_pool = warm_pool;
+        self
+    }
+
     /// Checks every field against its range; the error (code `INVALID_CONFIG`) names the
     /// field, its value and the accepted range.
     pub fn validate(&self) -> Result<(), Error> {

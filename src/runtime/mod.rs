@@ -10,7 +10,7 @@
 //! TypeScript erased by [`strip`] and budgets set by [`EngineConfig`].
 //!
 //! This module owns the seam's types; the engine lives in [`engine`]. It must not know about
-//! tools, the registry or `run_code` (the bridge builds on this seam).
+//! tools, the registry or Code Mode (Code Mode's bridge builds on this seam).
 
 use std::fmt;
 use std::sync::Arc;

@@ -29,7 +29,7 @@ pub struct ToolSchema {
 }
 
 /// How a tool declares its calls may be scheduled (what `codemode tools` lists; the
-/// registry's [`crate::registry::Registry::execution_mode`] decides per call).
+/// registry's `execution_mode` decides per call).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Concurrency {
     /// No classifier: every call runs alone.

@@ -100,7 +100,7 @@ impl ToolExecutionInput {
 
 /// One call inside the pipeline: identity, frozen arguments and the caller's signal. Every
 /// listener sees the same immutable value; only an around-dispatch wrapper may substitute
-/// the signal its delegate sees (see [`crate::registry::DispatchExecution`]).
+/// the signal its delegate sees (the registry's `DispatchExecution`).
 #[derive(Debug)]
 pub struct ToolExecution {
     /// The call's id.

@@ -99,6 +99,7 @@ pub async fn start(config: McpServerConfig) -> Result<McpSource, Error> {
 
 /// What became of one configured server.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ServerStatus {
     /// The server's name.
     pub name: String,
@@ -386,12 +387,12 @@ mod tests {
 
     #[test]
     fn colliding_tools_are_renamed_on_every_server_and_local_tools_keep_their_names() {
-        let local: BTreeSet<String> = ["read_file".to_owned(), "run_code".to_owned()].into();
+        let local: BTreeSet<String> = ["read_file".to_owned(), "transport".to_owned()].into();
         let names = resolve_names(
             &|name| local.contains(name),
             &[
                 ("fs", vec!["read_file", "search", "own"]),
-                ("web", vec!["search", "fetch", "run_code"]),
+                ("web", vec!["search", "fetch", "transport"]),
             ],
         );
         assert_eq!(
@@ -405,7 +406,7 @@ mod tests {
                 vec![
                     Ok("web__search".to_owned()),
                     Ok("fetch".to_owned()),
-                    Ok("web__run_code".to_owned())
+                    Ok("web__transport".to_owned())
                 ],
             ]
         );

@@ -438,10 +438,7 @@ mod tests {
     use crate::runtime::engine::ledger::Ledger;
 
     fn pool(warm_pool: usize) -> Pool {
-        let config = EngineConfig {
-            warm_pool,
-            ..EngineConfig::default()
-        };
+        let config = EngineConfig::default().with_warm_pool(warm_pool);
         Pool::start(config, Watchdog::start().unwrap())
     }
 

@@ -52,6 +52,7 @@ use root::Root;
 /// directory) and `enabled` (default: [`BuiltinConfig::DEFAULT_TOOLS`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
 pub struct BuiltinConfig {
     /// The directory every path is relative to; nothing outside it can be read or written.
     pub root: PathBuf,
@@ -81,6 +82,13 @@ impl BuiltinConfig {
                 .map(|&name| name.to_owned())
                 .collect(),
         }
+    }
+
+    /// The same root with exactly the tools `enabled` (names from
+    /// [`BuiltinConfig::ALL_TOOLS`]; unknown ones fail when the tools are built).
+    pub fn with_enabled<S: Into<String>>(mut self, enabled: impl IntoIterator<Item = S>) -> Self {
+        self.enabled = enabled.into_iter().map(Into::into).collect();
+        self
     }
 }
 

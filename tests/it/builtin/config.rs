@@ -22,15 +22,14 @@ fn the_default_is_the_read_only_tools_over_the_working_directory() {
 #[test]
 fn write_and_edit_are_opt_in_and_every_tool_is_described_and_marked_builtin() {
     let temp = tempfile::tempdir().unwrap();
-    let config = BuiltinConfig {
-        root: temp.path().to_path_buf(),
-        enabled: vec!["edit_file".into(), "grep".into(), "edit_file".into()],
-    };
+    let config = BuiltinConfig::new(temp.path().to_path_buf()).with_enabled([
+        "edit_file",
+        "grep",
+        "edit_file",
+    ]);
     assert_eq!(names(&config), ["grep", "edit_file"]);
-    let all = BuiltinConfig {
-        root: temp.path().to_path_buf(),
-        enabled: BuiltinConfig::ALL_TOOLS.map(String::from).to_vec(),
-    };
+    let all = BuiltinConfig::new(temp.path().to_path_buf())
+        .with_enabled(BuiltinConfig::ALL_TOOLS.map(String::from).to_vec());
     for tool in builtin_tools(&all).unwrap() {
         assert_eq!(
             tool.annotations().source.as_deref(),
@@ -51,10 +50,8 @@ fn write_and_edit_are_opt_in_and_every_tool_is_described_and_marked_builtin() {
 #[test]
 fn bad_configuration_names_the_problem() {
     let temp = tempfile::tempdir().unwrap();
-    let unknown = BuiltinConfig {
-        root: temp.path().to_path_buf(),
-        enabled: vec!["read_file".into(), "delete_everything".into()],
-    };
+    let unknown = BuiltinConfig::new(temp.path().to_path_buf())
+        .with_enabled(["read_file", "delete_everything"]);
     let err = builtin_tools(&unknown).unwrap_err();
     assert_eq!(err.code(), ErrorCode::InvalidConfig);
     assert_eq!(

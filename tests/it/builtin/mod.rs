@@ -42,10 +42,7 @@ impl Workspace {
         fs::create_dir_all(&outside).unwrap();
         fs::write(outside.join("secret.txt"), SECRET).unwrap();
         let registry = Registry::new();
-        let config = BuiltinConfig {
-            root: root.clone(),
-            enabled: tools.iter().map(|name| name.to_string()).collect(),
-        };
+        let config = BuiltinConfig::new(root.clone()).with_enabled(tools.iter().copied());
         for tool in builtin_tools(&config).expect("the built-in tools build") {
             registry.global().register(tool).expect("registers").keep();
         }

@@ -17,13 +17,14 @@ use serde_json::json;
 /// One engine for the Code Mode tests (creating engine threads is the slow part).
 pub static ENGINE: LazyLock<Arc<JsEngine>> = LazyLock::new(|| {
     Arc::new(
-        JsEngine::new(EngineConfig {
-            compute_ms: 5_000,
-            wall_ms: 20_000,
-            heap_mb: 128,
-            max_output_bytes: 1 << 20,
-            warm_pool: 2,
-        })
+        JsEngine::new(
+            EngineConfig::default()
+                .with_compute_ms(5_000)
+                .with_wall_ms(20_000)
+                .with_heap_mb(128)
+                .with_max_output_bytes(1 << 20)
+                .with_warm_pool(2),
+        )
         .expect("the engine starts"),
     )
 });

@@ -11,11 +11,9 @@ use super::{
 };
 
 fn config(compute_ms: u64, wall_ms: u64) -> EngineConfig {
-    EngineConfig {
-        compute_ms,
-        wall_ms,
-        ..test_config()
-    }
+    test_config()
+        .with_compute_ms(compute_ms)
+        .with_wall_ms(wall_ms)
 }
 
 /// CPU time this process has used (user + system), from /proc/self/stat, in 10 ms ticks.
@@ -129,10 +127,7 @@ async fn a_program_waiting_on_something_pending_ends_by_the_wall_budget() {
 #[tokio::test]
 async fn the_heap_limit_ends_a_growing_program_and_the_host_survives() {
     let _cpu = super::CPU.lock().await;
-    let engine = engine_with(EngineConfig {
-        heap_mb: 64,
-        ..config(10_000, 30_000)
-    });
+    let engine = engine_with(config(10_000, 30_000).with_heap_mb(64));
     let outcome = run(
         &engine,
         "console.log('start');\nconst keep: number[][] = [];\nwhile (true) keep.push(new Array(100_000).fill(1.5));",
@@ -150,10 +145,7 @@ async fn the_heap_limit_ends_a_growing_program_and_the_host_survives() {
 #[tokio::test]
 async fn a_one_gigabyte_allocation_is_refused_and_the_host_survives() {
     let _cpu = super::CPU.lock().await;
-    let engine = engine_with(EngineConfig {
-        heap_mb: 128,
-        ..config(10_000, 30_000)
-    });
+    let engine = engine_with(config(10_000, 30_000).with_heap_mb(128));
     let programs = [
         "const buffer = new ArrayBuffer(1024 * 1024 * 1024); new Uint8Array(buffer).fill(7); return buffer.byteLength;",
         "const big = new Array(128 * 1024 * 1024).fill(1.5); return big.length;",
@@ -204,10 +196,7 @@ async fn unbounded_recursion_is_contained() {
 
 #[tokio::test]
 async fn logs_over_the_cap_end_the_run_keeping_the_prefix_that_fits() {
-    let engine = engine_with(EngineConfig {
-        max_output_bytes: 64 * 1024,
-        ..config(10_000, 20_000)
-    });
+    let engine = engine_with(config(10_000, 20_000).with_max_output_bytes(64 * 1024));
     let outcome = run(
         &engine,
         "for (let i = 0; ; i++) console.log(`line ${i} ` + 'x'.repeat(100));",
@@ -230,10 +219,7 @@ async fn logs_over_the_cap_end_the_run_keeping_the_prefix_that_fits() {
 
 #[tokio::test]
 async fn a_value_or_message_over_the_cap_is_an_output_limit_with_the_logs() {
-    let engine = engine_with(EngineConfig {
-        max_output_bytes: 64 * 1024,
-        ..config(10_000, 20_000)
-    });
+    let engine = engine_with(config(10_000, 20_000).with_max_output_bytes(64 * 1024));
     let outcome = run(&engine, "console.log('kept');\nreturn 'x'.repeat(70_000);").await;
     failure(&outcome, CodeRunErrorKind::OutputLimit);
     assert_eq!(outcome.logs, ["kept"]);
@@ -317,10 +303,7 @@ async fn a_cancelled_signal_aborts_before_anything_runs() {
 #[tokio::test]
 async fn dropping_the_run_future_stops_the_program() {
     let _cpu = super::CPU.lock().await;
-    let engine = engine_with(EngineConfig {
-        warm_pool: 0,
-        ..config(60_000, 600_000)
-    });
+    let engine = engine_with(config(60_000, 600_000).with_warm_pool(0));
     let run = engine.run(request("while (true) {}", vec![]));
     let _ = tokio::time::timeout(Duration::from_millis(300), run).await;
     // The engine thread ends its run and, with no pool to refill, exits.
@@ -338,10 +321,7 @@ async fn wait_for(condition: impl Fn() -> bool) {
 
 #[tokio::test]
 async fn pending_calls_over_the_heap_budget_on_the_host_end_the_run() {
-    let engine = engine_with(EngineConfig {
-        heap_mb: 32,
-        ..config(30_000, 60_000)
-    });
+    let engine = engine_with(config(30_000, 60_000).with_heap_mb(32));
     let host = TestHost::new();
     // Each pending call holds its 100 KB argument on the host: 500 of them are ~100 MB.
     let outcome = run_with_tools(

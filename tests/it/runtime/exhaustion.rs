@@ -74,13 +74,12 @@ async fn exhaustion_probe() {
     let var = |name: &str| std::env::var(name).unwrap_or_else(|_| panic!("{name} is set"));
     let number = |name: &str| var(name).parse::<u64>().expect("a number");
     let program = std::fs::read_to_string(var("CODEMODE_PROBE_PROGRAM")).expect("the program");
-    let config = EngineConfig {
-        compute_ms: number("CODEMODE_PROBE_COMPUTE_MS"),
-        wall_ms: number("CODEMODE_PROBE_WALL_MS"),
-        heap_mb: number("CODEMODE_PROBE_HEAP_MB"),
-        max_output_bytes: 1 << 20,
-        warm_pool: 1,
-    };
+    let config = EngineConfig::default()
+        .with_compute_ms(number("CODEMODE_PROBE_COMPUTE_MS"))
+        .with_wall_ms(number("CODEMODE_PROBE_WALL_MS"))
+        .with_heap_mb(number("CODEMODE_PROBE_HEAP_MB"))
+        .with_max_output_bytes(1 << 20)
+        .with_warm_pool(1);
     let engine = JsEngine::new(config).expect("the engine starts");
     // The first run warms the process up (the probe measures the program, not the start).
     let warm = engine.run(request("return 0".to_owned())).await;
@@ -292,12 +291,12 @@ fn a_hundred_thousand_calls_in_one_promise_all_stay_within_memory() {
 /// column tracking scanned back to the line's start for every identifier.
 #[tokio::test]
 async fn a_program_on_one_long_line_parses_in_linear_time() {
-    let engine = JsEngine::new(EngineConfig {
-        compute_ms: 60_000,
-        wall_ms: 120_000,
-        warm_pool: 1,
-        ..EngineConfig::default()
-    })
+    let engine = JsEngine::new(
+        EngineConfig::default()
+            .with_compute_ms(60_000)
+            .with_wall_ms(120_000)
+            .with_warm_pool(1),
+    )
     .expect("the engine starts");
     // 40,000 statements, 440 KB, one line.
     let program = format!("let x = 0; {}return x;", "x = x + 1; ".repeat(40_000));
@@ -322,12 +321,12 @@ async fn a_million_pending_timers_do_not_delay_the_answer() {
     } else {
         1_000_000
     };
-    let engine = JsEngine::new(EngineConfig {
-        compute_ms: 60_000,
-        wall_ms: 120_000,
-        warm_pool: 2,
-        ..EngineConfig::default()
-    })
+    let engine = JsEngine::new(
+        EngineConfig::default()
+            .with_compute_ms(60_000)
+            .with_wall_ms(120_000)
+            .with_warm_pool(2),
+    )
     .expect("the engine starts");
     let program = format!(
         "const started = Date.now();\nfor (let i = 0; i < {timers}; i++) setTimeout(() => {{}}, 1e6 + i);\nreturn Date.now() - started;"

@@ -87,13 +87,12 @@ async fn hostile_programs_end_as_declared_and_the_process_stays_healthy() {
         "the suite has {} programs",
         fixtures.len()
     );
-    let config = EngineConfig {
-        compute_ms: 1_000,
-        wall_ms: 3_000,
-        heap_mb: 64,
-        max_output_bytes: 1 << 20,
-        warm_pool: 2,
-    };
+    let config = EngineConfig::default()
+        .with_compute_ms(1_000)
+        .with_wall_ms(3_000)
+        .with_heap_mb(64)
+        .with_max_output_bytes(1 << 20)
+        .with_warm_pool(2);
     let engine = engine_with(config);
     let host = TestHost::new();
     let mut failures = Vec::new();

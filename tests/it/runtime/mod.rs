@@ -28,13 +28,12 @@ pub static CPU: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// Budgets small enough for tests to hit them quickly, large enough for a loaded machine.
 pub fn test_config() -> EngineConfig {
-    EngineConfig {
-        compute_ms: 2_000,
-        wall_ms: 10_000,
-        heap_mb: 128,
-        max_output_bytes: 1 << 20,
-        warm_pool: 1,
-    }
+    EngineConfig::default()
+        .with_compute_ms(2_000)
+        .with_wall_ms(10_000)
+        .with_heap_mb(128)
+        .with_max_output_bytes(1 << 20)
+        .with_warm_pool(1)
 }
 
 pub fn engine() -> JsEngine {

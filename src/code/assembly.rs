@@ -215,3 +215,57 @@ pub fn assemble(scope: &Scope) -> Result<Assembly, Error> {
         outputs,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assembly(mode: PresentationMode, language: Option<Language>) -> Assembly {
+        Assembly {
+            mode,
+            language,
+            tools: vec![
+                ToolSchema {
+                    name: RUN_CODE.into(),
+                    description: "Run a program.".into(),
+                    parameters: serde_json::json!({"type": "object"}),
+                },
+                ToolSchema {
+                    name: "read".into(),
+                    description: "Read.".into(),
+                    parameters: serde_json::json!({"type": "object"}),
+                },
+            ],
+            sections: vec![PromptSection {
+                id: SDK_SECTION,
+                order: SDK_SECTION_ORDER,
+                text: "the SDK".into(),
+            }],
+            outputs: Default::default(),
+        }
+    }
+
+    #[test]
+    fn instructions_follow_the_mode_and_the_runtime_language() {
+        let python = assembly(PresentationMode::Code, Some(Language::Python)).instructions();
+        assert!(python.contains("as a Python SDK"), "{python}");
+        let typescript = assembly(PresentationMode::Both, Some(Language::TypeScript));
+        assert!(typescript.instructions().contains("TypeScript SDK"));
+        let native = assembly(PresentationMode::Native, None).instructions();
+        assert!(!native.contains(RUN_CODE), "{native}");
+    }
+
+    #[test]
+    fn only_the_transport_carries_the_sections_and_only_in_a_code_mode() {
+        let tools =
+            assembly(PresentationMode::Both, Some(Language::TypeScript)).self_describing_tools();
+        assert_eq!(tools[0].description, "Run a program.\n\nthe SDK");
+        assert_eq!(tools[1].description, "Read.");
+        let native = assembly(PresentationMode::Native, None);
+        assert!(!native.is_transport(RUN_CODE));
+        assert_eq!(
+            native.self_describing_tools()[0].description,
+            "Run a program."
+        );
+    }
+}

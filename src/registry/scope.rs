@@ -377,3 +377,140 @@ impl Scope {
         self.registry.notify_change();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::registry::ToolProvider;
+    use crate::tool::{ToolExecutionInput, ToolOutput};
+
+    fn tool(name: &str) -> ToolDefinition {
+        ToolDefinition::builder(name)
+            .output(ToolOutput::any())
+            .execute(|_, _| async { Ok(json!(1)) })
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn extensions_apply_down_the_chain_and_nearest_wins() {
+        let registry = Registry::new();
+        let global = registry.global();
+        let parent = global.create_scope("parent").unwrap();
+        let child = parent.create_scope("child").unwrap();
+        let sibling = global.create_scope("sibling").unwrap();
+        global.extend("global").keep();
+        parent.extend("parent").keep();
+        let own = child.extend("child");
+        let texts = |scope: &Scope| -> Vec<&'static str> {
+            scope
+                .extensions::<&'static str>()
+                .iter()
+                .map(|t| **t)
+                .collect()
+        };
+        assert_eq!(texts(&child), ["global", "parent", "child"]);
+        assert_eq!(texts(&sibling), ["global"]);
+        assert_eq!(child.nearest::<&'static str>().map(|t| *t), Some("child"));
+        assert_eq!(
+            sibling.nearest::<&'static str>().map(|t| *t),
+            Some("global")
+        );
+        assert!(child.own::<u32>().is_none(), "values are found by type");
+        assert!(own.dispose());
+        assert_eq!(child.nearest::<&'static str>().map(|t| *t), Some("parent"));
+        parent.close();
+        assert_eq!(
+            texts(&child),
+            ["global"],
+            "closing a scope removes what it attached"
+        );
+    }
+
+    #[test]
+    fn declarations_fire_tools_change_and_extensions_do_not() {
+        let registry = Registry::new();
+        let changes = Arc::new(AtomicUsize::new(0));
+        let counter = changes.clone();
+        registry
+            .on_change(move || {
+                counter.fetch_add(1, Ordering::SeqCst);
+            })
+            .keep();
+        let scope = registry.global().create_scope("agent").unwrap();
+        let extension = scope.extend(1u8);
+        assert!(extension.dispose());
+        assert_eq!(changes.load(Ordering::SeqCst), 0);
+        let declaration = scope.declare(2u8);
+        assert_eq!(changes.load(Ordering::SeqCst), 1);
+        assert!(declaration.dispose());
+        assert_eq!(changes.load(Ordering::SeqCst), 2);
+    }
+
+    /// A provider reserving `special`, providing it to scopes labelled `special`, and
+    /// refusing direct calls of `hidden`.
+    struct Special(Arc<ToolDefinition>);
+
+    impl ToolProvider for Special {
+        fn reserved(&self, name: &str) -> Option<String> {
+            (name == "special").then(|| "the test's reserved tool".to_owned())
+        }
+        fn provide(&self, scope: &Scope, name: &str) -> Option<Arc<ToolDefinition>> {
+            (name == "special" && scope.label() == "special").then(|| self.0.clone())
+        }
+        fn provided(&self, scope: &Scope) -> Vec<Arc<ToolDefinition>> {
+            self.provide(scope, "special").into_iter().collect()
+        }
+        fn admit(&self, _: &Scope, execution: &ToolExecution) -> Result<(), Error> {
+            match execution.name.as_str() {
+                "hidden" => Err(Error::new(ErrorCode::UnknownTool, "not from here")),
+                _ => Ok(()),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_provider_reserves_provides_and_admits() {
+        let registry = Registry::new();
+        let global = registry.global();
+        global.register(tool("hidden")).unwrap().keep();
+        global.register(tool("plain")).unwrap().keep();
+        let provider = registry.add_provider(Arc::new(Special(Arc::new(tool("special")))));
+        let err = global.register(tool("special")).unwrap_err();
+        assert_eq!(
+            err.message(),
+            "`special` is the test's reserved tool and cannot be registered"
+        );
+        let special = global.create_scope("special").unwrap();
+        let other = global.create_scope("other").unwrap();
+        let names = |scope: &Scope| -> Vec<String> {
+            scope
+                .visible()
+                .iter()
+                .map(|t| t.name().to_owned())
+                .collect()
+        };
+        assert_eq!(names(&special), ["hidden", "plain", "special"]);
+        assert_eq!(names(&other), ["hidden", "plain"]);
+        assert!(other.get("special").is_none());
+        assert_eq!(special.visible_tools().len(), 2, "registered tools only");
+        let refused = registry
+            .execute(ToolExecutionInput::new("c", "hidden", json!({})))
+            .await;
+        assert_eq!(refused.model_text(), "Error: not from here");
+        let called = registry
+            .execute(ToolExecutionInput::new("c", "special", json!({})).for_agent(special.id()))
+            .await;
+        assert_eq!(called.value(), Some(&json!(1)));
+        assert!(provider.dispose());
+        assert!(
+            global.register(tool("special")).is_ok(),
+            "no longer reserved"
+        );
+        assert_eq!(registry.reserved("special"), None);
+    }
+}

@@ -14,10 +14,7 @@
 //!
 //! ```
 //! use codemode::sources::builtin::{builtin_tools, BuiltinConfig};
-//! let config = BuiltinConfig {
-//!     root: std::env::temp_dir(),
-//!     enabled: BuiltinConfig::ALL_TOOLS.iter().map(|name| name.to_string()).collect(),
-//! };
+//! let config = BuiltinConfig::new(std::env::temp_dir()).with_enabled(BuiltinConfig::ALL_TOOLS);
 //! let tools = builtin_tools(&config).unwrap();
 //! let names: Vec<&str> = tools.iter().map(|tool| tool.name()).collect();
 //! assert_eq!(names, ["read_file", "list_dir", "glob", "grep", "write_file", "edit_file"]);

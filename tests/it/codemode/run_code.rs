@@ -4,8 +4,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use codemode::code::PresentationMode;
-use codemode::code::ScopeDispatchLog;
+use codemode::code::{
+    CodeMode, CodeModeConfig, PresentationMode, Program, ScopeDispatchLog, ScopePresentation,
+};
 use codemode::session::{MemorySink, SessionEvent};
 use codemode::tool::{PreToolDecision, ToolDefinition, ToolExecutionInput, ToolOutput};
 use codemode::{ContentBlock, ErrorCode, MessageSource, UserMessage};
@@ -679,5 +680,41 @@ async fn arguments_that_are_not_lossless_reject_that_call_alone() {
         json!({"first": "ToolCallError", "second": "fine"}),
         "{}",
         result.model_text()
+    );
+}
+
+#[tokio::test]
+async fn run_program_returns_every_sub_call_in_submission_order_in_a_scope_of_its_own() {
+    let registry = registry(PresentationMode::Native, 10);
+    registry
+        .global()
+        .register(value_tool("slow_then_fast", true))
+        .unwrap()
+        .keep();
+    let code = CodeMode::of(&registry).expect("installed by the helper");
+    let program = Program::new(
+        "const [a, b] = await Promise.all([tools.slow_then_fast({value: 1, ms: 60}), tools.slow_then_fast({value: 2, ms: 0})]);\nreturn a + b",
+        "two calls",
+    );
+    let run = code
+        .run_program(&registry.global(), program, None)
+        .await
+        .unwrap();
+    assert_eq!(run.result.model_text(), "3");
+    let order: Vec<(u64, &str)> = run
+        .sub_calls
+        .iter()
+        .map(|r| (r.index, r.sub_call_id.as_str()))
+        .collect();
+    assert_eq!(order, [(0, "run:code:0"), (1, "run:code:1")]);
+    // The program's scope is gone, and the global layer stays native.
+    assert_eq!(registry.global().mode(), PresentationMode::Native);
+    // One installation per registry; present_as is scoped only.
+    assert!(CodeMode::install(&registry, CodeModeConfig::default()).is_err());
+    assert!(
+        registry
+            .global()
+            .present_as(PresentationMode::Code)
+            .is_err()
     );
 }

@@ -174,3 +174,25 @@ fn http_refuses_addresses_off_the_loopback_interface() {
         assert!(crate::cli::stdout(&output).is_empty());
     }
 }
+
+#[test]
+fn a_port_that_is_taken_is_a_failure_not_a_usage_error() {
+    let workspace = Workspace::new("mode = \"native\"");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let output = crate::cli::codemode(
+        workspace.path(),
+        &["serve", "--config", &workspace.config(), "--http", &addr],
+        "",
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "exit 1: the request was fine"
+    );
+    let err = crate::cli::stderr(&output);
+    assert!(
+        err.contains("cannot listen on") && err.contains("SERVE_BIND_FAILED"),
+        "{err}"
+    );
+}

@@ -28,7 +28,7 @@ use crate::code::{CodeMode, PresentationMode, Program, ProgramRun, SubCallObserv
 use crate::config::Config;
 use crate::error::{Error, ErrorCode};
 use crate::registry::{Policy, Registry, RegistryConfig};
-use crate::runtime::{CodeRuntime, JsEngine};
+use crate::runtime::{CodeRuntime, JsEngine, Language};
 use crate::sources::builtin::builtin_tools;
 use crate::tool::ToolDefinition;
 
@@ -57,6 +57,8 @@ pub struct HostBuilder {
     engine: Engine,
     runtime: Option<Arc<dyn CodeRuntime>>,
     registry: RegistryConfig,
+    #[cfg(feature = "python")]
+    python_worker: Option<crate::runtime::python::WorkerCommand>,
 }
 
 impl HostBuilder {
@@ -66,9 +68,18 @@ impl HostBuilder {
         self
     }
 
-    /// Runs programs on `runtime` instead of creating the JavaScript engine.
+    /// Runs programs on `runtime` instead of creating the configured language's engine.
     pub fn runtime(mut self, runtime: Arc<dyn CodeRuntime>) -> Self {
         self.runtime = Some(runtime);
+        self
+    }
+
+    /// The command that starts Python workers (default: this binary with
+    /// [`WORKER_ARG`](crate::runtime::python::WORKER_ARG), which must then call
+    /// [`worker_main`](crate::runtime::python::worker_main) first thing in `main`).
+    #[cfg(feature = "python")]
+    pub fn python_worker(mut self, worker: crate::runtime::python::WorkerCommand) -> Self {
+        self.python_worker = Some(worker);
         self
     }
 
@@ -117,6 +128,8 @@ impl HostBuilder {
             engine,
             runtime,
             registry,
+            #[cfg(feature = "python")]
+            python_worker,
         } = self;
         let registry = Registry::with_config(registry);
         // Code Mode first: the names it reserves shape how the sources' tools are named.
@@ -132,6 +145,8 @@ impl HostBuilder {
             config,
             engine,
             runtime,
+            #[cfg(feature = "python")]
+            python_worker,
             registry,
             code,
             local,
@@ -146,6 +161,8 @@ struct Wiring {
     config: Config,
     engine: Engine,
     runtime: Option<Arc<dyn CodeRuntime>>,
+    #[cfg(feature = "python")]
+    python_worker: Option<crate::runtime::python::WorkerCommand>,
     registry: Registry,
     code: CodeMode,
     local: BTreeSet<String>,
@@ -156,20 +173,49 @@ struct Wiring {
 
 impl Wiring {
     /// Installs the policies and the runtime.
-    fn finish(self, unavailable: &[String]) -> Result<Host, Error> {
-        install_policies(&self.config, &self.registry, self.policies, unavailable)?;
+    /// The configured language's engine.
+    fn engine_for_language(&self) -> Result<Arc<dyn CodeRuntime>, Error> {
+        match self.config.language {
+            Language::TypeScript => Ok(Arc::new(JsEngine::new(self.config.engine)?)),
+            #[cfg(feature = "python")]
+            Language::Python => {
+                use crate::runtime::python::{PythonConfig, PythonEngine, WorkerCommand};
+                let worker = match &self.python_worker {
+                    Some(worker) => worker.clone(),
+                    None => WorkerCommand::current_exe().map_err(|err| {
+                        Error::with_source(
+                            ErrorCode::HostFailed,
+                            format!("cannot find this program to start Python workers: {err}"),
+                            err,
+                        )
+                    })?,
+                };
+                let python =
+                    PythonConfig::new(worker).with_allow_unconfined(self.config.allow_unconfined);
+                Ok(Arc::new(PythonEngine::new(self.config.engine, python)?))
+            }
+            #[cfg(not(feature = "python"))]
+            Language::Python => Err(Error::new(
+                ErrorCode::InvalidConfig,
+                "the configuration asks for Python programs, but this build of codemode has no Python runtime: \
+                 build it with the cargo feature `python`",
+            )),
+        }
+    }
+
+    fn finish(mut self, unavailable: &[String]) -> Result<Host, Error> {
         let wants_engine = match self.engine {
             Engine::Always => true,
             Engine::Never => false,
             Engine::Auto => self.config.mode != PresentationMode::Native,
         };
-        match self.runtime {
+        match self.runtime.take() {
             Some(runtime) => self.code.set_runtime(runtime)?,
-            None if wants_engine => self
-                .code
-                .set_runtime(Arc::new(JsEngine::new(self.config.engine)?))?,
+            None if wants_engine => self.code.set_runtime(self.engine_for_language()?)?,
             None => {}
         }
+        let policies = std::mem::take(&mut self.policies);
+        install_policies(&self.config, &self.registry, policies, unavailable)?;
         Ok(Host {
             registry: self.registry,
             code: self.code,
@@ -198,6 +244,8 @@ impl Host {
             engine: Engine::Auto,
             runtime: None,
             registry: RegistryConfig::default(),
+            #[cfg(feature = "python")]
+            python_worker: None,
         }
     }
 

@@ -69,10 +69,12 @@
 //!   JavaScript engine ([`runtime::JsEngine`]).
 //! - [`code`]: Code Mode — modes, assembly, the SDK renderers, `run_code` and the bridge
 //!   that turns a program's calls into nested pipeline calls.
+//! - [`config`]: the configuration file, parsed and checked (nothing built or run).
 //! - [`mcp`] (feature `mcp`): MCP both ways — servers as tool sources, `codemode serve`,
 //!   and the wire mapping.
-//! - [`config`] and [`host`]: the configuration file, and the composition root that turns
-//!   it into a ready registry.
+//! - [`host`]: the composition root that turns a configuration into a ready registry.
+//!
+//! Each layer uses only the layers before it in this list.
 
 pub mod code;
 pub mod config;

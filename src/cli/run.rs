@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use codemode::code::{Program, SubCallObserver, SubCallRecord};
 use codemode::host::Engine;
+use codemode::runtime::Language;
 use codemode::tool::ToolExecutionResult;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -18,8 +19,8 @@ use super::{Failure, setup, trace};
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
-    /// The program: a TypeScript file holding the body of an async function (`-` reads
-    /// standard input). Call tools with `await tools.name(args)`; `codemode sdk` prints
+    /// The program: a TypeScript (or, `.py`, Python) file holding the body of an async
+    /// function (`-` reads standard input). Call tools with `await tools.name(args)`; `codemode sdk` prints
     /// their declarations.
     #[arg(value_name = "FILE")]
     program: PathBuf,
@@ -41,6 +42,11 @@ pub(crate) struct RunArgs {
     /// Perfetto) to see which sub-calls overlapped.
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
+
+    /// The program's language (default: by the file's extension, `.py` for Python, else
+    /// the configuration's `[runtime] language`; needed for `-` to read Python).
+    #[arg(long, value_name = "LANG", value_parser = ["typescript", "python"])]
+    lang: Option<String>,
 }
 
 /// Exit status of a run that failed (its text is printed anyway).
@@ -51,6 +57,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Failure> {
     let mut config = setup::load_config(args.config.as_deref())?;
     // One program, then exit: the engine creates the one sandbox it runs in, none warm.
     config.engine.warm_pool = 0;
+    config.language = language(args, config.language)?;
     let runtime = setup::tokio_runtime()?;
     let verbose: Option<SubCallObserver> = args.verbose.then(|| {
         Arc::new(|record: &SubCallRecord| eprintln!("{}", describe(record))) as SubCallObserver
@@ -103,6 +110,20 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Failure> {
         });
     }
     Ok(())
+}
+
+/// The program's language: `--lang`, else the file's extension (`.py` Python, `.ts`,
+/// `.js` and the like TypeScript), else the configuration's.
+fn language(args: &RunArgs, configured: Language) -> Result<Language, Failure> {
+    if let Some(lang) = &args.lang {
+        return lang.parse().map_err(|err: codemode::Error| Failure::from_error(&err));
+    }
+    let extension = args.program.extension().and_then(|e| e.to_str());
+    Ok(match extension {
+        Some("py") => Language::Python,
+        Some("ts" | "mts" | "cts" | "js" | "mjs" | "cjs") => Language::TypeScript,
+        _ => configured,
+    })
 }
 
 fn read_program(path: &PathBuf) -> Result<(String, String), Failure> {

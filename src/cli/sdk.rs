@@ -29,17 +29,18 @@ pub(crate) struct SdkArgs {
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
 
-    /// The SDK language: the language of the code runtime.
-    #[arg(long, value_name = "LANG", default_value = "typescript")]
-    lang: SdkLanguage,
+    /// The SDK language (default: the configuration's `[runtime] language`, TypeScript
+    /// for `--schemas`).
+    #[arg(long, value_name = "LANG")]
+    lang: Option<SdkLanguage>,
 }
 
 pub(crate) fn run(args: &SdkArgs) -> Result<(), Failure> {
-    let tools = match &args.schemas {
-        Some(path) => read_tool_list(path)?,
+    let (tools, configured) = match &args.schemas {
+        Some(path) => (read_tool_list(path)?, SdkLanguage::TypeScript),
         None => configured_tools(args.config.as_deref())?,
     };
-    let section = render_sdk_section(args.lang, &tools);
+    let section = render_sdk_section(args.lang.unwrap_or(configured), &tools);
     let mut stdout = std::io::stdout().lock();
     stdout
         .write_all(section.as_bytes())
@@ -50,12 +51,16 @@ pub(crate) fn run(args: &SdkArgs) -> Result<(), Failure> {
         })
 }
 
-fn configured_tools(config: Option<&std::path::Path>) -> Result<Vec<SdkTool>, Failure> {
+/// The configured tools and the configured language.
+fn configured_tools(
+    config: Option<&std::path::Path>,
+) -> Result<(Vec<SdkTool>, SdkLanguage), Failure> {
     let config = super::setup::load_config(config)?;
+    let language = config.language;
     let runtime = super::setup::tokio_runtime()?;
     runtime.block_on(async {
         let host = super::setup::host(config, Engine::Never).await?;
-        Ok(sdk_tools(&host.registry().global()))
+        Ok((sdk_tools(&host.registry().global()), language))
     })
 }
 

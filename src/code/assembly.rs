@@ -29,6 +29,7 @@ called from inside a `run_code` program (`await tools.name(args)`), never direct
 
 /// One section of the system prompt.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PromptSection {
     /// The section's id (`tools:sdk`, `tools:code-only`).
     pub id: &'static str,

@@ -11,7 +11,7 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use crate::error::{Error, ErrorCode};
-use crate::registry::{Disposer, Registry, Scope, ToolProvider, WeakRegistry};
+use crate::registry::{Disposer, Registry, ReservedName, Scope, ToolProvider, WeakRegistry};
 use crate::runtime::{CodeRuntime, Language};
 use crate::tool::{
     ScopeId, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult,
@@ -162,8 +162,11 @@ impl Layer {
 }
 
 impl ToolProvider for Layer {
-    fn reserved(&self, name: &str) -> Option<String> {
-        (name == RUN_CODE).then(|| "Code Mode's reserved transport".to_owned())
+    fn reserved(&self) -> Vec<ReservedName> {
+        vec![ReservedName {
+            name: RUN_CODE.to_owned(),
+            what: "Code Mode's reserved transport".to_owned(),
+        }]
     }
 
     fn provide(&self, scope: &Scope, name: &str) -> Option<Arc<ToolDefinition>> {
@@ -196,6 +199,13 @@ impl ToolProvider for Layer {
     }
 }
 
+fn already_installed() -> Error {
+    Error::new(
+        ErrorCode::InvalidConfig,
+        "Code Mode is already installed in this registry; use `CodeMode::of(&registry)`",
+    )
+}
+
 /// How [`CodeMode::of`] finds the layer installed in a registry.
 struct Installed(Arc<Layer>);
 
@@ -210,7 +220,7 @@ struct Installed(Arc<Layer>);
 ///
 /// let registry = Registry::new();
 /// let code = CodeMode::install(&registry, CodeModeConfig::default().with_mode(PresentationMode::Code))?;
-/// code.set_runtime(Arc::new(JsEngine::new(EngineConfig::default())?));
+/// code.set_runtime(Arc::new(JsEngine::new(EngineConfig::default())?))?;
 /// let assembly = assemble(&registry.global())?;
 /// assert_eq!(assembly.tools.len(), 1); // run_code
 /// # Ok::<(), codemode::Error>(())
@@ -236,10 +246,7 @@ impl CodeMode {
     pub fn install(registry: &Registry, config: CodeModeConfig) -> Result<CodeMode, Error> {
         config.validate()?;
         if CodeMode::of(registry).is_some() {
-            return Err(Error::new(
-                ErrorCode::InvalidConfig,
-                "Code Mode is already installed in this registry; use `CodeMode::of(&registry)`",
-            ));
+            return Err(already_installed());
         }
         let layer = Arc::new(Layer {
             registry: registry.downgrade(),
@@ -249,7 +256,14 @@ impl CodeMode {
             runs: Mutex::new(HashMap::new()),
             handles: Mutex::new(Vec::new()),
         });
-        let provider = registry.add_provider(layer.clone());
+        // A second installation that raced past the check above is refused here: one
+        // provider per reserved name.
+        let provider = registry
+            .add_provider(layer.clone())
+            .map_err(|err| match CodeMode::of(registry) {
+                Some(_) => already_installed(),
+                None => err,
+            })?;
         let found = registry.global().extend(Installed(layer.clone()));
         layer.handles.lock().extend([provider, found]);
         Ok(CodeMode { layer })
@@ -327,10 +341,16 @@ impl CodeMode {
         on_sub_call: Option<SubCallObserver>,
     ) -> Result<ProgramRun, Error> {
         let scope = parent.create_scope(format!("program {}", program.call_id))?;
-        let declared = scope.present_as(PresentationMode::Code)?;
         let agent = scope
             .id()
             .ok_or_else(|| Error::new(ErrorCode::InvalidDefinition, "a program needs a scope"))?;
+        // Undone however this future ends (also when it is dropped mid-run).
+        let guard = ProgramScope {
+            layer: self.layer.clone(),
+            agent,
+            scope: scope.clone(),
+        };
+        scope.present_as(PresentationMode::Code)?.keep();
         let records: Arc<Mutex<Vec<SubCallRecord>>> = Arc::default();
         {
             let records = records.clone();
@@ -350,11 +370,24 @@ impl CodeMode {
         .for_agent(agent)
         .with_signal(program.signal);
         let result = scope.registry().execute(input).await;
-        self.layer.runs.lock().remove(&agent);
-        declared.dispose();
-        scope.close();
+        drop(guard);
         let mut sub_calls = std::mem::take(&mut *records.lock());
         sub_calls.sort_by_key(|record| record.index);
         Ok(ProgramRun { result, sub_calls })
+    }
+}
+
+/// The scope of one [`CodeMode::run_program`] run: closed (with its declaration) and its
+/// observer removed when dropped, however the run's future ends.
+struct ProgramScope {
+    layer: Arc<Layer>,
+    agent: ScopeId,
+    scope: Scope,
+}
+
+impl Drop for ProgramScope {
+    fn drop(&mut self) {
+        self.layer.runs.lock().remove(&self.agent);
+        self.scope.close();
     }
 }

@@ -83,18 +83,26 @@ impl ScopePresentation for Scope {
                  configuration instead of declaring it on the global layer",
             ));
         };
-        // A handle to a closed scope declares nothing.
-        self.registry().scope(id)?;
-        if let Some(existing) = self.own::<Presentation>() {
+        if CodeMode::of(self.registry()).is_none() {
             return Err(Error::new(
+                ErrorCode::InvalidConfig,
+                "present_as needs Code Mode in the registry: call `CodeMode::install(&registry, config)` first",
+            ));
+        }
+        match self.declare_unique(Presentation(mode)) {
+            Ok(disposer) => Ok(disposer),
+            Err(Some(existing)) => Err(Error::new(
                 ErrorCode::InvalidDefinition,
                 format!(
                     "{id} already declared its presentation ({}); dispose that declaration first",
                     existing.0.as_str()
                 ),
-            ));
+            )),
+            Err(None) => Err(Error::new(
+                ErrorCode::InvalidDefinition,
+                format!("{id} does not exist (was it closed?)"),
+            )),
         }
-        Ok(self.declare(Presentation(mode)))
     }
 
     fn mode(&self) -> PresentationMode {

@@ -5,6 +5,7 @@
 //! mode = "code"                  # native | code | both
 //! max_parallel_sub_calls = 10
 //! [runtime]                      # every key optional
+//! language = "typescript"        # typescript | python (the code runtime and SDK flavor)
 //! compute_ms = 60000
 //! [[tools]]
 //! name = "add"
@@ -48,7 +49,7 @@ use crate::code::{CodeModeConfig, PresentationMode};
 use crate::error::{Error, ErrorCode};
 use crate::json::JsonValue;
 use crate::registry::Policy;
-use crate::runtime::EngineConfig;
+use crate::runtime::{EngineConfig, Language};
 use crate::schema::JsonSchema;
 use crate::sources::builtin::BuiltinConfig;
 use crate::sources::command::CommandTool;
@@ -85,6 +86,8 @@ struct RawRuntime {
     heap_mb: Option<Spanned<u64>>,
     max_output_bytes: Option<Spanned<u64>>,
     warm_pool: Option<Spanned<usize>>,
+    language: Option<Spanned<String>>,
+    allow_unconfined: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -119,6 +122,12 @@ pub struct Config {
     pub max_parallel_sub_calls: usize,
     /// The code runtime's budgets.
     pub engine: EngineConfig,
+    /// The language Code Mode programs are written in (`[runtime] language`): it picks the
+    /// runtime, the SDK flavor and `run_code`'s description. Default TypeScript.
+    pub language: Language,
+    /// Run Python programs even where Landlock or seccomp is not fully enforced
+    /// (`[runtime] allow_unconfined`). Default off.
+    pub allow_unconfined: bool,
     /// Command tools.
     pub command_tools: Vec<CommandTool>,
     /// Per-tool policies.
@@ -156,6 +165,8 @@ impl Config {
             mode: PresentationMode::Native,
             max_parallel_sub_calls: 10,
             engine: EngineConfig::default(),
+            language: Language::TypeScript,
+            allow_unconfined: false,
             command_tools: Vec::new(),
             policies: BTreeMap::new(),
             builtin: BuiltinConfig::default(),
@@ -166,9 +177,10 @@ impl Config {
     /// Reads and checks the file at `path`.
     pub fn load(path: &Path) -> Result<Config, Error> {
         let text = std::fs::read_to_string(path).map_err(|err| {
-            Error::new(
+            Error::with_source(
                 ErrorCode::InvalidConfig,
                 format!("cannot read the configuration {}: {err}", path.display()),
+                err,
             )
         })?;
         Self::parse(&text, path)
@@ -213,7 +225,16 @@ impl Config {
                 .map_err(|err| place.error(limit.span(), err.message()))?;
             config.max_parallel_sub_calls = value;
         }
-        if let Some(runtime) = raw.runtime {
+        if let Some(mut runtime) = raw.runtime {
+            if let Some(language) = runtime.language.take() {
+                config.language = language
+                    .get_ref()
+                    .parse()
+                    .map_err(|err: Error| place.error(language.span(), err.message()))?;
+            }
+            if let Some(allow) = runtime.allow_unconfined.take() {
+                config.allow_unconfined = allow;
+            }
             config.engine = engine_config(&place, runtime)?;
         }
         let mut seen = BTreeMap::new();

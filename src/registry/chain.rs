@@ -1,8 +1,10 @@
 //! One shape for every waterfall: a chain of links, each receiving the input and the rest of
 //! the chain ([`Next`]), ending in a default.
 //!
-//! A link delegates by calling [`Next::run`] (same input) or [`Next::run_with`] (a substitute
-//! input), or short-circuits by returning without it. Every link runs inside an error
+//! A link delegates by calling [`Next::run`], or short-circuits by returning without it.
+//! Only a chain that allows it offers a way to delegate a substitute input (the dispatch
+//! chain: a wrapper may substitute the signal); everywhere else every link sees the same
+//! frozen call. Every link runs inside an error
 //! boundary: an `Err` or a panic becomes that link's error (`LISTENER_FAILED` for a panic),
 //! which the chain's recovery may turn into a value (the dispatch chain turns it into a
 //! failed result, so an outer wrapper still sees a result).
@@ -89,11 +91,12 @@ impl<I: Clone + Send + 'static, O: Send + 'static> Next<I, O> {
     /// Delegates to the next link (or the default, at the end of the chain).
     pub fn run(self) -> BoxFuture<'static, Result<O, Error>> {
         let input = self.input.clone();
-        self.run_with(input)
+        self.continue_with(input)
     }
 
-    /// Delegates `input` (a substitute for the one this link received) to the next link.
-    pub fn run_with(self, input: I) -> BoxFuture<'static, Result<O, Error>> {
+    /// Delegates `input` (a substitute for the one this link received) to the next link;
+    /// public only where a chain allows substitutes.
+    pub(crate) fn continue_with(self, input: I) -> BoxFuture<'static, Result<O, Error>> {
         Box::pin(async move {
             let Some(link) = self.links.get(self.index).cloned() else {
                 return (self.end)(input).await;
@@ -137,7 +140,7 @@ pub(crate) async fn contained<T>(
 }
 
 /// The text of a panic payload.
-pub fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+pub(crate) fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
     if let Some(text) = panic.downcast_ref::<&str>() {
         (*text).to_owned()
     } else if let Some(text) = panic.downcast_ref::<String>() {
@@ -157,7 +160,7 @@ mod tests {
 
     #[tokio::test]
     async fn links_run_in_order_and_may_substitute_or_short_circuit() {
-        let add_one = link(|input: u32, next: Next<u32, u32>| next.run_with(input + 1));
+        let add_one = link(|input: u32, next: Next<u32, u32>| next.continue_with(input + 1));
         let stop_at_big = link(|input: u32, next: Next<u32, u32>| async move {
             if input > 5 { Ok(0) } else { next.run().await }
         });

@@ -15,6 +15,10 @@ use crate::tool::{
     PostToolDecision, PreToolDecision, ScopeId, Signal, ToolExecution, ToolExecutionResult,
 };
 
+use futures::future::BoxFuture;
+
+use crate::error::Error;
+
 use super::chain::{Link, Next};
 
 /// The rest of a `tools/pre-execute` chain; its default is [`PreToolDecision::Allow`].
@@ -25,6 +29,14 @@ pub type PreNext = Next<Arc<ToolExecution>, PreToolDecision>;
 pub type DispatchNext = Next<DispatchExecution, ToolExecutionResult>;
 /// The rest of a `tools/post-execute` chain; its default accepts the result unchanged.
 pub type PostNext = Next<(Arc<ToolExecution>, Arc<ToolExecutionResult>), PostToolDecision>;
+
+impl DispatchNext {
+    /// Delegates `dispatch` — the same call, possibly with a substitute signal (see
+    /// [`DispatchExecution::with_signal`]) — to the next wrapper, or the core dispatch.
+    pub fn run_with(self, dispatch: DispatchExecution) -> BoxFuture<'static, Result<ToolExecutionResult, Error>> {
+        self.continue_with(dispatch)
+    }
+}
 
 pub(crate) type PreLink = Link<Arc<ToolExecution>, PreToolDecision>;
 pub(crate) type AroundLink = Link<DispatchExecution, ToolExecutionResult>;

@@ -33,11 +33,12 @@ mod scope;
 mod state;
 mod timeout;
 
-pub use chain::{End, Link, Next, panic_message};
+pub use chain::{End, Link, Next};
+pub(crate) use chain::panic_message;
 pub use listeners::{DispatchExecution, DispatchNext, PostNext, PreNext};
 pub use pipeline::{Dispatched, Prepared};
 pub use policy::Policy;
-pub use provider::ToolProvider;
+pub use provider::{ReservedName, ToolProvider};
 pub use scope::Scope;
 pub use timeout::timeout_error;
 
@@ -120,7 +121,15 @@ pub trait ApprovalService: Send + Sync + 'static {
 }
 
 type ChangeFn = dyn Fn() + Send + Sync;
-type Providers = Arc<[(HandleId, Arc<dyn ToolProvider>)]>;
+type Providers = Arc<[Installed]>;
+
+/// An installed provider and the names it reserves.
+#[derive(Clone)]
+struct Installed {
+    handle: HandleId,
+    provider: Arc<dyn ToolProvider>,
+    reserved: std::collections::BTreeMap<String, String>,
+}
 
 struct Inner {
     config: RegistryConfig,
@@ -258,8 +267,11 @@ impl Registry {
         Ok(Scope::new(self.clone(), Some(id)))
     }
 
-    /// The scope a call runs for (`agent`, or the global layer when `None`). A closed
-    /// scope's handle sees only what it inherits from the global layer.
+    /// The scope a call runs for (`agent`, or the global layer when `None`), for queries of
+    /// what the call sees. Unlike [`Registry::scope`] it does not check the scope exists: a
+    /// closed scope's handle sees nothing (its registrations are gone), and what is attached
+    /// through it is never removed, so attach through handles from
+    /// [`Scope::create_scope`] or [`Registry::scope`].
     pub fn scope_of(&self, agent: Option<ScopeId>) -> Scope {
         Scope::new(self.clone(), agent)
     }
@@ -302,17 +314,48 @@ impl Registry {
     }
 
     /// Installs a [`ToolProvider`]: the names it reserves can no longer be registered or
-    /// restricted, and the tools it provides join what scopes see.
-    pub fn add_provider(&self, provider: Arc<dyn ToolProvider>) -> Disposer {
+    /// restricted, and the tools it provides join what scopes see. A name it reserves that
+    /// is already registered (in any layer) or reserved is refused.
+    pub fn add_provider(&self, provider: Arc<dyn ToolProvider>) -> Result<Disposer, crate::Error> {
+        let reserved: std::collections::BTreeMap<String, String> = provider
+            .reserved()
+            .into_iter()
+            .map(|r| (r.name, r.what))
+            .collect();
         let handle = self.next_id();
         {
+            // The state lock first, as `register` takes it: a name cannot slip in between.
+            let state = self.inner.state.read();
             let mut providers = self.inner.providers.write();
+            for name in reserved.keys() {
+                if let Some(taken) = providers.iter().find(|p| p.reserved.contains_key(name)) {
+                    return Err(crate::Error::new(
+                        crate::ErrorCode::InvalidDefinition,
+                        format!(
+                            "`{name}` is already {}; one provider per name",
+                            taken.reserved[name]
+                        ),
+                    ));
+                }
+                if let Some(place) = state.registered_at(name) {
+                    return Err(crate::Error::new(
+                        crate::ErrorCode::InvalidDefinition,
+                        format!(
+                            "`{name}` is registered in {place}, so it cannot be reserved; dispose that registration first"
+                        ),
+                    ));
+                }
+            }
             let mut next: Vec<_> = providers.iter().cloned().collect();
-            next.push((handle, provider));
+            next.push(Installed {
+                handle,
+                provider,
+                reserved,
+            });
             *providers = next.into();
         }
         self.notify_change();
-        self.disposer(handle)
+        Ok(self.disposer(handle))
     }
 
     fn providers(&self) -> Providers {
@@ -324,7 +367,7 @@ impl Registry {
     pub fn reserved(&self, name: &str) -> Option<String> {
         self.providers()
             .iter()
-            .find_map(|(_, provider)| provider.reserved(name))
+            .find_map(|installed| installed.reserved.get(name).cloned())
     }
 
     /// Subscribes to `tools/change`: fires on every change of any scope's tool set
@@ -382,7 +425,7 @@ impl Registry {
             let mut providers = self.inner.providers.write();
             let next: Vec<_> = providers
                 .iter()
-                .filter(|(h, _)| *h != handle)
+                .filter(|installed| installed.handle != handle)
                 .cloned()
                 .collect();
             let removed = next.len() != providers.len();
@@ -429,7 +472,7 @@ impl Registry {
         let Some(def) = self.scope_of(input.agent).get(&input.name) else {
             return ExecutionMode::Exclusive;
         };
-        let Some(classify) = def.is_concurrency_safe.clone() else {
+        let Some(classify) = def.classifier().cloned() else {
             return ExecutionMode::Exclusive;
         };
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| classify(&input.arguments)))

@@ -28,7 +28,9 @@ use super::chain::{Next, contained, panic_message};
 use super::listeners::{CallListeners, DispatchExecution};
 
 /// A call after [`Registry::prepare`]: cleared for dispatch, or already failed (then
-/// dispatch does nothing and commit records the failure).
+/// dispatch does nothing and commit records the failure). A caller that drops it (or the
+/// [`Dispatched`] after it) instead of committing leaves a top-level call's `tool/call`
+/// without its `tool/result`, and its observers uncalled: drive every stage to the end.
 #[must_use = "a prepared call does nothing until it is dispatched and committed"]
 pub struct Prepared {
     registry: Registry,

@@ -17,19 +17,32 @@ use crate::tool::{ToolDefinition, ToolExecution};
 
 use super::Scope;
 
+/// A name a provider reserves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReservedName {
+    /// The tool name.
+    pub name: String,
+    /// What it is, as a phrase completing "`name` is …" (e.g. "Code Mode's reserved
+    /// transport"): the text of the errors that refuse it.
+    pub what: String,
+}
+
 /// A layer that reserves tool names and provides tools of its own.
 ///
-/// Provided tools are resolved by name only when the provider reserves that name, so a
-/// provided tool can never be shadowed, registered over or restricted away.
+/// The registry reads the reserved names once, when the provider is installed, and refuses
+/// the installation when a name is already registered or reserved; afterwards `register`
+/// and `restrict` refuse them. Provided tools are resolved only under reserved names (the
+/// registry drops any other), so a provided tool can never be shadowed, registered over or
+/// restricted away. The callbacks run with none of the registry's locks held; they sit on
+/// every resolution, so they must be quick.
 pub trait ToolProvider: Send + Sync + 'static {
-    /// What `name` is, if this provider reserves it, as a phrase completing "`name` is …"
-    /// (e.g. "Code Mode's reserved transport"). `register` and `restrict` refuse it.
-    fn reserved(&self, name: &str) -> Option<String>;
+    /// The names this provider reserves (read once, at installation).
+    fn reserved(&self) -> Vec<ReservedName>;
 
     /// The tool `scope` resolves the reserved `name` to, if it sees one now.
     fn provide(&self, scope: &Scope, name: &str) -> Option<Arc<ToolDefinition>>;
 
-    /// Every tool this provider adds to what `scope` sees now.
+    /// Every tool this provider adds to what `scope` sees now (under its reserved names).
     fn provided(&self, scope: &Scope) -> Vec<Arc<ToolDefinition>>;
 
     /// Checks a call before its tool is resolved: an error fails the call with it (the

@@ -232,6 +232,44 @@ impl Scope {
         disposer
     }
 
+    /// Like [`Scope::declare`] for a value an agent scope holds at most one of: refused
+    /// (with the value already declared) when this scope already holds a `T`, and refused
+    /// (`None`) for the global layer or a closed scope. Checked and attached atomically.
+    pub fn declare_unique<T: Any + Send + Sync>(&self, value: T) -> Result<Disposer, Option<Arc<T>>> {
+        let Some(id) = self.id else {
+            return Err(None);
+        };
+        let handle = self.registry.next_id();
+        {
+            let state = self.registry.inner.state.read();
+            if state.scope(id).is_err() {
+                return Err(None);
+            }
+            let mut guard = self.registry.inner.listeners.write();
+            let existing = guard
+                .extensions
+                .iter()
+                .filter(|(_, reach, ext)| reach.0 == self.id && ext.type_id == TypeId::of::<T>())
+                .find_map(|(_, _, ext)| ext.value.clone().downcast::<T>().ok());
+            if let Some(existing) = existing {
+                return Err(Some(existing));
+            }
+            let mut next = (**guard).clone();
+            next.extensions.push((
+                handle,
+                Reach(self.id),
+                Extension {
+                    type_id: TypeId::of::<T>(),
+                    value: Arc::new(value),
+                    changes_tools: true,
+                },
+            ));
+            *guard = Arc::new(next);
+        }
+        self.registry.notify_change();
+        Ok(self.registry.disposer(handle))
+    }
+
     fn attach<T: Any + Send + Sync>(&self, value: T, changes_tools: bool) -> Disposer {
         let extension = Extension {
             type_id: TypeId::of::<T>(),
@@ -287,11 +325,11 @@ impl Scope {
     /// tools absent, a reserved name resolved by its provider.
     pub fn get(&self, name: &str) -> Option<Arc<ToolDefinition>> {
         let providers = self.registry.providers();
-        if let Some((_, provider)) = providers
-            .iter()
-            .find(|(_, provider)| provider.reserved(name).is_some())
-        {
-            return provider.provide(self, name);
+        if let Some(installed) = providers.iter().find(|p| p.reserved.contains_key(name)) {
+            return installed
+                .provider
+                .provide(self, name)
+                .filter(|tool| tool.name() == name);
         }
         self.registry.inner.state.read().resolve(self.id, name)
     }
@@ -310,8 +348,12 @@ impl Scope {
     /// the providers add for it, sorted by name.
     pub fn visible(&self) -> Vec<Arc<ToolDefinition>> {
         let mut tools = self.visible_tools();
-        for (_, provider) in self.registry.providers().iter() {
-            for tool in provider.provided(self) {
+        for installed in self.registry.providers().iter() {
+            let provided = installed.provider.provided(self);
+            for tool in provided
+                .into_iter()
+                .filter(|tool| installed.reserved.contains_key(tool.name()))
+            {
                 let at = tools.partition_point(|t| t.name() < tool.name());
                 tools.insert(at, tool);
             }
@@ -346,7 +388,7 @@ impl Scope {
         self.registry
             .providers()
             .iter()
-            .try_for_each(|(_, provider)| provider.admit(self, execution))
+            .try_for_each(|installed| installed.provider.admit(self, execution))
     }
 
     /// Removes this agent scope, the scopes under it, and everything registered or
@@ -385,7 +427,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::registry::ToolProvider;
+    use crate::registry::{ReservedName, ToolProvider};
     use crate::tool::{ToolExecutionInput, ToolOutput};
 
     fn tool(name: &str) -> ToolDefinition {
@@ -456,8 +498,11 @@ mod tests {
     struct Special(Arc<ToolDefinition>);
 
     impl ToolProvider for Special {
-        fn reserved(&self, name: &str) -> Option<String> {
-            (name == "special").then(|| "the test's reserved tool".to_owned())
+        fn reserved(&self) -> Vec<ReservedName> {
+            vec![ReservedName {
+                name: "special".into(),
+                what: "the test's reserved tool".into(),
+            }]
         }
         fn provide(&self, scope: &Scope, name: &str) -> Option<Arc<ToolDefinition>> {
             (name == "special" && scope.label() == "special").then(|| self.0.clone())
@@ -479,7 +524,15 @@ mod tests {
         let global = registry.global();
         global.register(tool("hidden")).unwrap().keep();
         global.register(tool("plain")).unwrap().keep();
-        let provider = registry.add_provider(Arc::new(Special(Arc::new(tool("special")))));
+        let provider = registry
+            .add_provider(Arc::new(Special(Arc::new(tool("special")))))
+            .unwrap();
+        // One provider per name; a name already registered cannot be reserved.
+        assert!(
+            registry
+                .add_provider(Arc::new(Special(Arc::new(tool("special")))))
+                .is_err()
+        );
         let err = global.register(tool("special")).unwrap_err();
         assert_eq!(
             err.message(),

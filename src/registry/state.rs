@@ -158,6 +158,17 @@ impl State {
         Ok(())
     }
 
+    /// Where `name` is registered, if it is anywhere ("the global layer", "scope#3").
+    pub(super) fn registered_at(&self, name: &str) -> Option<String> {
+        if self.global.tools.contains_key(name) {
+            return Some("the global layer".to_owned());
+        }
+        self.scopes
+            .iter()
+            .find(|(_, scope)| scope.layer.tools.contains_key(name))
+            .map(|(id, _)| id.to_string())
+    }
+
     pub(super) fn unregister(&mut self, handle: HandleId) -> bool {
         let layers =
             std::iter::once(&mut self.global).chain(self.scopes.values_mut().map(|s| &mut s.layer));

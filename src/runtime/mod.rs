@@ -22,6 +22,9 @@ use crate::json::JsonValue;
 
 pub mod config;
 pub mod engine;
+mod ledger;
+#[cfg(feature = "python")]
+pub mod python;
 pub mod strip;
 
 pub use config::EngineConfig;

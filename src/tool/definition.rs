@@ -40,6 +40,35 @@ pub enum Concurrency {
     ByArguments,
 }
 
+/// How a definition schedules its calls: one field, so the declaration and the classifier
+/// cannot disagree.
+#[derive(Clone)]
+pub(crate) enum Scheduling {
+    /// No classifier: every call runs alone.
+    Exclusive,
+    /// A classifier decides per call; `declared` is what the tool says of itself.
+    Classified {
+        declared: Concurrency,
+        classify: Arc<ClassifyFn>,
+    },
+}
+
+impl Scheduling {
+    fn declared(&self) -> Concurrency {
+        match self {
+            Scheduling::Exclusive => Concurrency::Exclusive,
+            Scheduling::Classified { declared, .. } => *declared,
+        }
+    }
+
+    fn classifier(&self) -> Option<&Arc<ClassifyFn>> {
+        match self {
+            Scheduling::Exclusive => None,
+            Scheduling::Classified { classify, .. } => Some(classify),
+        }
+    }
+}
+
 /// The future a tool body returns.
 pub type ToolFuture = BoxFuture<'static, Result<JsonValue, Error>>;
 
@@ -48,7 +77,7 @@ type RenderFn = dyn Fn(&JsonValue, &JsonValue) -> Vec<ContentBlock> + Send + Syn
 type MetaFn = dyn Fn(&JsonValue, &JsonValue) -> JsonValue + Send + Sync;
 type FinalizeFn =
     dyn Fn(&ToolExecution, &ToolExecutionResult) -> Option<Vec<ContentBlock>> + Send + Sync;
-type ClassifyFn = dyn Fn(&JsonValue) -> bool + Send + Sync;
+pub(crate) type ClassifyFn = dyn Fn(&JsonValue) -> bool + Send + Sync;
 type PresentCallFn = dyn Fn(&JsonValue) -> Option<ToolCallView> + Send + Sync;
 type PresentResultFn = dyn Fn(&JsonValue, &ToolResult) -> Option<ToolResultView> + Send + Sync;
 
@@ -149,8 +178,7 @@ pub struct ToolDefinition {
     pub(crate) execute: Arc<ExecuteFn>,
     pub(crate) finalize_content: Option<Arc<FinalizeFn>>,
     pub(crate) timeout: Option<Duration>,
-    pub(crate) is_concurrency_safe: Option<Arc<ClassifyFn>>,
-    pub(crate) concurrency: Concurrency,
+    pub(crate) scheduling: Scheduling,
     pub(crate) present_call: Option<Arc<PresentCallFn>>,
     pub(crate) present_result: Option<Arc<PresentResultFn>>,
     pub(crate) annotations: ToolAnnotations,
@@ -172,7 +200,7 @@ impl fmt::Debug for ToolDefinition {
         f.debug_struct("ToolDefinition")
             .field("name", &self.schema.name)
             .field("timeout", &self.timeout)
-            .field("classifier", &self.is_concurrency_safe.is_some())
+            .field("concurrency", &self.scheduling.declared())
             .finish_non_exhaustive()
     }
 }
@@ -188,8 +216,7 @@ impl ToolDefinition {
             execute: None,
             finalize_content: None,
             timeout_ms: None,
-            is_concurrency_safe: None,
-            concurrency: Concurrency::Exclusive,
+            scheduling: Scheduling::Exclusive,
             present_call: None,
             present_result: None,
             annotations: ToolAnnotations::default(),
@@ -223,12 +250,18 @@ impl ToolDefinition {
 
     /// Whether the tool declares a concurrency classifier.
     pub fn has_classifier(&self) -> bool {
-        self.is_concurrency_safe.is_some()
+        self.scheduling.classifier().is_some()
     }
 
     /// How the tool declares its calls may be scheduled.
     pub fn concurrency(&self) -> Concurrency {
-        self.concurrency
+        self.scheduling.declared()
+    }
+
+    /// The classifier that decides whether a call may overlap (`None`: every call runs
+    /// alone).
+    pub(crate) fn classifier(&self) -> Option<&Arc<ClassifyFn>> {
+        self.scheduling.classifier()
     }
 
     /// The pending-state UI view for `args`: the tool's presenter, or `None` (fall back
@@ -258,8 +291,7 @@ pub struct ToolBuilder {
     execute: Option<Arc<ExecuteFn>>,
     finalize_content: Option<Arc<FinalizeFn>>,
     timeout_ms: Option<f64>,
-    is_concurrency_safe: Option<Arc<ClassifyFn>>,
-    concurrency: Concurrency,
+    scheduling: Scheduling,
     present_call: Option<Arc<PresentCallFn>>,
     present_result: Option<Arc<PresentResultFn>>,
     annotations: ToolAnnotations,
@@ -320,20 +352,28 @@ impl ToolBuilder {
         mut self,
         classify: impl Fn(&JsonValue) -> bool + Send + Sync + 'static,
     ) -> Self {
-        self.is_concurrency_safe = Some(Arc::new(classify));
-        self.concurrency = Concurrency::ByArguments;
+        self.scheduling = Scheduling::Classified {
+            declared: Concurrency::ByArguments,
+            classify: Arc::new(classify),
+        };
         self
     }
 
-    pub(crate) fn declare_concurrency(mut self, concurrency: Concurrency) -> Self {
-        self.concurrency = concurrency;
+    /// Declares a classified tool as `Parallel` (its classifier only refuses malformed
+    /// calls); a tool without a classifier stays exclusive.
+    pub(crate) fn declare_parallel(mut self) -> Self {
+        if let Scheduling::Classified { declared, .. } = &mut self.scheduling {
+            *declared = Concurrency::Parallel;
+        }
         self
     }
 
     /// Every call may overlap with sibling calls (a read-only tool).
     pub fn always_concurrency_safe(mut self) -> Self {
-        self.is_concurrency_safe = Some(Arc::new(|_| true));
-        self.concurrency = Concurrency::Parallel;
+        self.scheduling = Scheduling::Classified {
+            declared: Concurrency::Parallel,
+            classify: Arc::new(|_| true),
+        };
         self
     }
 
@@ -413,8 +453,7 @@ impl ToolBuilder {
             execute,
             finalize_content: self.finalize_content,
             timeout,
-            is_concurrency_safe: self.is_concurrency_safe,
-            concurrency: self.concurrency,
+            scheduling: self.scheduling,
             present_call: self.present_call,
             present_result: self.present_result,
             annotations: self.annotations,

@@ -266,7 +266,7 @@ where
             builder = builder
                 .concurrency_safe(move |args| decode_args(args).is_ok_and(|args| classify(&args)));
             if self.always_parallel {
-                builder = builder.declare_concurrency(super::Concurrency::Parallel);
+                builder = builder.declare_parallel();
             }
         }
         if let Some(present) = self.present_call {

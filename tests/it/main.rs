@@ -9,6 +9,7 @@ mod cli;
 mod codemode;
 mod command_tools;
 mod mcp;
+mod python;
 mod procfs;
 mod registry;
 mod runtime;

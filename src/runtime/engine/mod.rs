@@ -28,7 +28,6 @@ use crate::error::{Error, ErrorCode};
 mod budget;
 mod clock;
 mod event_loop;
-mod ledger;
 mod natives;
 mod pool;
 mod run;
@@ -37,7 +36,7 @@ mod threads;
 mod timers;
 
 use budget::{RunStop, StopReason, Watchdog};
-use ledger::Ledger;
+use crate::runtime::ledger::Ledger;
 use pool::Pool;
 use run::{Job, written_off_outcome};
 

@@ -42,7 +42,7 @@ use futures::future::BoxFuture;
 use futures::stream::FuturesUnordered;
 
 use super::budget::{RunStop, StopReason};
-use super::ledger::Ledger;
+use crate::runtime::ledger::Ledger;
 use super::timers::Timers;
 use crate::json::{JsonValue, parse_lossless};
 use crate::runtime::BindingHost;

@@ -435,7 +435,7 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
-    use crate::runtime::engine::ledger::Ledger;
+    use crate::runtime::ledger::Ledger;
 
     fn pool(warm_pool: usize) -> Pool {
         let config = EngineConfig::default().with_warm_pool(warm_pool);

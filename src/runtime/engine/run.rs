@@ -18,13 +18,13 @@ use tokio::sync::oneshot;
 
 use super::budget::{RunStop, StopReason, TimeBudget, Watchdog};
 use super::event_loop;
-use super::ledger::{Ledger, json_string_len};
+use crate::runtime::ledger::{Ending, Ledger, failed, settle_output};
 use super::natives::{RunState, watch_heap};
 use super::sandbox::{Sandbox, ScriptFailure};
 use crate::json::{JsonValue, parse_lossless};
 use crate::runtime::strip::{PROGRAM_FILE, PreparedProgram, prepare_program};
 use crate::runtime::{
-    BindingNamespace, CodeRunError, CodeRunErrorKind, CodeRunOutcome, EngineConfig,
+    BindingNamespace, CodeRunErrorKind, CodeRunOutcome, EngineConfig,
 };
 
 /// A run handed to an engine thread.
@@ -35,21 +35,6 @@ pub(crate) struct Job {
     /// Shared with the caller, so logs survive even if the engine thread dies.
     pub(crate) ledger: Arc<Mutex<Ledger>>,
     pub(crate) reply: oneshot::Sender<CodeRunOutcome>,
-}
-
-/// How a program ended, before the output ledger has its say.
-#[derive(Debug)]
-enum Ending {
-    /// Settled with this value (`None`: undefined); `bytes` is its JSON text's size.
-    Value {
-        value: Option<JsonValue>,
-        bytes: u64,
-    },
-    Failed(CodeRunError),
-}
-
-fn failed(kind: CodeRunErrorKind, message: impl Into<String>) -> Ending {
-    Ending::Failed(CodeRunError::new(kind, message))
 }
 
 /// What a run leaves behind for its thread to free after the answer is sent (its pending
@@ -111,51 +96,6 @@ pub(crate) fn written_off_outcome(
     config: &EngineConfig,
 ) -> CodeRunOutcome {
     settle_output(stop_ending(stop, config), ledger)
-}
-
-/// Applies the output cap: logs plus value (or failure message) must fit.
-fn settle_output(ending: Ending, ledger: &Mutex<Ledger>) -> CodeRunOutcome {
-    let mut ledger = ledger.lock().unwrap_or_else(|poison| poison.into_inner());
-    let cap = ledger.cap();
-    let over_cap = |what: &str| {
-        CodeRunError::new(
-            CodeRunErrorKind::OutputLimit,
-            format!(
-                "the output exceeded the cap of {cap} bytes ({what}); the logs that fit are kept: print less, or return a smaller value"
-            ),
-        )
-    };
-    let (value, error) = if ledger.overflowed() {
-        (None, Some(over_cap("the logs alone")))
-    } else {
-        match ending {
-            Ending::Value { value, bytes } if bytes <= ledger.remaining() => (value, None),
-            Ending::Value { bytes, .. } => (
-                None,
-                Some(over_cap(&format!(
-                    "logs plus a return value of {bytes} bytes"
-                ))),
-            ),
-            Ending::Failed(error) => {
-                let bytes = json_string_len(&error.message);
-                if bytes <= ledger.remaining() {
-                    (None, Some(error))
-                } else {
-                    (
-                        None,
-                        Some(over_cap(&format!(
-                            "logs plus a failure message of {bytes} bytes"
-                        ))),
-                    )
-                }
-            }
-        }
-    };
-    CodeRunOutcome {
-        value,
-        logs: ledger.take_logs(),
-        error,
-    }
 }
 
 /// How the event loop left the program.

@@ -182,7 +182,7 @@ fn handles_dispose_exactly_their_registration() {
 
 #[test]
 fn every_change_of_a_tool_set_notifies() {
-    let registry = Registry::new();
+    let registry = super::with_code_mode();
     let count = Arc::new(AtomicUsize::new(0));
     let seen = count.clone();
     let subscription = registry.on_change(move || {
@@ -213,7 +213,7 @@ fn a_panicking_change_listener_is_contained() {
 
 #[test]
 fn present_as_is_nearest_wins_once_per_scope_and_restorable() {
-    let registry = Registry::new();
+    let registry = super::with_code_mode();
     let preset = registry.global().create_scope("preset").unwrap();
     let agent = preset.create_scope("agent").unwrap();
     assert_eq!(agent.mode(), PresentationMode::Native);

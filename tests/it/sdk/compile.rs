@@ -42,7 +42,7 @@ pub(crate) fn run_compiler(mut command: Command, what: &str) {
 }
 
 /// The tools as the SDK lists them (sorted by name).
-fn sorted(mut tools: Vec<SdkTool>) -> Vec<SdkTool> {
+pub(crate) fn sorted(mut tools: Vec<SdkTool>) -> Vec<SdkTool> {
     tools.sort_by(|a, b| a.name.cmp(&b.name));
     tools
 }
@@ -129,7 +129,7 @@ pub(crate) fn typescript_program(tools: &[SdkTool]) -> String {
     out
 }
 
-fn python_program(tools: &[SdkTool]) -> String {
+pub(crate) fn python_program(tools: &[SdkTool]) -> String {
     let mut out = String::from(
         "\ndef _use(value: object) -> None:\n    print(value)\n\n\nasync def _program() -> None:\n",
     );

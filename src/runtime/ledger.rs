@@ -4,7 +4,75 @@
 //! value (or the failure message). A line that would push the logs over the cap is refused
 //! and every later line with it, so the logs kept are always the prefix that fits.
 //!
-//! This module owns the accounting; it must not know about the engine.
+//! [`settle_output`] applies the cap to how a program ended; both engines use it, so their
+//! output-limit texts are one.
+//!
+//! This module owns the accounting; it must not know about either engine.
+
+use std::sync::Mutex;
+
+use crate::json::JsonValue;
+use crate::runtime::{CodeRunError, CodeRunErrorKind, CodeRunOutcome};
+
+/// How a program ended, before the output ledger has its say.
+#[derive(Debug)]
+pub(crate) enum Ending {
+    /// Settled with this value (`None`: undefined); `bytes` is its JSON text's size.
+    Value {
+        value: Option<JsonValue>,
+        bytes: u64,
+    },
+    Failed(CodeRunError),
+}
+
+pub(crate) fn failed(kind: CodeRunErrorKind, message: impl Into<String>) -> Ending {
+    Ending::Failed(CodeRunError::new(kind, message))
+}
+
+/// Applies the output cap: logs plus value (or failure message) must fit.
+pub(crate) fn settle_output(ending: Ending, ledger: &Mutex<Ledger>) -> CodeRunOutcome {
+    let mut ledger = ledger.lock().unwrap_or_else(|poison| poison.into_inner());
+    let cap = ledger.cap();
+    let over_cap = |what: &str| {
+        CodeRunError::new(
+            CodeRunErrorKind::OutputLimit,
+            format!(
+                "the output exceeded the cap of {cap} bytes ({what}); the logs that fit are kept: print less, or return a smaller value"
+            ),
+        )
+    };
+    let (value, error) = if ledger.overflowed() {
+        (None, Some(over_cap("the logs alone")))
+    } else {
+        match ending {
+            Ending::Value { value, bytes } if bytes <= ledger.remaining() => (value, None),
+            Ending::Value { bytes, .. } => (
+                None,
+                Some(over_cap(&format!(
+                    "logs plus a return value of {bytes} bytes"
+                ))),
+            ),
+            Ending::Failed(error) => {
+                let bytes = json_string_len(&error.message);
+                if bytes <= ledger.remaining() {
+                    (None, Some(error))
+                } else {
+                    (
+                        None,
+                        Some(over_cap(&format!(
+                            "logs plus a failure message of {bytes} bytes"
+                        ))),
+                    )
+                }
+            }
+        }
+    };
+    CodeRunOutcome {
+        value,
+        logs: ledger.take_logs(),
+        error,
+    }
+}
 
 /// Log lines and their serialized size.
 #[derive(Debug)]

@@ -1,0 +1,1432 @@
+"""The Python side of a codemode Python worker (imported as ``codemode_bootstrap``).
+
+The worker's Rust side starts CPython (isolated, no ``site``, no signal handlers), imports
+this module and calls:
+
+1. ``prepare()`` -- before the process is confined: imports the offered standard modules
+   (and the helpers they load lazily), warms up what touches files on first use (time zone,
+   OpenSSL, codecs, ``_strptime``), builds the program's restricted builtins and creates the
+   asyncio event loop (its epoll descriptor and self-pipe).
+2. ``serve(rfd, wfd)`` -- after confinement (no file can be opened, no socket, thread,
+   process or signal): speaks the frame protocol on the two descriptors, runs exactly one
+   program, sends ``done`` and returns. It never raises.
+
+Frames (both ways): a 4-byte little-endian length, then that many bytes of one UTF-8 JSON
+object. Worker -> host: ``ready``; ``call {id, ns, m, args}`` (sent when the program calls a
+member, ids 1, 2, 3, ... in that order); ``log {s}`` (one per ``print`` or completed line of
+``sys.stdout``/``sys.stderr``, sent at once); ``done {}`` / ``done {value}`` /
+``done {error: {kind, message}}`` with kind ``exception`` or ``invalid-output``. Host ->
+worker: one ``run {program, namespaces}``, then ``ret {id, ok}`` / ``ret {id, err}`` in any
+order (read through the event loop with ``rfd`` non-blocking).
+
+The program is the body of an async function (top-level ``await`` and ``return``) compiled
+as ``program.py`` with its own line numbers. Its globals hold restricted builtins (no
+``open``/``input``/``breakpoint``/``help``/``exit``/``quit``, our ``print``, an import guard
+that only serves the offered, already loaded modules) and, per namespace, the namespace
+object (``tools``) and its error class (``ToolCallError``). Values that cross to the host
+(call arguments, the return value) must be lossless JSON; the check is iterative (deep
+values never recurse on the Python or C stack) and never runs program code.
+
+This module owns the in-process side of a run: the program's environment, the frame codec on
+the worker side, the lossless-JSON check and encoding, and how errors are described. It must
+not enforce security: the OS confinement applied by the Rust side is the boundary (the
+import guard and the removed builtins are conveniences), and the host re-checks every frame.
+It must not import anything outside the standard library.
+"""
+
+import ast
+import asyncio
+import builtins
+import io
+import json
+import os
+import re
+import select
+import selectors
+import sys
+import types
+
+__all__ = ["prepare", "serve", "OFFERED_MODULES", "MAX_DEPTH", "PROGRAM_FILE"]
+
+#: The file name the program is compiled under (its frames are the only ones shown).
+PROGRAM_FILE = "program.py"
+
+#: The standard modules a program may import (those that imported in ``prepare``, and their
+#: submodules already loaded then).
+OFFERED_MODULES = (
+    "json", "re", "math", "datetime", "collections", "itertools", "functools", "statistics",
+    "asyncio", "decimal", "fractions", "random", "string", "textwrap", "heapq", "bisect",
+    "operator", "copy", "enum", "typing", "dataclasses", "base64", "hashlib", "uuid",
+    "difflib", "unicodedata", "time",
+)
+
+#: Modules loaded for the offered ones' lazy imports and for this module; never importable
+#: by name from the program (except ``__future__``, for ``from __future__ import ...``).
+_SUPPORT_MODULES = (
+    "__future__", "_strptime", "locale", "calendar", "warnings", "linecache", "traceback",
+    "tokenize", "token", "keyword", "inspect", "dis", "weakref", "contextlib", "numbers",
+    "abc", "copyreg", "struct", "binascii", "reprlib", "stringprep", "encodings.idna",
+    "tracemalloc", "_json", "_random", "_bisect", "_heapq",
+)
+
+#: Codecs looked up in ``prepare`` (a codec's module is imported on its first use).
+_WARM_CODECS = (
+    "ascii", "latin-1", "utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32",
+    "utf-32-le", "utf-32-be", "cp1252", "idna", "punycode", "unicode_escape",
+    "raw_unicode_escape", "hex", "base64", "rot13", "iso8859-15",
+)
+
+#: The deepest nesting of lists and dicts a value may have (a list of lists is depth 2).
+MAX_DEPTH = 10_000
+
+_MAX_SAFE_INTEGER = 2**53 - 1
+
+#: Program frames shown per error (deep recursion would show thousands).
+_FRAME_LINES_SHOWN = 20
+
+#: A line of standard output longer than this goes out as a log before its newline.
+_PARTIAL_LINE_CAP = 1 << 16
+
+#: Read size for the answers.
+_READ_SIZE = 1 << 18
+
+_NEVER_FINISHES = (
+    "the program can never finish: it awaits something that nothing will complete "
+    "(no tool call, timer or other work is pending)"
+)
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_PLAIN_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
+_WS = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+
+# Descriptors of `type` itself: they read a class's name, MRO and dict without going
+# through its metaclass (so describing a value never runs program code).
+_TYPE_NAME = type.__dict__["__name__"]
+_TYPE_MRO = type.__dict__["__mro__"]
+_TYPE_DICT = type.__dict__["__dict__"]
+
+_CONTAINER = object()
+
+
+class _State:
+    """What ``prepare`` made and ``serve`` uses."""
+
+    loop = None
+    selector = None
+    builtins = None
+    available = ()
+    available_set = frozenset()
+    known_types = ()
+    host = None
+
+
+_S = _State()
+
+
+class _HostGone(BaseException):
+    """The host's end of the protocol is gone: stop at once, send nothing more."""
+
+
+# --------------------------------------------------------------------------------------
+# prepare
+
+
+def prepare():
+    """Loads and warms up everything a run needs, creates the event loop. Call once,
+    before the process is confined; never raises for a module that fails to load."""
+    if _S.loop is not None:
+        return
+    available = []
+    for name in OFFERED_MODULES:
+        try:
+            __import__(name)
+        except Exception:
+            continue
+        available.append(name)
+    for name in _SUPPORT_MODULES:
+        try:
+            __import__(name)
+        except Exception:
+            pass
+    _warm_up()
+    _S.available = tuple(available)
+    _S.available_set = frozenset(available)
+    _S.known_types = _known_types()
+    _S.builtins = _restricted_builtins()
+    selector = _IdleAwareSelector()
+    loop = asyncio.SelectorEventLoop(selector)
+    asyncio.set_event_loop(loop)
+    loop.set_exception_handler(_loop_exception)
+    _S.selector = selector
+    _S.loop = loop
+
+
+def _attempt(step, *args):
+    try:
+        step(*args)
+    except Exception:
+        pass
+
+
+def _warm_up():
+    """First uses that read files (or load code) which the confinement will deny."""
+    import codecs
+
+    for name in _WARM_CODECS:
+        _attempt(codecs.lookup, name)
+    _attempt(lambda: "\u00e9x".encode("idna"))
+    hashlib = sys.modules.get("hashlib")
+    if hashlib is not None:
+        for name in (
+            "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "sha3_256", "sha3_512",
+            "blake2b", "blake2s", "shake_128",
+        ):
+            _attempt(lambda n=name: hashlib.new(n, b"x").digest(16) if n.startswith("shake")
+                     else hashlib.new(n, b"x").digest())
+        _attempt(lambda: hashlib.md5(b"x", usedforsecurity=False).digest())
+        _attempt(lambda: hashlib.sha256(b"x").hexdigest())
+        _attempt(lambda: hashlib.pbkdf2_hmac("sha256", b"x", b"salt", 1))
+    time = sys.modules.get("time")
+    if time is not None:
+        _attempt(time.localtime)
+        _attempt(lambda: time.mktime(time.localtime()))
+        _attempt(lambda: time.strftime("%c %Z"))
+        _attempt(lambda: time.strptime("2024-01-02", "%Y-%m-%d"))
+    datetime = sys.modules.get("datetime")
+    if datetime is not None:
+        _attempt(lambda: datetime.datetime.now().astimezone())
+        _attempt(lambda: datetime.datetime.fromtimestamp(0))
+        _attempt(lambda: datetime.datetime.strptime("2024-01-02 03:04:05", "%Y-%m-%d %H:%M:%S"))
+        _attempt(lambda: datetime.datetime.now().strftime("%c %x %X %p %A %B"))
+    unicodedata = sys.modules.get("unicodedata")
+    if unicodedata is not None:
+        _attempt(lambda: unicodedata.normalize("NFKC", "\ufb01"))
+    # Non-ASCII identifiers make the parser import unicodedata (loaded above).
+    _attempt(lambda: compile(ast.parse("\u00e9 = 1"), "<warm-up>", "exec"))
+    decimal = sys.modules.get("decimal")
+    if decimal is not None:
+        _attempt(lambda: str(decimal.Decimal(1) / decimal.Decimal(7)))
+    statistics = sys.modules.get("statistics")
+    if statistics is not None:
+        _attempt(lambda: statistics.median([1, 2, 3]))
+        _attempt(lambda: statistics.NormalDist(0, 1).cdf(0.5))
+    dataclasses = sys.modules.get("dataclasses")
+    if dataclasses is not None:
+        def make_dataclass():
+            point = dataclasses.make_dataclass("Point", [("x", int), ("y", int, 0)])
+            dataclasses.asdict(point(1))
+            repr(point(1))
+        _attempt(make_dataclass)
+    enum = sys.modules.get("enum")
+    if enum is not None:
+        _attempt(lambda: list(enum.Enum("Colour", "RED GREEN")))
+    typing = sys.modules.get("typing")
+    if typing is not None:
+        _attempt(lambda: typing.get_type_hints(typing.NamedTuple("Pair", [("a", int)])))
+    functools = sys.modules.get("functools")
+    if functools is not None:
+        def dispatch():
+            @functools.singledispatch
+            def f(value):
+                return value
+
+            @f.register
+            def _(value: int):
+                return value
+
+            f(1)
+            f("x")
+        _attempt(dispatch)
+    uuid = sys.modules.get("uuid")
+    if uuid is not None:
+        _attempt(lambda: (uuid.uuid4(), uuid.uuid5(uuid.NAMESPACE_DNS, "x"), uuid.uuid3(uuid.NAMESPACE_DNS, "x")))
+    random = sys.modules.get("random")
+    if random is not None:
+        _attempt(lambda: random.Random("seed").random())
+        _attempt(lambda: random.SystemRandom().random())
+    _attempt(lambda: re.compile(r"(?i)\w+\d*\s").findall("\u00c9t\u00e9 2 "))
+    _attempt(lambda: "{:n}".format(1234.5))
+
+
+def _known_types():
+    """Classes of the offered modules that a return value is often by mistake, with what
+    to do instead (first match in the value's MRO wins; a datetime before a date)."""
+    known = []
+
+    def add(module, attribute, reason):
+        mod = sys.modules.get(module)
+        cls = getattr(mod, attribute, None) if mod is not None else None
+        if isinstance(cls, type):
+            known.append((cls, reason))
+
+    add("decimal", "Decimal", "a Decimal is not JSON; convert it with float() or str()")
+    add("fractions", "Fraction", "a Fraction is not JSON; convert it with float() or str()")
+    add("datetime", "datetime", "a datetime is not JSON; convert it with .isoformat()")
+    add("datetime", "date", "a date is not JSON; convert it with .isoformat()")
+    add("datetime", "time", "a time is not JSON; convert it with .isoformat()")
+    add("datetime", "timedelta", "a timedelta is not JSON; convert it with .total_seconds()")
+    add("datetime", "tzinfo", "a time zone is not JSON; convert it with str()")
+    add("uuid", "UUID", "a UUID is not JSON; convert it with str()")
+    add("enum", "Enum", "an enum member is not JSON; use its .value")
+    add("asyncio", "Future", "a Future is not JSON (did you forget await?)")
+    add("collections", "deque", "a deque is not JSON; use a list")
+    add("re", "Pattern", "a compiled pattern is not JSON; use its .pattern")
+    add("re", "Match", "a match object is not JSON; use .group() or .groups()")
+    return tuple(known)
+
+
+def _restricted_builtins():
+    namespace = dict(builtins.__dict__)
+    for name in ("open", "input", "breakpoint", "help", "exit", "quit", "copyright",
+                 "credits", "license"):
+        namespace.pop(name, None)
+    namespace["print"] = _print
+    namespace["__import__"] = _guarded_import
+    return namespace
+
+
+class _IdleAwareSelector(selectors.DefaultSelector):
+    """The loop's selector; a wait without a timeout with no call pending is a deadlock
+    (nothing can ever wake the loop), which stops the loop instead of hanging."""
+
+    on_idle = None
+
+    def select(self, timeout=None):
+        if timeout is None and self.on_idle is not None and self.on_idle():
+            timeout = 0
+        return super().select(timeout)
+
+
+def _loop_exception(loop, context):
+    """asyncio's reports (a callback that raised, an error never retrieved) become logs."""
+    host = _S.host
+    if host is None or host.closed:
+        return
+    try:
+        text = "asyncio: " + str(context.get("message") or "an error in the event loop")
+        exc = context.get("exception")
+        if exc is not None:
+            text += ": " + _exception_header(exc)
+        host.log(text)
+    except BaseException:
+        pass
+
+
+# --------------------------------------------------------------------------------------
+# The program's builtins
+
+
+def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+    """``__import__`` for the program: only the offered modules, already loaded."""
+    if level:
+        raise ImportError("relative imports are not available in this sandbox")
+    if type(name) is not str:
+        raise TypeError("module name must be str, not " + _type_name(type(name)))
+    top = name.partition(".")[0]
+    module = sys.modules.get(name)
+    allowed = top in _S.available_set or (name == "__future__" and top == name)
+    if not allowed or not isinstance(module, types.ModuleType):
+        raise ImportError(
+            "module %r is not available in this sandbox (available: %s)"
+            % (name, ", ".join(_S.available)),
+            name=name,
+        )
+    if fromlist:
+        return module
+    return sys.modules[top]
+
+
+def _print(*args, sep=" ", end="\n", file=None, flush=False):
+    """``print``: one log frame per call (``end`` and ``flush`` do not matter)."""
+    if file is None:
+        file = sys.stdout
+    if type(file) is not _LogStream:
+        return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
+    if sep is None:
+        sep = " "
+    elif not isinstance(sep, str):
+        raise TypeError("sep must be None or a string, not " + _type_name(type(sep)))
+    file._print(sep.join([str(arg) for arg in args]))
+    return None
+
+
+_print.__name__ = _print.__qualname__ = "print"
+_print.__module__ = "builtins"
+
+
+class _LogStream:
+    """``sys.stdout``/``sys.stderr`` of a run: each completed line is one log frame."""
+
+    encoding = "utf-8"
+    errors = "strict"
+    newlines = None
+    line_buffering = True
+    closed = False
+
+    def __init__(self, host, name):
+        self._host = host
+        self.name = name
+        self._parts = []
+        self._size = 0
+
+    def write(self, text):
+        if type(text) is not str:
+            if not isinstance(text, str):
+                raise TypeError("write() argument must be str, not " + _type_name(type(text)))
+            text = str.__str__(text)
+        if "\n" in text:
+            lines = text.split("\n")
+            self._host.log(self._take() + lines[0])
+            for line in lines[1:-1]:
+                self._host.log(line)
+            if lines[-1]:
+                self._parts.append(lines[-1])
+                self._size = len(lines[-1])
+        elif text:
+            self._parts.append(text)
+            self._size += len(text)
+            if self._size > _PARTIAL_LINE_CAP:
+                self._host.log(self._take())
+        return len(text)
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def _take(self):
+        text = "".join(self._parts)
+        self._parts = []
+        self._size = 0
+        return text
+
+    def _print(self, text):
+        self._host.log(self._take() + text)
+
+    def finish(self):
+        """Sends what is left of an unfinished line."""
+        if self._parts:
+            self._host.log(self._take())
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def writable(self):
+        return True
+
+    def readable(self):
+        return False
+
+    def seekable(self):
+        return False
+
+    def fileno(self):
+        raise io.UnsupportedOperation("the program's output has no file descriptor")
+
+    def __repr__(self):
+        return "<%s: lines go to the run's log>" % self.name
+
+
+# --------------------------------------------------------------------------------------
+# Namespaces and their errors
+
+
+def _make_error_class(class_name, member_property):
+    """The error class of a namespace: ``ToolCallError(message, member=None)``; instances
+    have ``.message`` and the member property (e.g. ``.toolName``); ``str(e)`` is the
+    message."""
+    prop = member_property if _usable_property(member_property) else None
+
+    def __init__(self, message="", member=None):
+        Exception.__init__(self, message)
+        self.message = message
+        if prop is not None:
+            setattr(self, prop, member)
+
+    return type(class_name, (Exception,), {
+        "__init__": __init__,
+        "__module__": "__main__",
+        "__qualname__": class_name,
+        "__doc__": "A failed call of a namespace member: .message says why; ."
+        + (prop or "member") + " names the member.",
+    })
+
+
+def _usable_property(name):
+    return (
+        type(name) is str
+        and name.isidentifier()
+        and not name.startswith("__")
+        and name not in ("args", "message", "with_traceback", "add_note")
+    )
+
+
+def _tool_error(error_class, member_property, message, member):
+    error = error_class(message)
+    if _usable_property(member_property):
+        setattr(error, member_property, member)
+    return error
+
+
+def _make_member(host, index, name, error_class, member_property):
+    def member(*args, **kwargs):
+        if kwargs:
+            if args:
+                raise TypeError(
+                    "%s() takes its arguments as one dict or as keyword arguments, not both"
+                    % name
+                )
+            value = kwargs
+        elif len(args) == 1:
+            value = args[0]
+        elif not args:
+            value = {}
+        else:
+            raise TypeError(
+                "%s() takes one argument (a dict of the tool's arguments), %d given"
+                % (name, len(args))
+            )
+        return host.call(index, name, value, error_class, member_property)
+
+    member.__name__ = member.__qualname__ = name
+    member.__module__ = None
+    return member
+
+
+def _make_namespace(host, index, label, member_names, error_class, member_property):
+    """The namespace object: members as attributes (ASCII identifiers) and items (all)."""
+    members = {}
+    for name in member_names:
+        if type(name) is str and name not in members:
+            members[name] = _make_member(host, index, name, error_class, member_property)
+    attributes = {n: f for n, f in members.items() if n.isascii() and n.isidentifier()}
+    names = tuple(members)
+
+    def unknown(name, how):
+        if type(name) is not str:
+            return "%s members are named by strings, not %s" % (label, _type_name(type(name)))
+        if how == "attribute" and name in members:
+            return "%s member %r is reached by subscript: %s[%r]" % (label, name, label, name)
+        text = "%s has no member %r" % (label, name)
+        difflib = sys.modules.get("difflib")
+        close = []
+        if difflib is not None:
+            try:
+                close = difflib.get_close_matches(name, names, n=3)
+            except Exception:
+                close = []
+        if close:
+            spelled = " or ".join(
+                ("%s.%s" % (label, c)) if c in attributes else ("%s[%r]" % (label, c))
+                for c in close
+            )
+            text += "; did you mean " + spelled + "?"
+        else:
+            text += " (it has %d; list(%s) names them)" % (len(names), label)
+        return text
+
+    def __getattribute__(self, name):
+        found = attributes.get(name)
+        if found is not None:
+            return found
+        if type(name) is str and name[:2] == "__" and name[-2:] == "__":
+            return object.__getattribute__(self, name)
+        raise AttributeError(unknown(name, "attribute"))
+
+    def __getitem__(self, name):
+        if type(name) is str:
+            found = members.get(name)
+            if found is not None:
+                return found
+        raise KeyError(unknown(name, "item"))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("%s is read-only" % label)
+
+    def __delattr__(self, name):
+        raise AttributeError("%s is read-only" % label)
+
+    def __contains__(self, name):
+        return type(name) is str and name in members
+
+    def __iter__(self):
+        return iter(names)
+
+    def __len__(self):
+        return len(names)
+
+    def __dir__(self):
+        return list(attributes)
+
+    def __repr__(self):
+        shown = ", ".join(names[:10]) + (", ..." if len(names) > 10 else "")
+        return "<%s: %d members: %s>" % (label, len(names), shown)
+
+    cls = type(label if label.isidentifier() else "Namespace", (), {
+        "__slots__": (),
+        "__module__": "__main__",
+        "__getattribute__": __getattribute__,
+        "__getitem__": __getitem__,
+        "__setattr__": __setattr__,
+        "__delattr__": __delattr__,
+        "__contains__": __contains__,
+        "__iter__": __iter__,
+        "__len__": __len__,
+        "__dir__": __dir__,
+        "__repr__": __repr__,
+    })
+    return object.__new__(cls)
+
+
+# --------------------------------------------------------------------------------------
+# Lossless JSON
+
+
+def _type_name(cls):
+    try:
+        return _TYPE_NAME.__get__(cls, type)
+    except Exception:
+        return "object"
+
+
+def _mro(cls):
+    try:
+        return _TYPE_MRO.__get__(cls, type)
+    except Exception:
+        return ()
+
+
+_EXACT_REASONS = (
+    (tuple, "a tuple is not JSON; use a list"),
+    (set, "a set is not JSON; use a list"),
+    (frozenset, "a frozenset is not JSON; use a list"),
+    (bytes, "bytes are not JSON; decode them to a str (or base64-encode them)"),
+    (bytearray, "a bytearray is not JSON; decode it to a str (or base64-encode it)"),
+    (memoryview, "a memoryview is not JSON; decode it to a str (or base64-encode it)"),
+    (complex, "a complex number is not JSON; use a list [real, imag]"),
+    (range, "a range is not JSON; use list(...)"),
+    (types.GeneratorType, "a generator is not JSON; use list(...)"),
+    (types.AsyncGeneratorType, "an async generator is not JSON; collect it into a list"),
+    (types.CoroutineType, "a coroutine is not JSON (did you forget await?)"),
+    (types.FunctionType, "a function is not JSON (did you forget to call it?)"),
+    (types.BuiltinFunctionType, "a function is not JSON (did you forget to call it?)"),
+    (types.MethodType, "a method is not JSON (did you forget to call it?)"),
+    (types.ModuleType, "a module is not JSON"),
+    (type, "a class is not JSON"),
+    (type({}.keys()), "dict keys are not JSON; use list(...)"),
+    (type({}.values()), "dict values are not JSON; use list(...)"),
+    (type({}.items()), "dict items are not JSON; use a dict or list(...)"),
+    (map, "a map object is not JSON; use list(...)"),
+    (filter, "a filter object is not JSON; use list(...)"),
+    (zip, "a zip object is not JSON; use list(...)"),
+    (enumerate, "an enumerate object is not JSON; use list(...)"),
+    (reversed, "a reversed object is not JSON; use list(...)"),
+)
+
+
+def _describe(value):
+    """Why ``value`` (not a JSON type) is refused, without running any of its code."""
+    cls = type(value)
+    for exact, reason in _EXACT_REASONS:
+        if cls is exact:
+            return reason
+    mro = _mro(cls)
+    name = _type_name(cls)
+    for known, reason in _S.known_types:
+        for base in mro:
+            if base is known:
+                return reason
+    for base in mro:
+        try:
+            if "__dataclass_fields__" in _TYPE_DICT.__get__(base, type):
+                return ("a dataclass instance (%s) is not JSON; convert it with "
+                        "dataclasses.asdict()" % name)
+        except Exception:
+            pass
+    for base in mro:
+        if base is tuple:
+            return "a %s (a tuple) is not JSON; use a list (or a dict: ._asdict())" % name
+        for plain in (str, int, float, list, dict):
+            if base is plain:
+                plain_name = _type_name(plain)
+                return "an object of type %s (a %s subclass) is not JSON; convert it with %s()" % (
+                    name, plain_name, plain_name)
+    return "an object of type %s is not JSON" % name
+
+
+def _int_reason(value):
+    text = str(value) if value.bit_length() <= 3000 else "of %d bits" % value.bit_length()
+    return "integer %s is outside \u00b1(2^53\u22121) and would change as a JavaScript number" % text
+
+
+def _float_reason(value):
+    return "%r is not a finite number (JSON has no NaN or Infinity)" % value
+
+
+def _surrogate_reason(text, what):
+    found = _SURROGATES.search(text)
+    return "%s with a lone surrogate (U+%04X at index %d) is not UTF-8 text" % (
+        what, ord(found.group()), found.start())
+
+
+def _key_step(key):
+    if _PLAIN_KEY.match(key):
+        return "." + key
+    return "[" + json.dumps(key, ensure_ascii=_SURROGATES.search(key) is not None) + "]"
+
+
+def _path(frames, count, last=None):
+    """The path through the first ``count`` frames (each at the child it is on), then
+    ``last`` (a step, already written) if given."""
+    steps = []
+    for frame in frames[:count]:
+        index = frame[2] - 1
+        steps.append(_key_step(frame[1][index][0]) if frame[3] else "[%d]" % index)
+    if last is not None:
+        steps.append(last)
+    if len(steps) > 100:
+        return "$%s...(%d steps)...%s" % (
+            "".join(steps[:50]), len(steps) - 100, "".join(steps[-50:]))
+    return "$" + "".join(steps)
+
+
+def _check_json(root):
+    """``(None, depth)`` when ``root`` is lossless JSON (``depth``: its deepest nesting),
+    else ``("$.path: reason", 0)``. Iterative; exact types only, no program code runs."""
+    cls = type(root)
+    if cls is str:
+        if not root.isascii() and _SURROGATES.search(root):
+            return "$: " + _surrogate_reason(root, "a str"), 0
+        return None, 0
+    if cls is int:
+        if -_MAX_SAFE_INTEGER <= root <= _MAX_SAFE_INTEGER:
+            return None, 0
+        return "$: " + _int_reason(root), 0
+    if cls is float:
+        if root - root == 0.0:
+            return None, 0
+        return "$: " + _float_reason(root), 0
+    if root is None or cls is bool:
+        return None, 0
+    if cls is not list and cls is not dict:
+        return "$: " + _describe(root), 0
+    if MAX_DEPTH < 1:
+        return "$: lists and dicts nest deeper than %d levels" % MAX_DEPTH, 0
+    # A frame: [container, items (the list, or the dict's (key, value) pairs), next index,
+    # is a dict].
+    frames = [[root, root if cls is list else list(root.items()), 0, cls is dict]]
+    on_path = {id(root)}
+    deepest = 1
+    surrogates = _SURROGATES.search
+    while frames:
+        frame = frames[-1]
+        items = frame[1]
+        index = frame[2]
+        if index >= len(items):
+            frames.pop()
+            on_path.discard(id(frame[0]))
+            continue
+        frame[2] = index + 1
+        if frame[3]:
+            key, value = items[index]
+            if type(key) is not str:
+                return "%s: a key of type %s; JSON keys are strings" % (
+                    _path(frames, len(frames) - 1), _type_name(type(key))), 0
+            if not key.isascii() and surrogates(key):
+                return "%s: %s" % (
+                    _path(frames, len(frames) - 1), _surrogate_reason(key, "a key")), 0
+        else:
+            value = items[index]
+        cls = type(value)
+        if cls is str:
+            if not value.isascii() and surrogates(value):
+                return "%s: %s" % (_path(frames, len(frames)), _surrogate_reason(value, "a str")), 0
+            continue
+        if cls is int:
+            if -_MAX_SAFE_INTEGER <= value <= _MAX_SAFE_INTEGER:
+                continue
+            return "%s: %s" % (_path(frames, len(frames)), _int_reason(value)), 0
+        if cls is float:
+            if value - value == 0.0:
+                continue
+            return "%s: %s" % (_path(frames, len(frames)), _float_reason(value)), 0
+        if value is None or cls is bool:
+            continue
+        if cls is list or cls is dict:
+            if id(value) in on_path:
+                for ancestor, frame_of in enumerate(frames):
+                    if frame_of[0] is value:
+                        break
+                return "%s: circular reference (back to %s)" % (
+                    _path(frames, len(frames)), _path(frames, ancestor)), 0
+            if len(frames) >= MAX_DEPTH:
+                return "%s: lists and dicts nest deeper than %d levels" % (
+                    _path(frames, len(frames)), MAX_DEPTH), 0
+            frames.append([value, value if cls is list else list(value.items()), 0, cls is dict])
+            on_path.add(id(value))
+            if len(frames) > deepest:
+                deepest = len(frames)
+            continue
+        return "%s: %s" % (_path(frames, len(frames)), _describe(value)), 0
+    return None, deepest
+
+
+def _dumps(value):
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def _encode_checked(value, depth):
+    """JSON text of a value ``_check_json`` accepted (C encoder when shallow)."""
+    if depth <= 64:
+        try:
+            return json.dumps(value, ensure_ascii=False, allow_nan=False, check_circular=False,
+                              separators=(",", ":"))
+        except RecursionError:
+            pass
+    return _encode_deep(value)
+
+
+def _encode_deep(root):
+    """JSON text of a checked value, without recursion."""
+    out = []
+    put = out.append
+    quote = json.encoder.encode_basestring
+    frames = []
+    value = root
+    while True:
+        cls = type(value)
+        if cls is str:
+            put(quote(value))
+        elif cls is list:
+            if value:
+                put("[")
+                frames.append([value, 0, False])
+            else:
+                put("[]")
+        elif cls is dict:
+            if value:
+                put("{")
+                frames.append([list(value.items()), 0, True])
+            else:
+                put("{}")
+        elif value is None:
+            put("null")
+        elif value is True:
+            put("true")
+        elif value is False:
+            put("false")
+        elif cls is int:
+            put(int.__repr__(value))
+        else:
+            put(float.__repr__(value))
+        while frames:
+            frame = frames[-1]
+            items = frame[0]
+            index = frame[1]
+            if index == len(items):
+                frames.pop()
+                put("}" if frame[2] else "]")
+                continue
+            if index:
+                put(",")
+            frame[1] = index + 1
+            if frame[2]:
+                key, value = items[index]
+                put(quote(key))
+                put(":")
+            else:
+                value = items[index]
+            break
+        else:
+            return "".join(out)
+
+
+def _loads(text):
+    """Parses JSON text; deep text is parsed without recursion."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        return _loads_deep(text)
+
+
+def _json_key(text, index):
+    if text[index:index + 1] != '"':
+        raise ValueError("expected a key at %d" % index)
+    key, index = json.decoder.scanstring(text, index + 1, True)
+    index = _WS.match(text, index).end()
+    if text[index:index + 1] != ":":
+        raise ValueError("expected ':' at %d" % index)
+    return key, _WS.match(text, index + 1).end()
+
+
+def _loads_deep(text):
+    """A JSON parser with an explicit stack (for text the C parser refuses as too deep)."""
+    ws = _WS.match
+    stack = []  # [container, key] (key: the dict key being filled; None for a list)
+    index = ws(text, 0).end()
+    while True:
+        char = text[index:index + 1]
+        if char == "[":
+            index = ws(text, index + 1).end()
+            if text[index:index + 1] == "]":
+                value = []
+                index += 1
+            else:
+                stack.append([[], None])
+                continue
+        elif char == "{":
+            index = ws(text, index + 1).end()
+            if text[index:index + 1] == "}":
+                value = {}
+                index += 1
+            else:
+                key, index = _json_key(text, index)
+                stack.append([{}, key])
+                continue
+        elif char == '"':
+            value, index = json.decoder.scanstring(text, index + 1, True)
+        elif text.startswith("null", index):
+            value = None
+            index += 4
+        elif text.startswith("true", index):
+            value = True
+            index += 4
+        elif text.startswith("false", index):
+            value = False
+            index += 5
+        else:
+            match = _NUMBER.match(text, index)
+            if match is None:
+                raise ValueError("unexpected character at %d" % index)
+            integer, fraction, exponent = match.groups()
+            if fraction or exponent:
+                value = float(integer + (fraction or "") + (exponent or ""))
+            else:
+                value = int(integer)
+            index = match.end()
+        while True:
+            index = ws(text, index).end()
+            if not stack:
+                if index != len(text):
+                    raise ValueError("extra data at %d" % index)
+                return value
+            top = stack[-1]
+            container = top[0]
+            char = text[index:index + 1]
+            if type(container) is list:
+                container.append(value)
+                if char == ",":
+                    index = ws(text, index + 1).end()
+                    break
+                if char != "]":
+                    raise ValueError("expected ',' or ']' at %d" % index)
+            else:
+                container[top[1]] = value
+                if char == ",":
+                    top[1], index = _json_key(text, ws(text, index + 1).end())
+                    break
+                if char != "}":
+                    raise ValueError("expected ',' or '}' at %d" % index)
+            index += 1
+            stack.pop()
+            value = container
+
+
+def _clean(text):
+    """Text safe to send: a lone surrogate becomes U+FFFD."""
+    if text.isascii():
+        return text
+    return _SURROGATES.sub("\ufffd", text)
+
+
+# --------------------------------------------------------------------------------------
+# Describing errors
+
+
+def _exception_header(exc):
+    """``Name: text`` (or ``Name`` when the text is empty) of an exception."""
+    name = _type_name(type(exc))
+    try:
+        text = str(exc)
+    except BaseException:
+        text = "<exception str() failed>"
+    text = _with_suggestion(exc, text)
+    if name == "RuntimeError" and text.startswith("asyncio.run() cannot be called from a running"):
+        text += (" (the program already runs in an event loop: await the coroutine instead, "
+                 "e.g. `return await main()`)")
+    return "%s: %s" % (name, text) if text else name
+
+
+def _with_suggestion(exc, text):
+    """Python's "Did you mean" of a NameError or AttributeError (computed by the
+    traceback module, which a plain ``str()`` does not do)."""
+    traceback = sys.modules.get("traceback")
+    if traceback is None or not isinstance(exc, (NameError, AttributeError)):
+        return text
+    try:
+        if getattr(exc, "name", None) is None:
+            return text
+        described = traceback.TracebackException(
+            type(exc), exc, exc.__traceback__, lookup_lines=False, capture_locals=False,
+            compact=True)
+        better = getattr(described, "_str", None)
+        if isinstance(better, str) and better.startswith(text) and len(better) > len(text):
+            return better
+    except BaseException:
+        pass
+    return text
+
+
+def _frame_lines(numbers):
+    lines = []
+    index = 0
+    while index < len(numbers):
+        end = index
+        while end < len(numbers) and numbers[end] == numbers[index]:
+            end += 1
+        number = numbers[index]
+        line = ("  at %s, line %d" % (PROGRAM_FILE, number)) if isinstance(number, int) \
+            else "  at " + PROGRAM_FILE
+        run = end - index
+        lines.extend([line] * min(run, 3))
+        if run > 3:
+            lines.append("  [previous line repeated %d more times]" % (run - 3))
+        index = end
+    if len(lines) > _FRAME_LINES_SHOWN:
+        tail = _FRAME_LINES_SHOWN - 5
+        lines = lines[:5] + ["  ... %d more ..." % (len(lines) - 5 - tail)] + lines[-tail:]
+    return lines
+
+
+def _program_line_numbers(tb):
+    numbers = []
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == PROGRAM_FILE:
+            numbers.append(tb.tb_lineno)
+        tb = tb.tb_next
+    return numbers
+
+
+def _describe_exception(exc, depth=0):
+    """The header, notes and the program's frames (innermost last) of an uncaught
+    exception; the first sub-exceptions of a group."""
+    lines = [_exception_header(exc)]
+    try:
+        notes = getattr(exc, "__notes__", None)
+        if isinstance(notes, list):
+            lines.extend(note for note in notes[:10] if isinstance(note, str))
+    except BaseException:
+        pass
+    lines.extend(_frame_lines(_program_line_numbers(exc.__traceback__)))
+    if isinstance(exc, getattr(builtins, "BaseExceptionGroup", ())) and depth < 3:
+        subs = exc.exceptions
+        for number, sub in enumerate(subs[:10], 1):
+            sub_lines = _describe_exception(sub, depth + 1).split("\n")
+            lines.append("  [%d] %s" % (number, sub_lines[0]))
+            lines.extend("    " + line for line in sub_lines[1:])
+        if len(subs) > 10:
+            lines.append("  ... and %d more" % (len(subs) - 10))
+    return "\n".join(lines)
+
+
+def _describe_syntax_error(exc):
+    name = _type_name(type(exc))
+    message = exc.msg if isinstance(exc.msg, str) else str(exc)
+    where = [PROGRAM_FILE]
+    if isinstance(exc.lineno, int):
+        where.append("line %d" % exc.lineno)
+        if isinstance(exc.offset, int) and exc.offset > 0:
+            where.append("column %d" % exc.offset)
+    return "%s: %s (%s)" % (name, message, ", ".join(where))
+
+
+def _stuck_lines(task):
+    """Where the program waits (for a run that can never finish)."""
+    numbers = []
+    coro = task.get_coro()
+    for _ in range(1000):
+        if coro is None:
+            break
+        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        if frame is not None and frame.f_code.co_filename == PROGRAM_FILE:
+            numbers.append(frame.f_lineno)
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return _frame_lines(numbers)
+
+
+# --------------------------------------------------------------------------------------
+# Compiling the program
+
+
+def _compile(source):
+    """The program as the body of ``async def __program__()``, compiled as program.py."""
+    tree = ast.parse(source, PROGRAM_FILE, "exec")
+    body = tree.body
+    # `from __future__ import ...` must stay at module level (after a docstring).
+    start = 1 if body and isinstance(body[0], ast.Expr) and isinstance(
+        body[0].value, ast.Constant) and isinstance(body[0].value.value, str) else 0
+    end = start
+    while end < len(body) and isinstance(body[end], ast.ImportFrom) and \
+            body[end].module == "__future__":
+        end += 1
+    future = body[start:end]
+    body = body[:start] + body[end:]
+    found = _top_level_yield(body)
+    if found is not None:
+        raise SyntaxError("'yield' outside function", (
+            PROGRAM_FILE, found.lineno, found.col_offset + 1, None))
+    if not body:
+        body = [ast.Pass(lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)]
+    last = body[-1]
+    function = ast.AsyncFunctionDef(
+        name="__program__",
+        args=ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
+                           kw_defaults=[], kwarg=None, defaults=[]),
+        body=body,
+        decorator_list=[],
+        returns=None,
+        type_comment=None,
+    )
+    if "type_params" in ast.AsyncFunctionDef._fields:
+        function.type_params = []
+    function.lineno = 1
+    function.col_offset = 0
+    function.end_lineno = getattr(last, "end_lineno", None) or getattr(last, "lineno", 1)
+    function.end_col_offset = getattr(last, "end_col_offset", None) or 0
+    module = ast.Module(body=future + [function], type_ignores=[])
+    # Every parsed node has its location; only the function is new (set above), so
+    # ast.fix_missing_locations (recursive) is not needed.
+    return compile(module, PROGRAM_FILE, "exec", dont_inherit=True)
+
+
+def _top_level_yield(body):
+    """A `yield` of the program's own body (it would make it an async generator)."""
+    skip = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
+            ast.SetComp, ast.DictComp, ast.GeneratorExp)
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return node
+        if isinstance(node, skip):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return None
+
+
+def _cache_source(source):
+    """The program's lines for linecache (warnings and tracebacks read no file)."""
+    linecache = sys.modules.get("linecache")
+    if linecache is None:
+        return
+    lines = [line + "\n" for line in source.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    linecache.cache[PROGRAM_FILE] = (len(source), None, lines, PROGRAM_FILE)
+
+
+# --------------------------------------------------------------------------------------
+# The host connection
+
+
+def _write_all(fd, data):
+    view = memoryview(data)
+    written = 0
+    while written < len(view):
+        try:
+            written += os.write(fd, view[written:])
+        except BlockingIOError:
+            select.select([], [fd], [])
+
+
+class _Host:
+    """The protocol on the two descriptors: frames out, answers in."""
+
+    def __init__(self, rfd, wfd):
+        self.rfd = rfd
+        self.wfd = wfd
+        self.inbox = bytearray()
+        self.next_id = 1
+        self.pending = {}  # id -> (future, member, error class, member property)
+        self.closed = False  # `done` was sent (or the host is gone): nothing more goes out
+        self.eof = False
+        self.idle_stop = False
+        self.loop = None
+        self.streams = ()
+
+    # Out
+
+    def send_bytes(self, body):
+        if self.closed:
+            return
+        if len(body) > 0xFFFFFFFF:
+            raise ValueError("a frame longer than 4 GiB")
+        try:
+            _write_all(self.wfd, len(body).to_bytes(4, "little") + body)
+        except OSError:
+            self.closed = True
+            raise _HostGone() from None
+
+    def send_text(self, text):
+        self.send_bytes(text.encode("utf-8"))
+
+    def log(self, text):
+        if not self.closed:
+            self.send_text('{"t":"log","s":' + _dumps(_clean(text)) + "}")
+
+    def call(self, index, member, value, error_class, member_property):
+        loop = self.loop if self.loop is not None else _S.loop
+        problem, depth = _check_json(value)
+        future = loop.create_future()
+        if problem is not None:
+            future.set_exception(_tool_error(
+                error_class, member_property,
+                "the arguments are not lossless JSON: " + problem, member))
+            return future
+        text = _encode_checked(value, depth)
+        call_id = self.next_id
+        body = ('{"t":"call","id":%d,"ns":%d,"m":%s,"args":%s}' % (
+            call_id, index, _dumps(_clean(member)), text)).encode("utf-8")
+        self.next_id = call_id + 1
+        self.pending[call_id] = (future, member, error_class, member_property)
+        self.send_bytes(body)
+        return future
+
+    def finish_streams(self):
+        for stream in self.streams:
+            stream.finish()
+
+    def finish_error(self, kind, message):
+        if self.closed:
+            return
+        self.finish_streams()
+        self.send_text(_dumps({"t": "done", "error": {"kind": kind, "message": _clean(message)}}))
+        self.closed = True
+
+    def finish_value(self, value):
+        if self.closed:
+            return
+        if value is None:
+            self.finish_streams()
+            self.send_text('{"t":"done"}')
+            self.closed = True
+            return
+        problem, depth = _check_json(value)
+        if problem is not None:
+            self.finish_error("invalid-output", "the return value is not lossless JSON: " + problem)
+            return
+        body = ('{"t":"done","value":' + _encode_checked(value, depth) + "}").encode("utf-8")
+        if len(body) > 0xFFFFFFFF:
+            self.finish_error("invalid-output", "the return value is too large to send (%d bytes "
+                              "of JSON)" % len(body))
+            return
+        self.finish_streams()
+        self.send_bytes(body)
+        self.closed = True
+
+    # In
+
+    def _take_frame(self):
+        inbox = self.inbox
+        if len(inbox) < 4:
+            return None
+        length = int.from_bytes(inbox[:4], "little")
+        if len(inbox) < 4 + length:
+            return None
+        body = bytes(inbox[4:4 + length])
+        del inbox[:4 + length]
+        return body
+
+    def read_frame_blocking(self):
+        """The next frame's bytes, or None at the end of the stream."""
+        while True:
+            body = self._take_frame()
+            if body is not None:
+                return body
+            try:
+                chunk = os.read(self.rfd, _READ_SIZE)
+            except BlockingIOError:
+                select.select([self.rfd], [], [])
+                continue
+            if not chunk:
+                return None
+            self.inbox += chunk
+
+    def start(self, loop):
+        """Reads the answers through ``loop`` from now on."""
+        self.loop = loop
+        try:
+            os.set_blocking(self.rfd, False)
+        except OSError:
+            pass  # one read per readiness works on a blocking pipe too
+        loop.add_reader(self.rfd, self._readable)
+        if _S.selector is not None:
+            _S.selector.on_idle = self._idle
+        if self.inbox:
+            loop.call_soon(self._dispatch)
+
+    def _readable(self):
+        try:
+            chunk = os.read(self.rfd, _READ_SIZE)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self.eof = True
+            try:
+                self.loop.remove_reader(self.rfd)
+            except Exception:
+                pass
+            self.loop.stop()
+            return
+        self.inbox += chunk
+        self._dispatch()
+
+    def _dispatch(self):
+        while True:
+            body = self._take_frame()
+            if body is None:
+                return
+            self._answer(body)
+
+    def _answer(self, body):
+        try:
+            frame = _loads(body.decode("utf-8"))
+        except Exception:
+            return
+        if type(frame) is not dict or frame.get("t") != "ret":
+            return
+        call_id = frame.get("id")
+        if type(call_id) is not int or call_id not in self.pending:
+            return
+        if "ok" in frame:
+            future, _member, _cls, _prop = self.pending.pop(call_id)
+            if not future.done():
+                future.set_result(frame["ok"])
+        elif "err" in frame:
+            future, member, error_class, member_property = self.pending.pop(call_id)
+            message = frame["err"]
+            if type(message) is not str:
+                message = _dumps(message)
+            if not future.done():
+                future.set_exception(_tool_error(error_class, member_property, message, member))
+
+    def _idle(self):
+        if self.pending or self.eof or self.closed:
+            return False
+        self.idle_stop = True
+        self.loop.stop()
+        return True
+
+
+# --------------------------------------------------------------------------------------
+# serve
+
+
+def serve(rfd, wfd):
+    """Runs the one program of this worker over the protocol on ``rfd``/``wfd`` and
+    returns after its ``done`` frame (or at the end of the input). Never raises."""
+    host = None
+    try:
+        host = _Host(rfd, wfd)
+        _S.host = host
+        _serve(host)
+    except _HostGone:
+        return
+    except BaseException as exc:
+        try:
+            if host is not None and not host.closed:
+                host.finish_error("exception",
+                                  "the Python runtime failed: " + _exception_header(exc))
+        except BaseException:
+            pass
+
+
+def _program_globals(host, namespaces):
+    env = {"__builtins__": _S.builtins, "__name__": "__main__"}
+    classes = {}
+    for index, spec in enumerate(namespaces):
+        if type(spec) is not dict:
+            continue
+        label = spec.get("global")
+        class_name = spec.get("error_class")
+        member_property = spec.get("member_property")
+        member_names = spec.get("members")
+        if type(label) is not str or type(class_name) is not str or type(member_names) is not list:
+            continue
+        error_class = classes.get(class_name)
+        if error_class is None:
+            error_class = classes[class_name] = _make_error_class(class_name, member_property)
+        namespace = _make_namespace(host, index, label, member_names, error_class, member_property)
+        if class_name != "__builtins__":
+            env[class_name] = error_class
+        if label != "__builtins__":
+            env[label] = namespace
+    return env
+
+
+def _serve(host):
+    if _S.loop is None:
+        prepare()
+    loop = _S.loop
+    host.send_text('{"t":"ready"}')
+    while True:
+        body = host.read_frame_blocking()
+        if body is None:
+            return
+        try:
+            frame = _loads(body.decode("utf-8"))
+        except Exception:
+            continue
+        if type(frame) is dict and frame.get("t") == "run":
+            break
+    program = frame.get("program")
+    namespaces = frame.get("namespaces", [])
+    if type(program) is not str or type(namespaces) is not list:
+        host.finish_error("exception", "the Python runtime failed: a malformed run frame")
+        return
+    stdout = _LogStream(host, "<stdout>")
+    stderr = _LogStream(host, "<stderr>")
+    host.streams = (stdout, stderr)
+    sys.stdout = stdout
+    sys.stderr = stderr
+    _cache_source(program)
+    try:
+        code = _compile(program)
+    except SyntaxError as exc:
+        host.finish_error("exception", _describe_syntax_error(exc))
+        return
+    except ValueError as exc:  # 3.11: "source code string cannot contain null bytes"
+        host.finish_error("exception", "SyntaxError: %s (%s)" % (exc, PROGRAM_FILE))
+        return
+    except Exception as exc:  # e.g. RecursionError for a too deeply nested program
+        host.finish_error("exception", _exception_header(exc))
+        return
+    env = _program_globals(host, namespaces)
+    try:
+        exec(code, env)
+    except BaseException as exc:
+        host.finish_error("exception", _describe_exception(exc))
+        return
+    coroutine = env.pop("__program__")()
+    if type(coroutine) is not types.CoroutineType:
+        host.finish_error("exception", "SyntaxError: 'yield' outside function (%s)" % PROGRAM_FILE)
+        return
+    host.start(loop)
+    task = loop.create_task(coroutine)
+    try:
+        value = loop.run_until_complete(task)
+    except _HostGone:
+        return
+    except BaseException as exc:
+        if host.eof:
+            return
+        if host.idle_stop and not task.done():
+            message = "\n".join([_NEVER_FINISHES] + _stuck_lines(task))
+            host.finish_error("exception", message)
+            return
+        host.finish_error("exception", _describe_exception(exc))
+        return
+    host.finish_value(value)

@@ -1,0 +1,281 @@
+//! The worker's confinement, applied by the worker to itself after the interpreter is set
+//! up and before the program arrives: rlimits, then Landlock, then seccomp.
+//!
+//! - rlimits: address space = what setup uses + the heap budget (`MemoryError` in the
+//!   program), no file writes, no core dumps, few descriptors, a CPU backstop.
+//! - Landlock, every access right handled and no rule added: no filesystem, no TCP bind or
+//!   connect, no signals or abstract unix sockets outside the process.
+//! - seccomp: an allowlist of the system calls a running interpreter needs; anything else
+//!   fails with `EPERM` (the process lives, the program sees `PermissionError`). Not on the
+//!   list: `open`/`openat`, `socket`, `connect`, `fork`/`clone`/`clone3`/`vfork`, `execve`,
+//!   `kill` (only `tgkill` of this very process), `ptrace`. `ioctl` only as `FIONBIO`.
+//!
+//! Either layer alone leaves a hole (Landlock does not stop `fork` or threads; seccomp does
+//! not scope signals or abstract sockets), so both are required; [`Confinement`] says what
+//! was enforced and the host refuses runs on a partly confined worker unless told otherwise.
+//! This module owns the confinement and its report; it must not run Python.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+/// What was enforced, as the worker reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct Confinement {
+    /// Landlock: `full`, `partial` or `none`.
+    pub landlock: String,
+    /// Whether the seccomp filter is installed.
+    pub seccomp: bool,
+    /// What failed, if anything.
+    pub detail: String,
+}
+
+/// The worker's limits, passed on its command line (its environment is empty).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// The heap budget above what setup uses, in MiB.
+    pub heap_mb: u64,
+    /// The CPU backstop, in seconds (the host kills at the real budget long before).
+    pub cpu_seconds: u64,
+}
+
+/// Applies every layer; failures are reported, not fatal (the host decides).
+pub(crate) fn confine(limits: Limits) -> Confinement {
+    let mut detail = Vec::new();
+    if let Err(err) = rlimits(limits) {
+        detail.push(format!("rlimits: {err}"));
+    }
+    let landlock = match landlock() {
+        Ok(level) => level,
+        Err(err) => {
+            detail.push(format!("landlock: {err}"));
+            "none"
+        }
+    };
+    let seccomp = match seccomp() {
+        Ok(()) => true,
+        Err(err) => {
+            detail.push(format!("seccomp: {err}"));
+            false
+        }
+    };
+    Confinement {
+        landlock: landlock.to_owned(),
+        seccomp,
+        detail: detail.join("; "),
+    }
+}
+
+fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result<()> {
+    let limit = libc::rlimit {
+        rlim_cur: value,
+        rlim_max: value,
+    };
+    // SAFETY: `setrlimit` reads the struct we pass by reference and touches nothing else.
+    if unsafe { libc::setrlimit(resource, &limit) } == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// The process's virtual size now, from `/proc/self/statm` (pages).
+fn virtual_size() -> std::io::Result<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm")?;
+    let pages: u64 = statm
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| std::io::Error::other("unreadable /proc/self/statm"))?;
+    // SAFETY: `sysconf` only reads a configuration value.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    Ok(pages * u64::try_from(page).unwrap_or(4096))
+}
+
+fn rlimits(limits: Limits) -> std::io::Result<()> {
+    let address_space = virtual_size()? + limits.heap_mb * 1024 * 1024;
+    set_limit(libc::RLIMIT_AS, address_space)?;
+    set_limit(libc::RLIMIT_FSIZE, 0)?;
+    set_limit(libc::RLIMIT_CORE, 0)?;
+    set_limit(libc::RLIMIT_NOFILE, 32)?;
+    set_limit(libc::RLIMIT_CPU, limits.cpu_seconds)?;
+    Ok(())
+}
+
+fn landlock() -> Result<&'static str, landlock::RulesetError> {
+    use landlock::{
+        ABI, Access, AccessFs, AccessNet, Ruleset, RulesetAttr, RulesetCreatedAttr,
+        RulesetStatus, Scope,
+    };
+    let abi = ABI::V6;
+    let status = Ruleset::default()
+        .handle_access(AccessFs::from_all(abi))?
+        .handle_access(AccessNet::from_all(abi))?
+        .scope(Scope::from_all(abi))?
+        .create()?
+        .no_new_privs(true)
+        .restrict_self()?;
+    Ok(match status.ruleset {
+        RulesetStatus::FullyEnforced => "full",
+        RulesetStatus::PartiallyEnforced => "partial",
+        _ => "none",
+    })
+}
+
+/// The system calls a confined interpreter may make.
+#[cfg(target_arch = "x86_64")]
+const ALLOWED: &[i64] = &[
+    libc::SYS_read,
+    libc::SYS_write,
+    libc::SYS_readv,
+    libc::SYS_writev,
+    libc::SYS_pread64,
+    libc::SYS_close,
+    libc::SYS_fstat,
+    libc::SYS_newfstatat,
+    libc::SYS_lseek,
+    libc::SYS_mmap,
+    libc::SYS_munmap,
+    libc::SYS_mremap,
+    libc::SYS_mprotect,
+    libc::SYS_madvise,
+    libc::SYS_brk,
+    libc::SYS_rt_sigaction,
+    libc::SYS_rt_sigprocmask,
+    libc::SYS_rt_sigreturn,
+    libc::SYS_sigaltstack,
+    libc::SYS_fcntl,
+    libc::SYS_epoll_ctl,
+    libc::SYS_epoll_wait,
+    libc::SYS_epoll_pwait,
+    libc::SYS_poll,
+    libc::SYS_ppoll,
+    libc::SYS_select,
+    libc::SYS_pselect6,
+    libc::SYS_recvfrom,
+    libc::SYS_sendto,
+    libc::SYS_recvmsg,
+    libc::SYS_sendmsg,
+    libc::SYS_futex,
+    libc::SYS_getpid,
+    libc::SYS_gettid,
+    libc::SYS_getppid,
+    libc::SYS_getuid,
+    libc::SYS_geteuid,
+    libc::SYS_getgid,
+    libc::SYS_getegid,
+    libc::SYS_clock_gettime,
+    libc::SYS_clock_getres,
+    libc::SYS_clock_nanosleep,
+    libc::SYS_nanosleep,
+    libc::SYS_gettimeofday,
+    libc::SYS_getrandom,
+    libc::SYS_getrusage,
+    libc::SYS_times,
+    libc::SYS_uname,
+    libc::SYS_getcwd,
+    libc::SYS_sched_yield,
+    libc::SYS_sched_getaffinity,
+    libc::SYS_sysinfo,
+    libc::SYS_prlimit64,
+    libc::SYS_getrlimit,
+    libc::SYS_restart_syscall,
+    libc::SYS_exit,
+    libc::SYS_exit_group,
+];
+
+#[cfg(target_arch = "aarch64")]
+const ALLOWED: &[i64] = &[
+    libc::SYS_read,
+    libc::SYS_write,
+    libc::SYS_readv,
+    libc::SYS_writev,
+    libc::SYS_pread64,
+    libc::SYS_close,
+    libc::SYS_fstat,
+    libc::SYS_newfstatat,
+    libc::SYS_lseek,
+    libc::SYS_mmap,
+    libc::SYS_munmap,
+    libc::SYS_mremap,
+    libc::SYS_mprotect,
+    libc::SYS_madvise,
+    libc::SYS_brk,
+    libc::SYS_rt_sigaction,
+    libc::SYS_rt_sigprocmask,
+    libc::SYS_rt_sigreturn,
+    libc::SYS_sigaltstack,
+    libc::SYS_fcntl,
+    libc::SYS_epoll_ctl,
+    libc::SYS_epoll_pwait,
+    libc::SYS_ppoll,
+    libc::SYS_pselect6,
+    libc::SYS_recvfrom,
+    libc::SYS_sendto,
+    libc::SYS_recvmsg,
+    libc::SYS_sendmsg,
+    libc::SYS_futex,
+    libc::SYS_getpid,
+    libc::SYS_gettid,
+    libc::SYS_getppid,
+    libc::SYS_getuid,
+    libc::SYS_geteuid,
+    libc::SYS_getgid,
+    libc::SYS_getegid,
+    libc::SYS_clock_gettime,
+    libc::SYS_clock_getres,
+    libc::SYS_clock_nanosleep,
+    libc::SYS_nanosleep,
+    libc::SYS_gettimeofday,
+    libc::SYS_getrandom,
+    libc::SYS_getrusage,
+    libc::SYS_times,
+    libc::SYS_uname,
+    libc::SYS_getcwd,
+    libc::SYS_sched_yield,
+    libc::SYS_sched_getaffinity,
+    libc::SYS_sysinfo,
+    libc::SYS_prlimit64,
+    libc::SYS_restart_syscall,
+    libc::SYS_exit,
+    libc::SYS_exit_group,
+];
+
+#[cfg(target_arch = "x86_64")]
+const ARCH: seccompiler::TargetArch = seccompiler::TargetArch::x86_64;
+#[cfg(target_arch = "aarch64")]
+const ARCH: seccompiler::TargetArch = seccompiler::TargetArch::aarch64;
+
+fn seccomp() -> Result<(), String> {
+    use seccompiler::{
+        BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition,
+        SeccompFilter, SeccompRule,
+    };
+    let condition = |index: u8, value: u64| {
+        SeccompCondition::new(index, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value)
+            .map_err(|err| err.to_string())
+    };
+    let rule = |conditions: Vec<SeccompCondition>| {
+        SeccompRule::new(conditions).map_err(|err| err.to_string())
+    };
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
+        ALLOWED.iter().map(|&call| (call, Vec::new())).collect();
+    // `os.set_blocking` is `ioctl(fd, FIONBIO, ...)`; no other ioctl.
+    rules.insert(
+        libc::SYS_ioctl,
+        vec![rule(vec![condition(1, libc::FIONBIO)?])?],
+    );
+    // Signals only to this process (a soft stop by the interpreter's own handler).
+    // SAFETY: `getpid` has no preconditions.
+    let pid = u64::try_from(unsafe { libc::getpid() }).unwrap_or(0);
+    rules.insert(libc::SYS_tgkill, vec![rule(vec![condition(0, pid)?])?]);
+    let filter = SeccompFilter::new(
+        rules,
+        SeccompAction::Errno(libc::EPERM as u32),
+        SeccompAction::Allow,
+        ARCH,
+    )
+    .map_err(|err| err.to_string())?;
+    let program: BpfProgram = filter.try_into().map_err(|err: seccompiler::BackendError| err.to_string())?;
+    seccompiler::apply_filter_all_threads(&program).map_err(|err| err.to_string())
+}

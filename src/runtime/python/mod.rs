@@ -1,0 +1,290 @@
+//! The Python code runtime (feature `python`): each program runs in a worker process of its
+//! own that embeds CPython (pyo3), confined by rlimits, Landlock and a seccomp allowlist, and
+//! speaks length-prefixed JSON frames over pipes. The host enforces every budget and stops a
+//! run by killing its worker.
+//!
+//! - [`worker_main`] / [`WORKER_ARG`]: the worker side, entered by re-running the host's
+//!   binary (`codemode __python-worker`); a library host calls [`worker_main`] first thing
+//!   in `main` when [`is_worker_invocation`] says so, or points [`WorkerCommand`] at a
+//!   binary that does.
+//! - `confine`: what the worker applies to itself before the program arrives.
+//! - `protocol`: the frames; everything a worker sends is hostile input.
+//! - `process`: one worker process (threads for its pipes, its CPU clock, its kill).
+//! - `run`: one program on one worker, budgets included.
+//! - [`PythonEngine`]: the [`CodeRuntime`], with a warm pool of ready, confined workers
+//!   refilled after each run.
+//!
+//! This module owns running Python programs; it must not know about tools or the registry
+//! (its callers reach it through the [`CodeRuntime`] seam).
+
+mod confine;
+mod process;
+mod protocol;
+mod run;
+mod worker;
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use parking_lot::Mutex;
+
+use crate::error::{Error, ErrorCode};
+use crate::runtime::{
+    CodeRunError, CodeRunErrorKind, CodeRunOutcome, CodeRunRequest, CodeRuntime, EngineConfig,
+    Language,
+};
+
+pub use process::WorkerCommand;
+pub use worker::{WORKER_ARG, is_worker_invocation, worker_main};
+
+use confine::Limits;
+use process::Worker;
+
+/// The isolation label of a fully confined engine.
+pub const CONFINED: &str = "cpython worker process per run: landlock+seccomp+rlimits";
+/// The isolation label when `allow_unconfined` let an incompletely confined engine run.
+pub const UNCONFINED: &str =
+    "cpython worker process per run: NOT CONFINED (landlock or seccomp is not enforced here)";
+
+/// How long a worker may take from spawn to `ready`.
+const START_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Settings of the Python runtime beyond the budgets.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct PythonConfig {
+    /// The command that starts a worker.
+    pub worker: WorkerCommand,
+    /// Run programs even where Landlock or seccomp is not fully enforced. Off by default:
+    /// without them a program can read the host's files, use the network and start
+    /// processes as this user.
+    pub allow_unconfined: bool,
+}
+
+impl PythonConfig {
+    /// Workers started by `worker`, refused where confinement is incomplete.
+    pub fn new(worker: WorkerCommand) -> Self {
+        PythonConfig {
+            worker,
+            allow_unconfined: false,
+        }
+    }
+
+    /// The same settings, allowing (or not) unconfined workers.
+    pub fn with_allow_unconfined(mut self, allow: bool) -> Self {
+        self.allow_unconfined = allow;
+        self
+    }
+}
+
+/// Runs Python programs: the body of an async function, `tools` and `ToolCallError`
+/// injected, the offered standard library pre-imported, each run in a fresh confined
+/// worker process.
+///
+/// ```no_run
+/// use codemode::runtime::python::{PythonConfig, PythonEngine, WorkerCommand};
+/// use codemode::runtime::{CodeRunRequest, CodeRuntime, EngineConfig};
+///
+/// # async fn demo() -> Result<(), codemode::Error> {
+/// let worker = WorkerCommand::current_exe().map_err(|e| codemode::Error::new(codemode::ErrorCode::HostFailed, e.to_string()))?;
+/// let engine = PythonEngine::new(EngineConfig::default(), PythonConfig::new(worker))?;
+/// let outcome = engine
+///     .run(CodeRunRequest {
+///         program: "print('hi')\nreturn 6 * 7".into(),
+///         namespaces: Vec::new(),
+///         signal: Default::default(),
+///     })
+///     .await;
+/// assert_eq!(outcome.value, Some(serde_json::json!(42)));
+/// assert_eq!(outcome.logs, ["hi"]);
+/// # Ok(()) }
+/// ```
+pub struct PythonEngine {
+    config: EngineConfig,
+    pool: Arc<Pool>,
+    isolation: &'static str,
+}
+
+impl std::fmt::Debug for PythonEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PythonEngine")
+            .field("config", &self.config)
+            .field("isolation", &self.isolation)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PythonEngine {
+    /// Validates `config`, checks (in a probe worker) that confinement is enforced on this
+    /// machine — refusing with an actionable error where it is not, unless
+    /// `allow_unconfined` — and starts the warm pool.
+    pub fn new(config: EngineConfig, python: PythonConfig) -> Result<PythonEngine, Error> {
+        config.validate()?;
+        let limits = limits(&config);
+        let probe = Worker::start(&python.worker, limits, 1 << 16, true, START_TIMEOUT)
+            .map_err(|err| Error::new(ErrorCode::HostFailed, err))?;
+        let confinement = probe.confinement.clone();
+        drop(probe);
+        let confined = confinement.landlock == "full" && confinement.seccomp;
+        if !confined && !python.allow_unconfined {
+            return Err(Error::new(
+                ErrorCode::InvalidConfig,
+                format!(
+                    "Python programs need Landlock and seccomp fully enforced, and this machine gives landlock: {}, seccomp: {}{}. \
+                     Run on a Linux kernel with Landlock (ABI 6 or later, Linux 6.12+) and seccomp filters (not in a container that \
+                     blocks them), or set `[runtime] allow_unconfined = true` to run anyway: programs could then read this \
+                     user's files, use the network and start processes",
+                    confinement.landlock,
+                    if confinement.seccomp { "on" } else { "off" },
+                    if confinement.detail.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", confinement.detail)
+                    }
+                ),
+            ));
+        }
+        let pool = Arc::new(Pool {
+            command: python.worker,
+            limits,
+            frame_cap: frame_cap(&config),
+            size: config.warm_pool,
+            require_confined: !python.allow_unconfined,
+            ready: Mutex::new(VecDeque::new()),
+            starting: AtomicUsize::new(0),
+        });
+        pool.refill();
+        Ok(PythonEngine {
+            config,
+            pool,
+            isolation: if confined { CONFINED } else { UNCONFINED },
+        })
+    }
+
+    /// The budgets.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// How many ready workers the pool holds now (for tests and monitoring).
+    pub fn ready_workers(&self) -> usize {
+        self.pool.ready.lock().len()
+    }
+}
+
+impl CodeRuntime for PythonEngine {
+    fn language(&self) -> Language {
+        Language::Python
+    }
+
+    fn isolation(&self) -> &'static str {
+        self.isolation
+    }
+
+    fn run(&self, request: CodeRunRequest) -> BoxFuture<'static, CodeRunOutcome> {
+        let pool = self.pool.clone();
+        let config = self.config;
+        Box::pin(async move {
+            let worker = match pool.take().await {
+                Ok(worker) => worker,
+                Err(message) => {
+                    return CodeRunOutcome {
+                        error: Some(CodeRunError::new(CodeRunErrorKind::WorkerExit, message)),
+                        ..CodeRunOutcome::default()
+                    };
+                }
+            };
+            let outcome = run::drive(worker, request, config).await;
+            // Refilled after the run, off its path.
+            pool.refill();
+            outcome
+        })
+    }
+}
+
+/// The worker's limits for `config`.
+fn limits(config: &EngineConfig) -> Limits {
+    Limits {
+        heap_mb: config.heap_mb,
+        // A backstop only: the host kills at the budget itself.
+        cpu_seconds: config.compute_ms / 1000 + 3,
+    }
+}
+
+/// The largest frame a worker may send: what its heap could hold plus the output cap.
+fn frame_cap(config: &EngineConfig) -> u64 {
+    config.heap_mb * 1024 * 1024 + config.max_output_bytes + 64 * 1024
+}
+
+/// Ready, confined workers.
+struct Pool {
+    command: WorkerCommand,
+    limits: Limits,
+    frame_cap: u64,
+    size: usize,
+    require_confined: bool,
+    ready: Mutex<VecDeque<Worker>>,
+    starting: AtomicUsize,
+}
+
+impl Pool {
+    fn start(&self) -> Result<Worker, String> {
+        let worker = Worker::start(
+            &self.command,
+            self.limits,
+            self.frame_cap,
+            false,
+            START_TIMEOUT,
+        )?;
+        let confined = worker.confinement.landlock == "full" && worker.confinement.seccomp;
+        if self.require_confined && !confined {
+            return Err(format!(
+                "the Python worker is not confined (landlock: {}, seccomp: {}): refusing to run the program",
+                worker.confinement.landlock, worker.confinement.seccomp
+            ));
+        }
+        Ok(worker)
+    }
+
+    /// A ready worker, or a freshly started one when none is ready.
+    async fn take(self: &Arc<Self>) -> Result<Worker, String> {
+        if let Some(worker) = self.ready.lock().pop_front() {
+            return Ok(worker);
+        }
+        let pool = self.clone();
+        match tokio::task::spawn_blocking(move || pool.start()).await {
+            Ok(started) => started,
+            Err(err) => Err(format!("the Python worker could not be started: {err}")),
+        }
+    }
+
+    /// Starts workers (each on a thread of its own) until the pool will hold `size`.
+    fn refill(self: &Arc<Self>) {
+        loop {
+            let have = self.ready.lock().len() + self.starting.load(Ordering::SeqCst);
+            if have >= self.size {
+                return;
+            }
+            self.starting.fetch_add(1, Ordering::SeqCst);
+            let pool = self.clone();
+            let spawned = std::thread::Builder::new()
+                .name("codemode-py-refill".into())
+                .spawn(move || {
+                    let started = pool.start();
+                    match started {
+                        Ok(worker) => pool.ready.lock().push_back(worker),
+                        Err(err) => tracing::warn!(error = %err, "a Python worker did not start"),
+                    }
+                    pool.starting.fetch_sub(1, Ordering::SeqCst);
+                });
+            if let Err(err) = spawned {
+                self.starting.fetch_sub(1, Ordering::SeqCst);
+                tracing::warn!(error = %err, "cannot start a thread to refill the Python pool");
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,362 @@
+//! One worker process as the host holds it: spawned with an empty environment in a process
+//! group of its own, its frames read by a thread into a channel, its writes made by another
+//! thread (a worker that stops reading cannot block the host), its standard error kept as a
+//! capped tail, its CPU clock readable, and killed (the whole group) when dropped.
+//!
+//! This module owns the process and its threads; it must not interpret frames beyond the
+//! handshake.
+
+use std::ffi::OsString;
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Duration;
+
+use super::confine::Limits;
+use super::protocol::{FromWorker, ReadError, ToWorker, read_frame, write_frame};
+
+/// How much of a worker's standard error is kept (its end).
+const STDERR_TAIL: usize = 64 * 1024;
+
+/// The command that starts a worker: a program and its arguments, to which the limits are
+/// appended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkerCommand {
+    /// The executable (by default the running binary).
+    pub program: PathBuf,
+    /// Its first arguments (by default [`super::WORKER_ARG`]).
+    pub args: Vec<OsString>,
+}
+
+impl WorkerCommand {
+    /// The running binary started with [`super::WORKER_ARG`]: what the codemode command,
+    /// and a host binary that calls [`super::worker_main`], answer to.
+    pub fn current_exe() -> std::io::Result<Self> {
+        Ok(WorkerCommand {
+            program: std::env::current_exe()?,
+            args: vec![super::WORKER_ARG.into()],
+        })
+    }
+
+    /// `program` started with [`super::WORKER_ARG`].
+    pub fn new(program: impl Into<PathBuf>) -> Self {
+        WorkerCommand {
+            program: program.into(),
+            args: vec![super::WORKER_ARG.into()],
+        }
+    }
+}
+
+/// Spawns `command` from one long-lived thread. A worker dies with the thread that
+/// started it (`PR_SET_PDEATHSIG` follows the parent *thread*), so workers must not be
+/// started from short-lived threads (a refill thread, tokio's blocking pool): they would be
+/// killed when that thread ends.
+fn spawn_from_the_spawner(command: Command) -> std::io::Result<Child> {
+    type Request = (Command, mpsc::Sender<std::io::Result<Child>>);
+    static SPAWNER: std::sync::LazyLock<Option<Mutex<mpsc::Sender<Request>>>> =
+        std::sync::LazyLock::new(|| {
+            let (tx, rx) = mpsc::channel::<Request>();
+            std::thread::Builder::new()
+                .name("codemode-py-spawner".into())
+                .spawn(move || {
+                    for (mut command, reply) in rx {
+                        let _ = reply.send(command.spawn());
+                    }
+                })
+                .ok()
+                .map(|_| Mutex::new(tx))
+        });
+    let Some(spawner) = SPAWNER.as_ref() else {
+        return Err(std::io::Error::other("the spawner thread could not start"));
+    };
+    let (reply, answer) = mpsc::channel();
+    spawner
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .send((command, reply))
+        .map_err(|_| std::io::Error::other("the spawner thread is gone"))?;
+    answer
+        .recv()
+        .map_err(|_| std::io::Error::other("the spawner thread is gone"))?
+}
+
+/// A frame as the reader thread delivers it.
+pub(crate) type Incoming = Result<FromWorker, ReadError>;
+
+/// A running worker.
+pub(crate) struct Worker {
+    child: Option<Child>,
+    pid: u32,
+    /// Set once the process was reaped: its pid may be reused, so it is never signalled.
+    reaped: bool,
+    frames: tokio::sync::mpsc::UnboundedReceiver<Incoming>,
+    writer: mpsc::Sender<Vec<u8>>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+    /// What the worker reported of its confinement.
+    pub confinement: super::confine::Confinement,
+}
+
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Worker").field("pid", &self.pid).finish_non_exhaustive()
+    }
+}
+
+impl Worker {
+    /// Spawns a worker and waits (blocking, at most `timeout`) for its `confined` and
+    /// `ready` frames. `frame_cap` bounds every frame it may send.
+    pub(crate) fn start(
+        command: &WorkerCommand,
+        limits: Limits,
+        frame_cap: u64,
+        probe: bool,
+        timeout: Duration,
+    ) -> Result<Worker, String> {
+        let mut spawn = Command::new(&command.program);
+        spawn
+            .args(&command.args)
+            .arg("--heap-mb")
+            .arg(limits.heap_mb.to_string())
+            .arg("--cpu-seconds")
+            .arg(limits.cpu_seconds.to_string());
+        if probe {
+            spawn.arg("--probe");
+        }
+        {
+            use std::os::unix::process::CommandExt;
+            spawn.process_group(0);
+        }
+        spawn
+            .env_clear()
+            .current_dir("/")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = spawn_from_the_spawner(spawn).map_err(|err| {
+                format!(
+                    "cannot start the Python worker `{}`: {err}",
+                    command.program.display()
+                )
+            })?;
+        let pid = child.id();
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            crate::process::kill_group(Some(pid));
+            let _ = child.wait();
+            return Err("the Python worker's pipes are missing".into());
+        };
+        let (frames_tx, frames) = tokio::sync::mpsc::unbounded_channel();
+        let spawned = std::thread::Builder::new()
+            .name("codemode-py-read".into())
+            .spawn(move || {
+                let mut stdout = stdout;
+                loop {
+                    let frame = read_frame::<FromWorker>(&mut stdout, frame_cap);
+                    let stop = frame.is_err();
+                    if frames_tx.send(frame).is_err() || stop {
+                        break;
+                    }
+                }
+            });
+        let (writer, to_write) = mpsc::channel::<Vec<u8>>();
+        let spawned = spawned.and_then(|_| {
+            std::thread::Builder::new()
+                .name("codemode-py-write".into())
+                .spawn(move || {
+                    use std::io::Write;
+                    let mut stdin = stdin;
+                    for bytes in to_write {
+                        if stdin.write_all(&bytes).and_then(|()| stdin.flush()).is_err() {
+                            break;
+                        }
+                    }
+                })
+        });
+        let tail = Arc::new(Mutex::new(Vec::new()));
+        let spawned = spawned.and_then(|_| {
+            let tail = tail.clone();
+            std::thread::Builder::new()
+                .name("codemode-py-stderr".into())
+                .spawn(move || {
+                    let mut stderr = stderr;
+                    let mut chunk = [0u8; 4096];
+                    while let Ok(n) = stderr.read(&mut chunk) {
+                        if n == 0 {
+                            break;
+                        }
+                        let mut tail = tail.lock().unwrap_or_else(|p| p.into_inner());
+                        tail.extend_from_slice(&chunk[..n]);
+                        if tail.len() > STDERR_TAIL {
+                            let cut = tail.len() - STDERR_TAIL;
+                            tail.drain(..cut);
+                        }
+                    }
+                })
+        });
+        let mut worker = Worker {
+            child: Some(child),
+            pid,
+            reaped: false,
+            frames,
+            writer,
+            stderr: tail,
+            confinement: super::confine::Confinement {
+                landlock: "none".into(),
+                seccomp: false,
+                detail: String::new(),
+            },
+        };
+        if let Err(err) = spawned {
+            return Err(format!("cannot start the Python worker's threads: {err}"));
+        }
+        worker.handshake(probe, timeout)?;
+        Ok(worker)
+    }
+
+    fn handshake(&mut self, probe: bool, timeout: Duration) -> Result<(), String> {
+        let deadline = std::time::Instant::now() + timeout;
+        let mut next = || -> Result<FromWorker, String> {
+            loop {
+                match self.frames.try_recv() {
+                    Ok(Ok(frame)) => return Ok(frame),
+                    Ok(Err(err)) => return Err(err.to_string()),
+                    Err(tokio::sync::mpsc::error::TryRecvError::Disconnected) => {
+                        return Err("the worker exited".into());
+                    }
+                    Err(tokio::sync::mpsc::error::TryRecvError::Empty) => {
+                        if std::time::Instant::now() >= deadline {
+                            return Err(format!(
+                                "the worker was not ready within {} ms",
+                                timeout.as_millis()
+                            ));
+                        }
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                }
+            }
+        };
+        let failed = |why: String, worker: &Worker| {
+            let tail = worker.stderr_tail();
+            if tail.is_empty() {
+                format!("the Python worker did not start: {why}")
+            } else {
+                format!("the Python worker did not start: {why}; its standard error: {tail}")
+            }
+        };
+        match next() {
+            Ok(FromWorker::Confined {
+                landlock,
+                seccomp,
+                detail,
+            }) => {
+                self.confinement = super::confine::Confinement {
+                    landlock,
+                    seccomp,
+                    detail,
+                };
+            }
+            Ok(other) => return Err(failed(format!("it sent {other:?} first"), self)),
+            Err(why) => return Err(failed(why, self)),
+        }
+        if probe {
+            return Ok(());
+        }
+        match next() {
+            Ok(FromWorker::Ready {}) => Ok(()),
+            Ok(other) => Err(failed(format!("it sent {other:?} instead of ready"), self)),
+            Err(why) => Err(failed(why, self)),
+        }
+    }
+
+    /// The next frame (`None` once the reader stopped).
+    pub(crate) async fn next_frame(&mut self) -> Option<Incoming> {
+        self.frames.recv().await
+    }
+
+    /// Queues a frame for the worker (a worker that is gone just never reads it).
+    pub(crate) fn send(&self, frame: &ToWorker) {
+        let mut bytes = Vec::new();
+        if write_frame(&mut bytes, frame).is_ok() {
+            let _ = self.writer.send(bytes);
+        }
+    }
+
+    /// The CPU time the worker has used, or `None` once it is gone.
+    pub(crate) fn cpu_time(&self) -> Option<Duration> {
+        let pid = i32::try_from(self.pid).ok()?;
+        let mut clock: libc::clockid_t = 0;
+        let mut now = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: both calls only write the out-parameters we pass; a pid that is gone
+        // makes them fail, which we report as `None`.
+        unsafe {
+            if libc::clock_getcpuclockid(pid, &mut clock) != 0
+                || libc::clock_gettime(clock, &mut now) != 0
+            {
+                return None;
+            }
+        }
+        Some(Duration::new(
+            u64::try_from(now.tv_sec).unwrap_or(0),
+            u32::try_from(now.tv_nsec).unwrap_or(0),
+        ))
+    }
+
+    /// The end of what the worker wrote to standard error, as text.
+    pub(crate) fn stderr_tail(&self) -> String {
+        let tail = self.stderr.lock().unwrap_or_else(|p| p.into_inner());
+        String::from_utf8_lossy(&tail).trim().to_owned()
+    }
+
+    /// How the worker ended, if it has: `exited with status N` / `was killed by signal N`.
+    pub(crate) fn exit_status(&mut self, wait: Duration) -> Option<String> {
+        use std::os::unix::process::ExitStatusExt;
+        let child = self.child.as_mut()?;
+        let deadline = std::time::Instant::now() + wait;
+        loop {
+            match child.try_wait() {
+                Ok(Some(status)) => {
+                    self.reaped = true;
+                    return Some(match (status.code(), status.signal()) {
+                        (Some(code), _) => format!("exited with status {code}"),
+                        (None, Some(signal)) => format!("was killed by signal {signal}"),
+                        _ => "ended".to_owned(),
+                    });
+                }
+                Ok(None) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// Kills the worker (its whole process group) and reaps it off the caller's path.
+    pub(crate) fn kill(&mut self) {
+        if self.reaped {
+            return;
+        }
+        crate::process::kill_group(Some(self.pid));
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let reaped = std::thread::Builder::new()
+                .name("codemode-py-reap".into())
+                .spawn(move || {
+                    let _ = child.wait();
+                });
+            if let Err(err) = reaped {
+                tracing::warn!(error = %err, "cannot start a thread to reap a Python worker");
+            }
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}

@@ -1,0 +1,213 @@
+//! The frames between the host and a Python worker: a 4-byte little-endian length, then
+//! that many bytes of one JSON object.
+//!
+//! Worker → host: `confined` (written by the worker's Rust side after confinement), `ready`,
+//! `call {id, ns, m, args}`, `log {s}`, `done {value? | error {kind, message}}`. Host →
+//! worker: `run {program, namespaces}`, `ret {id, ok | err}`.
+//!
+//! Everything the worker sends is hostile input: a frame longer than the reader's cap, a
+//! length that does not parse as one of the frames below, or bytes that are not UTF-8 JSON
+//! end the worker (the caller kills it). This module owns the codec and the frame shapes; it
+//! must not decide what a frame means for a run.
+
+use std::io::{self, Read, Write};
+
+use serde::{Deserialize, Serialize};
+
+use crate::json::JsonValue;
+
+/// A frame the worker sends.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(tag = "t", rename_all = "lowercase", deny_unknown_fields)]
+pub(crate) enum FromWorker {
+    /// The worker's confinement, as it was applied (sent once, before `ready`).
+    Confined {
+        /// Landlock: `full`, `partial` or `none`.
+        landlock: String,
+        /// Whether the seccomp filter is installed.
+        seccomp: bool,
+        /// What failed, if anything.
+        #[serde(default)]
+        detail: String,
+    },
+    /// The worker is ready for its one program.
+    Ready {},
+    /// A binding call, at the moment the program made it.
+    Call {
+        /// 1, 2, 3, ... in submission order.
+        id: u64,
+        /// The namespace's index in the run frame.
+        ns: usize,
+        /// The member called.
+        m: String,
+        /// Its arguments.
+        args: JsonValue,
+    },
+    /// One `print` (or line of standard output or error).
+    Log {
+        /// The text.
+        s: String,
+    },
+    /// The program ended.
+    Done {
+        /// The returned value (absent: `None`).
+        #[serde(default)]
+        value: Option<JsonValue>,
+        /// Why it failed, if it did.
+        #[serde(default)]
+        error: Option<DoneError>,
+    },
+}
+
+/// The failure a worker reports.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DoneError {
+    /// `exception` or `invalid-output` (the worker cannot claim the host's kinds).
+    pub kind: String,
+    /// The message.
+    pub message: String,
+}
+
+/// One namespace as the worker sees it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(crate) struct WireNamespace {
+    pub global: String,
+    pub error_class: String,
+    pub member_property: String,
+    pub members: Vec<String>,
+}
+
+/// A frame the host sends.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "t", rename_all = "lowercase")]
+pub(crate) enum ToWorker {
+    /// The one program to run.
+    Run {
+        program: String,
+        namespaces: Vec<WireNamespace>,
+    },
+    /// A call succeeded.
+    #[serde(rename = "ret")]
+    Ok { id: u64, ok: JsonValue },
+    /// A call failed.
+    #[serde(rename = "ret")]
+    Err { id: u64, err: String },
+}
+
+/// Writes one frame.
+pub(crate) fn write_frame(out: &mut impl Write, frame: &impl Serialize) -> io::Result<()> {
+    let body = serde_json::to_vec(frame).map_err(io::Error::other)?;
+    let length = u32::try_from(body.len())
+        .map_err(|_| io::Error::other("a frame longer than 4 GiB"))?
+        .to_le_bytes();
+    let mut whole = Vec::with_capacity(body.len() + 4);
+    whole.extend_from_slice(&length);
+    whole.extend_from_slice(&body);
+    out.write_all(&whole)?;
+    out.flush()
+}
+
+/// Why a frame could not be read.
+#[derive(Debug)]
+pub(crate) enum ReadError {
+    /// The stream ended between frames.
+    Closed,
+    /// Reading failed.
+    Io(io::Error),
+    /// A frame longer than the cap.
+    TooLong(u64),
+    /// Bytes that are not one of the frames.
+    Malformed(String),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Closed => f.write_str("the stream ended"),
+            ReadError::Io(err) => write!(f, "reading failed: {err}"),
+            ReadError::TooLong(n) => write!(f, "a frame of {n} bytes is over the cap"),
+            ReadError::Malformed(why) => write!(f, "a malformed frame: {why}"),
+        }
+    }
+}
+
+/// Reads one frame of at most `cap` bytes and parses it as `T`.
+pub(crate) fn read_frame<T: serde::de::DeserializeOwned>(
+    input: &mut impl Read,
+    cap: u64,
+) -> Result<T, ReadError> {
+    let mut length = [0u8; 4];
+    match input.read_exact(&mut length) {
+        Ok(()) => {}
+        Err(err) if err.kind() == io::ErrorKind::UnexpectedEof => return Err(ReadError::Closed),
+        Err(err) => return Err(ReadError::Io(err)),
+    }
+    let length = u64::from(u32::from_le_bytes(length));
+    if length > cap {
+        return Err(ReadError::TooLong(length));
+    }
+    let mut body = Vec::new();
+    input
+        .take(length)
+        .read_to_end(&mut body)
+        .map_err(ReadError::Io)?;
+    if body.len() as u64 != length {
+        return Err(ReadError::Closed);
+    }
+    serde_json::from_slice(&body).map_err(|err| ReadError::Malformed(err.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn frames_round_trip_and_the_wire_shape_is_the_documented_one() {
+        let mut buffer = Vec::new();
+        write_frame(&mut buffer, &ToWorker::Ok { id: 3, ok: json!([1]) }).unwrap();
+        assert_eq!(&buffer[..4], &(buffer.len() as u32 - 4).to_le_bytes());
+        assert_eq!(&buffer[4..], br#"{"t":"ret","id":3,"ok":[1]}"#);
+        let mut buffer = Vec::new();
+        let call = br#"{"t":"call","id":1,"ns":0,"m":"read","args":{"p":"a"}}"#;
+        buffer.extend_from_slice(&(call.len() as u32).to_le_bytes());
+        buffer.extend_from_slice(call);
+        let frame: FromWorker = read_frame(&mut buffer.as_slice(), 1 << 20).unwrap();
+        assert_eq!(
+            frame,
+            FromWorker::Call {
+                id: 1,
+                ns: 0,
+                m: "read".into(),
+                args: json!({"p": "a"})
+            }
+        );
+    }
+
+    #[test]
+    fn hostile_frames_are_refused() {
+        let frame = |body: &[u8]| {
+            let mut buffer = (body.len() as u32).to_le_bytes().to_vec();
+            buffer.extend_from_slice(body);
+            read_frame::<FromWorker>(&mut buffer.as_slice(), 64)
+        };
+        assert!(matches!(frame(br#"{"t":"shell"}"#), Err(ReadError::Malformed(_))));
+        assert!(matches!(
+            frame(br#"{"t":"log","s":"x","extra":1}"#),
+            Err(ReadError::Malformed(_))
+        ));
+        assert!(matches!(frame(&[b'x'; 65]), Err(ReadError::TooLong(65))));
+        assert!(matches!(frame(b"\xff\xfe"), Err(ReadError::Malformed(_))));
+        // A length that promises more than the stream holds.
+        let short = [10u8, 0, 0, 0, b'{'];
+        assert!(matches!(
+            read_frame::<FromWorker>(&mut short.as_slice(), 64),
+            Err(ReadError::Closed)
+        ));
+        assert!(matches!(
+            read_frame::<FromWorker>(&mut [].as_slice(), 64),
+            Err(ReadError::Closed)
+        ));
+    }
+}

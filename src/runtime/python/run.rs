@@ -1,0 +1,258 @@
+//! One program on one worker, driven by the host: the `run` frame out; binding calls in, in
+//! submission order, to the namespaces' hosts and their answers back; logs counted against
+//! the output cap; the budgets checked every few milliseconds and enforced by killing the
+//! worker; the outcome built from the `done` frame or from why the worker was stopped.
+//!
+//! Every frame is hostile input: ids must count up from 1, namespaces and members must be
+//! the ones offered, arguments are checked again as lossless JSON, pending calls are charged
+//! against the heap budget on the host. A violation kills the worker (`worker-exit`). This
+//! module owns a run's life on the host side; it must not spawn workers.
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use futures::stream::FuturesUnordered;
+
+use crate::json::{JsonValue, check_lossless};
+use crate::runtime::ledger::{Ending, Ledger, failed, settle_output};
+use crate::runtime::{CodeRunErrorKind, CodeRunOutcome, CodeRunRequest, EngineConfig};
+
+use super::process::Worker;
+use super::protocol::{FromWorker, ReadError, ToWorker, WireNamespace};
+
+/// How often the budgets are checked.
+const TICK: Duration = Duration::from_millis(5);
+
+/// Why the host stopped a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    Compute,
+    Wall,
+    Abort,
+    Output,
+    HostMemory,
+}
+
+fn stopped(stop: Stop, config: &EngineConfig) -> Ending {
+    use CodeRunErrorKind::*;
+    match stop {
+        Stop::Compute => failed(
+            Timeout,
+            format!(
+                "compute budget exceeded: the program ran Python for {} ms of CPU time (an endless loop, or too much work for one run)",
+                config.compute_ms
+            ),
+        ),
+        Stop::Wall => failed(
+            Timeout,
+            format!(
+                "wall-time budget exceeded: the run took longer than {} ms (it was still waiting on tool calls or sleeping)",
+                config.wall_ms
+            ),
+        ),
+        Stop::Abort => failed(Abort, "the run was cancelled by its caller"),
+        Stop::Output => failed(OutputLimit, "the logs exceeded the output cap"),
+        Stop::HostMemory => failed(
+            WorkerExit,
+            format!(
+                "the program ran out of memory: its pending tool calls hold more than the {} MiB heap limit on the host; await the calls in smaller batches",
+                config.heap_mb
+            ),
+        ),
+    }
+}
+
+/// Host memory charged for one pending call: its arguments twice (the frame and the
+/// parsed value) and some bookkeeping.
+fn charge(args: &JsonValue) -> u64 {
+    let bytes = serde_json::to_string(args).map_or(0, |s| s.len() as u64);
+    2 * bytes + 2048
+}
+
+/// Runs `request` on `worker` (which has sent `ready`) and returns its outcome. The worker
+/// is killed before this returns.
+pub(crate) async fn drive(
+    mut worker: Worker,
+    request: CodeRunRequest,
+    config: EngineConfig,
+) -> CodeRunOutcome {
+    let ledger = Mutex::new(Ledger::new(config.max_output_bytes));
+    let ending = run(&mut worker, &request, &config, &ledger).await;
+    worker.kill();
+    settle_output(ending, &ledger)
+}
+
+async fn run(
+    worker: &mut Worker,
+    request: &CodeRunRequest,
+    config: &EngineConfig,
+    ledger: &Mutex<Ledger>,
+) -> Ending {
+    let members: Vec<HashSet<&str>> = request
+        .namespaces
+        .iter()
+        .map(|ns| ns.members.iter().map(String::as_str).collect())
+        .collect();
+    worker.send(&ToWorker::Run {
+        program: request.program.clone(),
+        namespaces: request
+            .namespaces
+            .iter()
+            .map(|ns| WireNamespace {
+                global: ns.global.clone(),
+                error_class: ns.error_class.clone(),
+                member_property: ns.member_property.clone(),
+                members: ns.members.clone(),
+            })
+            .collect(),
+    });
+    let started = Instant::now();
+    let baseline = worker.cpu_time().unwrap_or_default();
+    let compute = Duration::from_millis(config.compute_ms);
+    let wall = Duration::from_millis(config.wall_ms);
+    let host_budget = config.heap_mb.saturating_mul(1024 * 1024);
+    let mut next_id = 1u64;
+    let mut pending_bytes = 0u64;
+    let mut pending = FuturesUnordered::new();
+    let mut tick = tokio::time::interval(TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let signal = request.signal.clone();
+    loop {
+        tokio::select! {
+            biased;
+            () = signal.cancelled() => return stopped(Stop::Abort, config),
+            frame = worker.next_frame() => {
+                let frame = match frame {
+                    Some(Ok(frame)) => frame,
+                    Some(Err(ReadError::Closed)) | None => return died(worker, config),
+                    Some(Err(err)) => return violated(&format!("{err}")),
+                };
+                match frame {
+                    FromWorker::Call { id, ns, m, args } => {
+                        if id != next_id {
+                            return violated(&format!("call id {id} where {next_id} was next"));
+                        }
+                        next_id += 1;
+                        let (Some(namespace), Some(offered)) = (request.namespaces.get(ns), members.get(ns)) else {
+                            return violated(&format!("a call in namespace {ns}, which does not exist"));
+                        };
+                        if !offered.contains(m.as_str()) {
+                            return violated(&format!("a call of `{m}`, which is not a member"));
+                        }
+                        if let Err(err) = check_lossless(&args) {
+                            worker.send(&ToWorker::Err {
+                                id,
+                                err: format!("the arguments are not lossless JSON: {err}"),
+                            });
+                            continue;
+                        }
+                        let cost = charge(&args);
+                        pending_bytes += cost;
+                        if pending_bytes > host_budget {
+                            return stopped(Stop::HostMemory, config);
+                        }
+                        let call = namespace.host.call(&m, args);
+                        pending.push(async move { (id, cost, call.await) });
+                    }
+                    FromWorker::Log { s } => {
+                        let fits = ledger.lock().unwrap_or_else(|p| p.into_inner()).push(s);
+                        if !fits {
+                            return stopped(Stop::Output, config);
+                        }
+                    }
+                    FromWorker::Done { value, error } => return done(value, error),
+                    FromWorker::Confined { .. } | FromWorker::Ready {} => {
+                        return violated("a handshake frame during the run");
+                    }
+                }
+            }
+            Some((id, cost, answer)) = pending.next(), if !pending.is_empty() => {
+                pending_bytes = pending_bytes.saturating_sub(cost);
+                let frame = match answer {
+                    Ok(value) => match check_lossless(&value) {
+                        Ok(()) => ToWorker::Ok { id, ok: value },
+                        Err(err) => ToWorker::Err {
+                            id,
+                            err: format!("the tool's result is not lossless JSON: {err}"),
+                        },
+                    },
+                    Err(message) => ToWorker::Err { id, err: message },
+                };
+                worker.send(&frame);
+            }
+            _ = tick.tick() => {
+                if started.elapsed() > wall {
+                    return stopped(Stop::Wall, config);
+                }
+                match worker.cpu_time() {
+                    Some(used) if used.saturating_sub(baseline) > compute => {
+                        return stopped(Stop::Compute, config);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+/// The ending a `done` frame reports.
+fn done(value: Option<JsonValue>, error: Option<super::protocol::DoneError>) -> Ending {
+    match (value, error) {
+        (_, Some(error)) => {
+            let kind = match error.kind.as_str() {
+                "invalid-output" => CodeRunErrorKind::InvalidOutput,
+                _ => CodeRunErrorKind::Exception,
+            };
+            failed(kind, error.message)
+        }
+        (Some(value), None) => match check_lossless(&value) {
+            Ok(()) => {
+                let bytes = serde_json::to_string(&value).map_or(0, |s| s.len() as u64);
+                Ending::Value {
+                    value: Some(value),
+                    bytes,
+                }
+            }
+            Err(err) => failed(
+                CodeRunErrorKind::InvalidOutput,
+                format!("the return value is not lossless JSON: {err}"),
+            ),
+        },
+        (None, None) => Ending::Value {
+            value: None,
+            bytes: 0,
+        },
+    }
+}
+
+fn violated(what: &str) -> Ending {
+    failed(
+        CodeRunErrorKind::WorkerExit,
+        format!("the Python worker broke the protocol ({what}) and was stopped"),
+    )
+}
+
+/// The ending of a worker that stopped talking: how it died, and its last words.
+fn died(worker: &mut Worker, config: &EngineConfig) -> Ending {
+    let how = worker
+        .exit_status(Duration::from_millis(200))
+        .unwrap_or_else(|| "stopped answering".to_owned());
+    // SIGXCPU: the CPU backstop fired (the host's own check normally stops it first).
+    if how == format!("was killed by signal {}", libc::SIGXCPU) {
+        return stopped(Stop::Compute, config);
+    }
+    let tail = worker.stderr_tail();
+    let tail = tail.lines().rev().take(5).collect::<Vec<_>>();
+    let tail: Vec<&str> = tail.into_iter().rev().collect();
+    let mut message = format!(
+        "the Python worker {how} during the run (a crash, or a C-level stack overflow; the heap limit is {} MiB)",
+        config.heap_mb
+    );
+    if !tail.is_empty() {
+        message.push_str(": ");
+        message.push_str(&tail.join("\n"));
+    }
+    failed(CodeRunErrorKind::WorkerExit, message)
+}

@@ -1,0 +1,150 @@
+//! Python programs through Code Mode: the bridge's overlap limit and exclusive barrier,
+//! the Python flavor of assembly, `codemode run FILE.py`, and the SDK's typed program run
+//! against stub tools.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use codemode::code::{CodeMode, CodeModeConfig, PresentationMode, assemble};
+use codemode::registry::Registry;
+use codemode::runtime::CodeRuntime;
+use codemode::tool::{ToolDefinition, ToolExecutionInput, ToolOutput};
+use serde_json::json;
+
+use super::ENGINE;
+use crate::cli::{codemode, stderr, stdout, workspace};
+use crate::runtime::{TestHost, tools, value};
+
+/// A registry in code mode with Python Code Mode on the shared engine, limit `limit`.
+fn registry(limit: usize) -> Registry {
+    let registry = Registry::new();
+    let engine: Arc<dyn CodeRuntime> = ENGINE.clone();
+    let config = CodeModeConfig::default()
+        .with_mode(PresentationMode::Code)
+        .with_max_parallel_sub_calls(limit);
+    CodeMode::install(&registry, config)
+        .and_then(|code| code.set_runtime(engine))
+        .expect("Code Mode installs");
+    registry
+}
+
+fn sleeper(name: &str, safe: bool) -> ToolDefinition {
+    let builder = ToolDefinition::builder(name)
+        .parameters(json!({"type": "object", "properties": {"ms": {"type": "number"}, "n": {}}}))
+        .output(ToolOutput::any())
+        .execute(|args, _| async move {
+            let ms = args["ms"].as_u64().unwrap_or(0);
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            Ok(args["n"].clone())
+        });
+    let builder = if safe {
+        builder.always_concurrency_safe()
+    } else {
+        builder
+    };
+    builder.build().unwrap()
+}
+
+async fn run_code(registry: &Registry, program: &str) -> Arc<codemode::tool::ToolExecutionResult> {
+    registry
+        .execute(ToolExecutionInput::new(
+            "py-1",
+            "run_code",
+            json!({"code": program, "description": "a Python test program"}),
+        ))
+        .await
+}
+
+#[tokio::test]
+async fn gather_overlaps_up_to_the_limit_and_exclusive_calls_run_alone_in_order() {
+    let _cpu = crate::runtime::CPU.lock().await;
+    let registry = registry(5);
+    registry.global().register(sleeper("nap", true)).unwrap().keep();
+    registry.global().register(sleeper("write", false)).unwrap().keep();
+    let started = Instant::now();
+    let result = run_code(
+        &registry,
+        "import asyncio\nout = await asyncio.gather(*[tools.nap({'ms': 50, 'n': i}) for i in range(20)])\nreturn sum(out)",
+    )
+    .await;
+    let took = started.elapsed();
+    assert_eq!(result.model_text(), "190");
+    // 20 calls of 50 ms at limit 5: about 200 ms (slack for a loaded machine, and at
+    // least the four rounds the limit allows).
+    assert!(
+        took >= Duration::from_millis(195) && took < Duration::from_millis(1_500),
+        "{took:?}"
+    );
+    let result = run_code(
+        &registry,
+        "import asyncio\nout = await asyncio.gather(tools.write({'ms': 60, 'n': 'a'}), tools.nap({'ms': 0, 'n': 'b'}), tools.write({'ms': 0, 'n': 'c'}))\nreturn out",
+    )
+    .await;
+    assert_eq!(result.model_text(), "[\n  \"a\",\n  \"b\",\n  \"c\"\n]");
+}
+
+#[tokio::test]
+async fn denied_and_invalid_calls_raise_and_the_assembly_is_the_python_flavor() {
+    let registry = registry(10);
+    registry.global().register(sleeper("nap", true)).unwrap().keep();
+    registry
+        .global()
+        .guard(|exec| (exec.arguments["n"] == json!("no")).then(|| "not that one".to_owned()))
+        .keep();
+    let result = run_code(
+        &registry,
+        "out = []\nfor args in [{'n': 'no'}, {'ms': float('nan')}]:\n    try:\n        await tools.nap(args)\n    except ToolCallError as e:\n        out.append(e.toolName + ': ' + str(e))\nreturn out",
+    )
+    .await;
+    let text = result.model_text();
+    assert!(text.contains("nap: the call to `nap` was denied by a guard: not that one"), "{text}");
+    assert!(text.contains("nap: the arguments are not lossless JSON: $.ms"), "{text}");
+    let assembly = assemble(&registry.global()).unwrap();
+    let sdk = &assembly.section("tools:sdk").unwrap().text;
+    assert!(sdk.contains("```python"), "{sdk}");
+    assert!(assembly.tools[0].description.contains("asyncio.gather"));
+    assert!(assembly.instructions().contains("Python SDK"));
+}
+
+#[test]
+fn codemode_run_runs_python_by_extension_or_lang() {
+    let dir = workspace();
+    std::fs::write(
+        dir.path().join("count.py"),
+        "files = await tools.list_dir({'path': '.'})\nprint('listed')\nreturn len(files['entries']) > 0",
+    )
+    .unwrap();
+    let output = codemode(dir.path(), &["run", "count.py"], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "listed\ntrue\n");
+    let output = codemode(dir.path(), &["run", "--lang", "python", "-"], "return 1 + 1\n");
+    assert_eq!(stdout(&output), "2\n", "{}", stderr(&output));
+    let output = codemode(dir.path(), &["run", "-", "--lang", "python"], "1 / 0\n");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stdout(&output).starts_with("Error: code run failed (exception): ZeroDivisionError"),
+        "{}",
+        stdout(&output)
+    );
+    // TypeScript still runs as TypeScript.
+    let output = codemode(dir.path(), &["run", "-"], "return [1, 2].length");
+    assert_eq!(stdout(&output), "2\n", "{}", stderr(&output));
+}
+
+#[tokio::test]
+async fn the_typed_sdk_program_of_every_corpus_runs_against_stub_tools() {
+    for (name, path) in crate::sdk::CORPUS {
+        let corpus = crate::sdk::compile::sorted(crate::sdk::fixture(path));
+        let program = crate::sdk::compile::python_program(&corpus);
+        // The program defines `_program`; run its body.
+        let body = format!("{program}\nawait _program()\n");
+        let members: Vec<&str> = corpus.iter().map(|tool| tool.name.as_str()).collect();
+        let host = TestHost::new();
+        let outcome = ENGINE
+            .run(super::request(&body, vec![tools(&host, &members)]))
+            .await;
+        assert!(outcome.error.is_none(), "{name}: {:?}", outcome.error);
+        assert_eq!(host.calls().len(), corpus.len(), "{name}: every tool was called");
+        let _ = value(&outcome);
+    }
+}

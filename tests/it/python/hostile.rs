@@ -1,0 +1,157 @@
+//! The Python adversarial suite: every program in `fixtures/python-hostile/` runs against
+//! one engine and must end the way its header says (`# expect: kind|kind`, optional
+//! `# message: text`); an escape returns a value containing `ESCAPED`. Afterwards the host
+//! is healthy: a normal program runs, the pool is back to its size, and no worker process
+//! is left behind.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use codemode::runtime::{CodeRunOutcome, CodeRuntime};
+
+use super::{engine_with, request, test_config};
+use crate::runtime::{TestHost, tools, value};
+
+struct Fixture {
+    name: String,
+    program: String,
+    expect: Vec<String>,
+    message: Option<String>,
+}
+
+fn fixtures() -> Vec<Fixture> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/python-hostile");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixtures/python-hostile exists")
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "py"))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let program = std::fs::read_to_string(&path).unwrap();
+            let header = |key: &str| {
+                program
+                    .lines()
+                    .take_while(|line| line.starts_with('#'))
+                    .find_map(|line| line.strip_prefix(&format!("# {key}:")))
+                    .map(|rest| rest.trim().to_owned())
+            };
+            let expect = header("expect").unwrap_or_else(|| panic!("{name} has no `# expect:` line"));
+            Fixture {
+                expect: expect.split('|').map(|k| k.trim().to_owned()).collect(),
+                message: header("message"),
+                program,
+                name,
+            }
+        })
+        .collect()
+}
+
+fn verdict(fixture: &Fixture, outcome: &CodeRunOutcome) -> Result<(), String> {
+    let (kind, text) = match &outcome.error {
+        Some(error) => (error.kind.as_str().to_owned(), error.message.clone()),
+        None => ("ok".to_owned(), serde_json::to_string(&outcome.value).unwrap()),
+    };
+    if text.contains("ESCAPED") {
+        return Err(format!("{}: ESCAPED: {text}", fixture.name));
+    }
+    if !fixture.expect.contains(&kind) {
+        return Err(format!(
+            "{}: expected {:?}, got {kind}: {}",
+            fixture.name,
+            fixture.expect,
+            text.chars().take(400).collect::<String>()
+        ));
+    }
+    if let Some(message) = &fixture.message
+        && !text.contains(message)
+    {
+        return Err(format!(
+            "{}: {kind} should contain {message:?}: {}",
+            fixture.name,
+            text.chars().take(400).collect::<String>()
+        ));
+    }
+    Ok(())
+}
+
+/// The worker processes (children running the worker) of this process now.
+fn workers() -> usize {
+    let me = std::process::id().to_string();
+    std::fs::read_dir("/proc")
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter(|e| {
+                    let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+                    let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+                    let ppid = stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().nth(1));
+                    ppid == Some(me.as_str())
+                        && String::from_utf8_lossy(&cmdline).contains("__python-worker")
+                })
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+#[tokio::test]
+async fn hostile_python_programs_end_as_declared_and_the_host_stays_healthy() {
+    let _cpu = crate::runtime::CPU.lock().await;
+    let fixtures = fixtures();
+    assert!(fixtures.len() >= 30, "the suite has {} programs", fixtures.len());
+    let config = test_config()
+        .with_compute_ms(1_000)
+        .with_wall_ms(3_000)
+        .with_heap_mb(64)
+        .with_max_output_bytes(1 << 20)
+        .with_warm_pool(2);
+    let engine = engine_with(config);
+    let host = TestHost::new();
+    let secret = std::env::var("HOME").unwrap_or_default();
+    let mut failures = Vec::new();
+    for chunk in fixtures.chunks(2) {
+        let runs = chunk
+            .iter()
+            .map(|fixture| engine.run(request(&fixture.program, vec![tools(&host, &["echo"])])));
+        let outcomes = futures::future::join_all(runs).await;
+        for (fixture, outcome) in chunk.iter().zip(&outcomes) {
+            if let Err(failure) = verdict(fixture, outcome) {
+                failures.push(failure);
+            }
+            // Nothing of the host's environment reaches a program.
+            let all = format!("{outcome:?}");
+            if !secret.is_empty() && all.contains(&format!("HOME={secret}")) {
+                failures.push(format!("{}: saw the host's environment", fixture.name));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} hostile programs misbehaved:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    let outcome = engine
+        .run(request(
+            "return await tools.echo({'healthy': True})",
+            vec![tools(&host, &["echo"])],
+        ))
+        .await;
+    assert_eq!(value(&outcome), serde_json::json!({"healthy": true}));
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let (ready, running) = (engine.ready_workers(), workers());
+        // This engine's pool, plus the pools of engines other tests run at the same time.
+        if ready == config.warm_pool && running <= 10 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the pool did not settle: {ready} ready, {running} worker processes"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

@@ -1,0 +1,60 @@
+//! The Python runtime through its public API: `PythonEngine` as a `CodeRuntime` (real
+//! CPython in confined worker processes started from the `codemode` binary), the same
+//! behaviour the JavaScript engine's tests pin, the adversarial suite of
+//! `fixtures/python-hostile/`, and `codemode run FILE.py`.
+
+mod basics;
+mod code_mode;
+mod hostile;
+
+use std::sync::{Arc, LazyLock};
+
+use codemode::runtime::python::{PythonConfig, PythonEngine, WorkerCommand};
+use codemode::runtime::{BindingNamespace, CodeRunOutcome, CodeRunRequest, CodeRuntime, EngineConfig};
+
+use crate::runtime::TestHost;
+
+/// The worker command of the tests: the `codemode` binary cargo built for them.
+pub(crate) fn worker() -> WorkerCommand {
+    WorkerCommand::new(env!("CARGO_BIN_EXE_codemode"))
+}
+
+/// Budgets small enough for tests to hit them quickly, large enough for a loaded machine.
+pub(crate) fn test_config() -> EngineConfig {
+    EngineConfig::default()
+        .with_compute_ms(2_000)
+        .with_wall_ms(10_000)
+        .with_heap_mb(128)
+        .with_max_output_bytes(1 << 20)
+        .with_warm_pool(2)
+}
+
+pub(crate) fn engine_with(config: EngineConfig) -> PythonEngine {
+    PythonEngine::new(config, PythonConfig::new(worker())).expect("the Python engine starts")
+}
+
+/// One engine for the tests that need no budgets of their own.
+pub(crate) static ENGINE: LazyLock<Arc<PythonEngine>> =
+    LazyLock::new(|| Arc::new(engine_with(test_config())));
+
+pub(crate) fn request(program: &str, namespaces: Vec<BindingNamespace>) -> CodeRunRequest {
+    CodeRunRequest {
+        program: program.to_owned(),
+        namespaces,
+        signal: Default::default(),
+    }
+}
+
+pub(crate) async fn run(program: &str) -> CodeRunOutcome {
+    ENGINE.run(request(program, Vec::new())).await
+}
+
+pub(crate) async fn run_with_tools(
+    host: &Arc<TestHost>,
+    members: &[&str],
+    program: &str,
+) -> CodeRunOutcome {
+    ENGINE
+        .run(request(program, vec![crate::runtime::tools(host, members)]))
+        .await
+}

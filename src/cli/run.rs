@@ -116,7 +116,9 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Failure> {
 /// `.js` and the like TypeScript), else the configuration's.
 fn language(args: &RunArgs, configured: Language) -> Result<Language, Failure> {
     if let Some(lang) = &args.lang {
-        return lang.parse().map_err(|err: codemode::Error| Failure::from_error(&err));
+        return lang
+            .parse()
+            .map_err(|err: codemode::Error| Failure::from_error(&err));
     }
     let extension = args.program.extension().and_then(|e| e.to_str());
     Ok(match extension {

@@ -258,12 +258,13 @@ impl CodeMode {
         });
         // A second installation that raced past the check above is refused here: one
         // provider per reserved name.
-        let provider = registry
-            .add_provider(layer.clone())
-            .map_err(|err| match CodeMode::of(registry) {
-                Some(_) => already_installed(),
-                None => err,
-            })?;
+        let provider =
+            registry
+                .add_provider(layer.clone())
+                .map_err(|err| match CodeMode::of(registry) {
+                    Some(_) => already_installed(),
+                    None => err,
+                })?;
         let found = registry.global().extend(Installed(layer.clone()));
         layer.handles.lock().extend([provider, found]);
         Ok(CodeMode { layer })

@@ -33,7 +33,10 @@ pub type PostNext = Next<(Arc<ToolExecution>, Arc<ToolExecutionResult>), PostToo
 impl DispatchNext {
     /// Delegates `dispatch` — the same call, possibly with a substitute signal (see
     /// [`DispatchExecution::with_signal`]) — to the next wrapper, or the core dispatch.
-    pub fn run_with(self, dispatch: DispatchExecution) -> BoxFuture<'static, Result<ToolExecutionResult, Error>> {
+    pub fn run_with(
+        self,
+        dispatch: DispatchExecution,
+    ) -> BoxFuture<'static, Result<ToolExecutionResult, Error>> {
         self.continue_with(dispatch)
     }
 }

@@ -33,8 +33,8 @@ mod scope;
 mod state;
 mod timeout;
 
-pub use chain::{End, Link, Next};
 pub(crate) use chain::panic_message;
+pub use chain::{End, Link, Next};
 pub use listeners::{DispatchExecution, DispatchNext, PostNext, PreNext};
 pub use pipeline::{Dispatched, Prepared};
 pub use policy::Policy;

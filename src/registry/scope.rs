@@ -235,7 +235,10 @@ impl Scope {
     /// Like [`Scope::declare`] for a value an agent scope holds at most one of: refused
     /// (with the value already declared) when this scope already holds a `T`, and refused
     /// (`None`) for the global layer or a closed scope. Checked and attached atomically.
-    pub fn declare_unique<T: Any + Send + Sync>(&self, value: T) -> Result<Disposer, Option<Arc<T>>> {
+    pub fn declare_unique<T: Any + Send + Sync>(
+        &self,
+        value: T,
+    ) -> Result<Disposer, Option<Arc<T>>> {
         let Some(id) = self.id else {
             return Err(None);
         };

@@ -35,8 +35,8 @@ mod sandbox;
 mod threads;
 mod timers;
 
-use budget::{RunStop, StopReason, Watchdog};
 use crate::runtime::ledger::Ledger;
+use budget::{RunStop, StopReason, Watchdog};
 use pool::Pool;
 use run::{Job, written_off_outcome};
 

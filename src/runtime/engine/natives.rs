@@ -42,10 +42,10 @@ use futures::future::BoxFuture;
 use futures::stream::FuturesUnordered;
 
 use super::budget::{RunStop, StopReason};
-use crate::runtime::ledger::Ledger;
 use super::timers::Timers;
 use crate::json::{JsonValue, parse_lossless};
 use crate::runtime::BindingHost;
+use crate::runtime::ledger::Ledger;
 
 /// What the natives of a running program reach (an isolate slot, set for the run).
 pub(crate) struct RunState {

@@ -18,14 +18,12 @@ use tokio::sync::oneshot;
 
 use super::budget::{RunStop, StopReason, TimeBudget, Watchdog};
 use super::event_loop;
-use crate::runtime::ledger::{Ending, Ledger, failed, settle_output};
 use super::natives::{RunState, watch_heap};
 use super::sandbox::{Sandbox, ScriptFailure};
 use crate::json::{JsonValue, parse_lossless};
+use crate::runtime::ledger::{Ending, Ledger, failed, settle_output};
 use crate::runtime::strip::{PROGRAM_FILE, PreparedProgram, prepare_program};
-use crate::runtime::{
-    BindingNamespace, CodeRunErrorKind, CodeRunOutcome, EngineConfig,
-};
+use crate::runtime::{BindingNamespace, CodeRunErrorKind, CodeRunOutcome, EngineConfig};
 
 /// A run handed to an engine thread.
 pub(crate) struct Job {

@@ -69,6 +69,15 @@ _SUPPORT_MODULES = (
     "tracemalloc", "_json", "_random", "_bisect", "_heapq",
 )
 
+#: Modules that C code imports by name while a program frame runs (``time.strptime``
+#: imports ``_strptime``, a warning imports ``warnings``, ...): such an import goes through
+#: the program's ``__import__``, so the guard lets these through when loaded (silently: they
+#: are not in the list a refused import shows).
+_INTERNAL_IMPORTS = frozenset((
+    "_strptime", "warnings", "copyreg", "unicodedata", "encodings", "codecs", "traceback",
+    "linecache", "__future__", "json.decoder", "_datetime", "_decimal", "_json",
+))
+
 #: Codecs looked up in ``prepare`` (a codec's module is imported on its first use).
 _WARM_CODECS = (
     "ascii", "latin-1", "utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32",
@@ -325,7 +334,7 @@ def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
         raise TypeError("module name must be str, not " + _type_name(type(name)))
     top = name.partition(".")[0]
     module = sys.modules.get(name)
-    allowed = top in _S.available_set or (name == "__future__" and top == name)
+    allowed = top in _S.available_set or name in _INTERNAL_IMPORTS
     if not allowed or not isinstance(module, types.ModuleType):
         raise ImportError(
             "module %r is not available in this sandbox (available: %s)"
@@ -961,20 +970,30 @@ def _exception_header(exc):
 
 
 def _with_suggestion(exc, text):
-    """Python's "Did you mean" of a NameError or AttributeError (computed by the
-    traceback module, which a plain ``str()`` does not do)."""
-    traceback = sys.modules.get("traceback")
-    if traceback is None or not isinstance(exc, (NameError, AttributeError)):
-        return text
+    """Python's "Did you mean" for a NameError or AttributeError (the interpreter adds it
+    only when it prints a traceback itself), and a missing import of an offered module."""
     try:
-        if getattr(exc, "name", None) is None:
+        name = getattr(exc, "name", None)
+        if type(name) is not str or not isinstance(exc, (NameError, AttributeError)):
             return text
-        described = traceback.TracebackException(
-            type(exc), exc, exc.__traceback__, lookup_lines=False, capture_locals=False,
-            compact=True)
-        better = getattr(described, "_str", None)
-        if isinstance(better, str) and better.startswith(text) and len(better) > len(text):
-            return better
+        if isinstance(exc, NameError):
+            tb = exc.__traceback__
+            if tb is None:
+                return text
+            while tb.tb_next is not None:
+                tb = tb.tb_next
+            frame = tb.tb_frame
+            candidates = list(frame.f_locals) + list(frame.f_globals) + list(frame.f_builtins)
+        else:
+            candidates = dir(getattr(exc, "obj", None))
+        candidates = [c for c in candidates[:1000] if type(c) is str and c != name]
+        difflib = sys.modules.get("difflib")
+        close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.7) if difflib else []
+        if close:
+            text += ". Did you mean: %r?" % close[0]
+        if isinstance(exc, NameError) and name in _S.available_set:
+            text += (" Or did you forget to import %r?" if close else
+                     ". Did you forget to import %r?") % name
     except BaseException:
         pass
     return text
@@ -1074,6 +1093,11 @@ def _compile(source):
         end += 1
     future = body[start:end]
     body = body[:start] + body[end:]
+    # Script semantics for `global`: a name that a nested function declares global (or that
+    # the program declares global at its top level) is a global of the program's own body
+    # too, so `counter = 0` then `def bump(): global counter` share one variable.
+    shared = _global_names(body)
+    body = [node for node in body if not isinstance(node, ast.Global)]
     found = _top_level_yield(body)
     if found is not None:
         raise SyntaxError("'yield' outside function", (
@@ -1081,6 +1105,9 @@ def _compile(source):
     if not body:
         body = [ast.Pass(lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)]
     last = body[-1]
+    if shared:
+        body = [ast.Global(names=shared, lineno=1, col_offset=0, end_lineno=1,
+                           end_col_offset=0)] + body
     function = ast.AsyncFunctionDef(
         name="__program__",
         args=ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
@@ -1100,6 +1127,18 @@ def _compile(source):
     # Every parsed node has its location; only the function is new (set above), so
     # ast.fix_missing_locations (recursive) is not needed.
     return compile(module, PROGRAM_FILE, "exec", dont_inherit=True)
+
+
+def _global_names(body):
+    """The names of every `global` statement of the program, sorted."""
+    names = set()
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Global):
+            names.update(node.names)
+        stack.extend(ast.iter_child_nodes(node))
+    return sorted(names)
 
 
 def _top_level_yield(body):
@@ -1430,3 +1469,31 @@ def _serve(host):
         host.finish_error("exception", _describe_exception(exc))
         return
     host.finish_value(value)
+
+
+# --------------------------------------------------------------------------------------
+# after_fork (a worker forked from a template)
+
+
+def after_fork():
+    """In a worker forked from a prepared template: a fresh event loop of its own (the
+    template's epoll instance and self-pipe must not be shared) and a reseeded ``random``.
+    Call once, in the child, before it is confined."""
+    old = _S.loop
+    if old is not None:
+        try:
+            old.close()
+        except Exception:
+            pass
+    selector = _IdleAwareSelector()
+    loop = asyncio.SelectorEventLoop(selector)
+    asyncio.set_event_loop(loop)
+    loop.set_exception_handler(_loop_exception)
+    _S.selector = selector
+    _S.loop = loop
+    random = sys.modules.get("random")
+    if random is not None:
+        try:
+            random.seed()
+        except Exception:
+            pass

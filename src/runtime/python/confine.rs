@@ -26,8 +26,17 @@ pub(crate) struct Confinement {
     pub landlock: String,
     /// Whether the seccomp filter is installed.
     pub seccomp: bool,
+    /// Whether the rlimits (the heap budget above all) are set.
+    pub rlimits: bool,
     /// What failed, if anything.
     pub detail: String,
+}
+
+impl Confinement {
+    /// Every layer enforced.
+    pub(crate) fn complete(&self) -> bool {
+        self.landlock == "full" && self.seccomp && self.rlimits
+    }
 }
 
 /// The worker's limits, passed on its command line (its environment is empty).
@@ -42,9 +51,13 @@ pub(crate) struct Limits {
 /// Applies every layer; failures are reported, not fatal (the host decides).
 pub(crate) fn confine(limits: Limits) -> Confinement {
     let mut detail = Vec::new();
-    if let Err(err) = rlimits(limits) {
-        detail.push(format!("rlimits: {err}"));
-    }
+    let rlimits = match virtual_size().and_then(|base| rlimits(limits, base)) {
+        Ok(()) => true,
+        Err(err) => {
+            detail.push(format!("rlimits: {err}"));
+            false
+        }
+    };
     let landlock = match landlock() {
         Ok(level) => level,
         Err(err) => {
@@ -62,6 +75,61 @@ pub(crate) fn confine(limits: Limits) -> Confinement {
     Confinement {
         landlock: landlock.to_owned(),
         seccomp,
+        rlimits,
+        detail: detail.join("; "),
+    }
+}
+
+/// The template's part (a fork server): Landlock only, which its forked workers inherit.
+/// Returns the level, what failed, and the template's virtual size measured before (a
+/// forked worker cannot read `/proc` once landlocked; it starts at the template's size).
+pub(crate) fn confine_template() -> (String, String, u64) {
+    let base = virtual_size().unwrap_or(0);
+    match landlock() {
+        Ok(level) => (level.to_owned(), String::new(), base),
+        Err(err) => ("none".to_owned(), format!("landlock: {err}"), base),
+    }
+}
+
+/// Room a forked worker needs above the template's size before the program runs (its own
+/// event loop, the program's compiled code).
+const FORKED_SLACK: u64 = 32 * 1024 * 1024;
+
+/// A forked worker's part: rlimits and seccomp (Landlock came from the template, at
+/// `landlock`).
+pub(crate) fn confine_forked(
+    limits: Limits,
+    landlock: &str,
+    template_detail: &str,
+    template_size: u64,
+) -> Confinement {
+    let mut detail = Vec::new();
+    if !template_detail.is_empty() {
+        detail.push(template_detail.to_owned());
+    }
+    let rlimits = if template_size == 0 {
+        detail.push("rlimits: the template's size is unknown".to_owned());
+        false
+    } else {
+        match rlimits(limits, template_size + FORKED_SLACK) {
+            Ok(()) => true,
+            Err(err) => {
+                detail.push(format!("rlimits: {err}"));
+                false
+            }
+        }
+    };
+    let seccomp = match seccomp() {
+        Ok(()) => true,
+        Err(err) => {
+            detail.push(format!("seccomp: {err}"));
+            false
+        }
+    };
+    Confinement {
+        landlock: landlock.to_owned(),
+        seccomp,
+        rlimits,
         detail: detail.join("; "),
     }
 }
@@ -92,8 +160,9 @@ fn virtual_size() -> std::io::Result<u64> {
     Ok(pages * u64::try_from(page).unwrap_or(4096))
 }
 
-fn rlimits(limits: Limits) -> std::io::Result<()> {
-    let address_space = virtual_size()? + limits.heap_mb * 1024 * 1024;
+/// The limits, the address space at `base` (what setup uses) plus the heap budget.
+fn rlimits(limits: Limits, base: u64) -> std::io::Result<()> {
+    let address_space = base + limits.heap_mb * 1024 * 1024;
     set_limit(libc::RLIMIT_AS, address_space)?;
     set_limit(libc::RLIMIT_FSIZE, 0)?;
     set_limit(libc::RLIMIT_CORE, 0)?;
@@ -104,8 +173,8 @@ fn rlimits(limits: Limits) -> std::io::Result<()> {
 
 fn landlock() -> Result<&'static str, landlock::RulesetError> {
     use landlock::{
-        ABI, Access, AccessFs, AccessNet, Ruleset, RulesetAttr, RulesetCreatedAttr,
-        RulesetStatus, Scope,
+        ABI, Access, AccessFs, AccessNet, Ruleset, RulesetAttr, RulesetCreatedAttr, RulesetStatus,
+        Scope,
     };
     let abi = ABI::V6;
     let status = Ruleset::default()
@@ -248,8 +317,8 @@ const ARCH: seccompiler::TargetArch = seccompiler::TargetArch::aarch64;
 
 fn seccomp() -> Result<(), String> {
     use seccompiler::{
-        BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition,
-        SeccompFilter, SeccompRule,
+        BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+        SeccompRule,
     };
     let condition = |index: u8, value: u64| {
         SeccompCondition::new(index, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value)
@@ -276,6 +345,8 @@ fn seccomp() -> Result<(), String> {
         ARCH,
     )
     .map_err(|err| err.to_string())?;
-    let program: BpfProgram = filter.try_into().map_err(|err: seccompiler::BackendError| err.to_string())?;
+    let program: BpfProgram = filter
+        .try_into()
+        .map_err(|err: seccompiler::BackendError| err.to_string())?;
     seccompiler::apply_filter_all_threads(&program).map_err(|err| err.to_string())
 }

@@ -18,6 +18,7 @@
 //! (its callers reach it through the [`CodeRuntime`] seam).
 
 mod confine;
+mod fds;
 mod process;
 mod protocol;
 mod run;
@@ -41,7 +42,7 @@ pub use process::WorkerCommand;
 pub use worker::{WORKER_ARG, is_worker_invocation, worker_main};
 
 use confine::Limits;
-use process::Worker;
+use process::{Template, Worker};
 
 /// The isolation label of a fully confined engine.
 pub const CONFINED: &str = "cpython worker process per run: landlock+seccomp+rlimits";
@@ -128,12 +129,12 @@ impl PythonEngine {
             .map_err(|err| Error::new(ErrorCode::HostFailed, err))?;
         let confinement = probe.confinement.clone();
         drop(probe);
-        let confined = confinement.landlock == "full" && confinement.seccomp;
+        let confined = confinement.complete();
         if !confined && !python.allow_unconfined {
             return Err(Error::new(
                 ErrorCode::InvalidConfig,
                 format!(
-                    "Python programs need Landlock and seccomp fully enforced, and this machine gives landlock: {}, seccomp: {}{}. \
+                    "Python programs need Landlock, seccomp and rlimits fully enforced, and this machine gives landlock: {}, seccomp: {}{}. \
                      Run on a Linux kernel with Landlock (ABI 6 or later, Linux 6.12+) and seccomp filters (not in a container that \
                      blocks them), or set `[runtime] allow_unconfined = true` to run anyway: programs could then read this \
                      user's files, use the network and start processes",
@@ -155,6 +156,7 @@ impl PythonEngine {
             require_confined: !python.allow_unconfined,
             ready: Mutex::new(VecDeque::new()),
             starting: AtomicUsize::new(0),
+            template: std::sync::Mutex::new(None),
         });
         pool.refill();
         Ok(PythonEngine {
@@ -228,22 +230,50 @@ struct Pool {
     require_confined: bool,
     ready: Mutex<VecDeque<Worker>>,
     starting: AtomicUsize,
+    /// The fork server workers come from (started on first use, restarted if it died);
+    /// `Err` once it failed to start: workers are then started as processes of their own.
+    template: std::sync::Mutex<Option<Result<Template, String>>>,
 }
 
 impl Pool {
+    /// A worker forked from the template (milliseconds), else started as a process of its
+    /// own (~100 ms of CPU).
+    fn fork_or_start(&self) -> Result<Worker, String> {
+        let mut template = self.template.lock().unwrap_or_else(|p| p.into_inner());
+        let dead = match &mut *template {
+            Some(Ok(t)) => !t.alive(),
+            _ => false,
+        };
+        if template.is_none() || dead {
+            *template = Some(Template::start(&self.command, self.limits, START_TIMEOUT));
+            if let Some(Err(err)) = &*template {
+                tracing::warn!(error = %err, "the Python template did not start; starting each worker as a process of its own");
+            }
+        }
+        match &*template {
+            Some(Ok(template)) => template.fork(self.frame_cap, START_TIMEOUT),
+            _ => {
+                drop(template);
+                Worker::start(
+                    &self.command,
+                    self.limits,
+                    self.frame_cap,
+                    false,
+                    START_TIMEOUT,
+                )
+            }
+        }
+    }
+
     fn start(&self) -> Result<Worker, String> {
-        let worker = Worker::start(
-            &self.command,
-            self.limits,
-            self.frame_cap,
-            false,
-            START_TIMEOUT,
-        )?;
-        let confined = worker.confinement.landlock == "full" && worker.confinement.seccomp;
-        if self.require_confined && !confined {
+        let worker = self.fork_or_start()?;
+        if self.require_confined && !worker.confinement.complete() {
             return Err(format!(
-                "the Python worker is not confined (landlock: {}, seccomp: {}): refusing to run the program",
-                worker.confinement.landlock, worker.confinement.seccomp
+                "the Python worker is not confined (landlock: {}, seccomp: {}, rlimits: {}; {}): refusing to run the program",
+                worker.confinement.landlock,
+                worker.confinement.seccomp,
+                worker.confinement.rlimits,
+                worker.confinement.detail
             ));
         }
         Ok(worker)

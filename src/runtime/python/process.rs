@@ -8,6 +8,7 @@
 
 use std::ffi::OsString;
 use std::io::Read;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
@@ -88,6 +89,8 @@ pub(crate) type Incoming = Result<FromWorker, ReadError>;
 pub(crate) struct Worker {
     child: Option<Child>,
     pid: u32,
+    /// The worker's pidfd, for a worker forked by the template (not our child).
+    pidfd: Option<OwnedFd>,
     /// Set once the process was reaped: its pid may be reused, so it is never signalled.
     reaped: bool,
     frames: tokio::sync::mpsc::UnboundedReceiver<Incoming>,
@@ -99,7 +102,9 @@ pub(crate) struct Worker {
 
 impl std::fmt::Debug for Worker {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Worker").field("pid", &self.pid).finish_non_exhaustive()
+        f.debug_struct("Worker")
+            .field("pid", &self.pid)
+            .finish_non_exhaustive()
     }
 }
 
@@ -134,11 +139,11 @@ impl Worker {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         let mut child = spawn_from_the_spawner(spawn).map_err(|err| {
-                format!(
-                    "cannot start the Python worker `{}`: {err}",
-                    command.program.display()
-                )
-            })?;
+            format!(
+                "cannot start the Python worker `{}`: {err}",
+                command.program.display()
+            )
+        })?;
         let pid = child.id();
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
@@ -147,6 +152,29 @@ impl Worker {
             let _ = child.wait();
             return Err("the Python worker's pipes are missing".into());
         };
+        let mut worker = Worker::from_parts(
+            pid,
+            Some(child),
+            None,
+            Box::new(stdout),
+            Box::new(stdin),
+            Box::new(stderr),
+            frame_cap,
+        )?;
+        worker.handshake(probe, timeout)?;
+        Ok(worker)
+    }
+
+    /// A worker over its three channels, with the threads that serve them.
+    fn from_parts(
+        pid: u32,
+        child: Option<Child>,
+        pidfd: Option<OwnedFd>,
+        stdout: Box<dyn Read + Send>,
+        stdin: Box<dyn std::io::Write + Send>,
+        stderr: Box<dyn Read + Send>,
+        frame_cap: u64,
+    ) -> Result<Worker, String> {
         let (frames_tx, frames) = tokio::sync::mpsc::unbounded_channel();
         let spawned = std::thread::Builder::new()
             .name("codemode-py-read".into())
@@ -165,10 +193,13 @@ impl Worker {
             std::thread::Builder::new()
                 .name("codemode-py-write".into())
                 .spawn(move || {
-                    use std::io::Write;
                     let mut stdin = stdin;
                     for bytes in to_write {
-                        if stdin.write_all(&bytes).and_then(|()| stdin.flush()).is_err() {
+                        if stdin
+                            .write_all(&bytes)
+                            .and_then(|()| stdin.flush())
+                            .is_err()
+                        {
                             break;
                         }
                     }
@@ -195,9 +226,10 @@ impl Worker {
                     }
                 })
         });
-        let mut worker = Worker {
-            child: Some(child),
+        let worker = Worker {
+            child,
             pid,
+            pidfd,
             reaped: false,
             frames,
             writer,
@@ -205,13 +237,13 @@ impl Worker {
             confinement: super::confine::Confinement {
                 landlock: "none".into(),
                 seccomp: false,
+                rlimits: false,
                 detail: String::new(),
             },
         };
         if let Err(err) = spawned {
             return Err(format!("cannot start the Python worker's threads: {err}"));
         }
-        worker.handshake(probe, timeout)?;
         Ok(worker)
     }
 
@@ -249,11 +281,13 @@ impl Worker {
             Ok(FromWorker::Confined {
                 landlock,
                 seccomp,
+                rlimits,
                 detail,
             }) => {
                 self.confinement = super::confine::Confinement {
                     landlock,
                     seccomp,
+                    rlimits,
                     detail,
                 };
             }
@@ -312,9 +346,21 @@ impl Worker {
         String::from_utf8_lossy(&tail).trim().to_owned()
     }
 
-    /// How the worker ended, if it has: `exited with status N` / `was killed by signal N`.
+    /// How the worker ended, if it has: `exited with status N` / `was killed by signal N`
+    /// (a forked worker, not our child: `ended`).
     pub(crate) fn exit_status(&mut self, wait: Duration) -> Option<String> {
         use std::os::unix::process::ExitStatusExt;
+        if let Some(pidfd) = &self.pidfd {
+            let mut poll = libc::pollfd {
+                fd: pidfd.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            let millis = i32::try_from(wait.as_millis()).unwrap_or(i32::MAX);
+            // SAFETY: `poll` reads and writes the one pollfd we pass.
+            let ready = unsafe { libc::poll(&mut poll, 1, millis) };
+            return (ready > 0).then(|| "ended".to_owned());
+        }
         let child = self.child.as_mut()?;
         let deadline = std::time::Instant::now() + wait;
         loop {
@@ -340,6 +386,20 @@ impl Worker {
         if self.reaped {
             return;
         }
+        if let Some(pidfd) = &self.pidfd {
+            // SAFETY: `pidfd_send_signal` on our own pidfd names exactly the forked worker,
+            // alive or dead (a pidfd never refers to a reused pid).
+            unsafe {
+                libc::syscall(
+                    libc::SYS_pidfd_send_signal,
+                    pidfd.as_raw_fd(),
+                    libc::SIGKILL,
+                    std::ptr::null::<libc::siginfo_t>(),
+                    0,
+                );
+            }
+            return;
+        }
         crate::process::kill_group(Some(self.pid));
         if let Some(mut child) = self.child.take() {
             let _ = child.kill();
@@ -358,5 +418,183 @@ impl Worker {
 impl Drop for Worker {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// A template worker (a fork server): a prepared, Landlock-confined interpreter that forks
+/// a ready worker per request in milliseconds, where starting a process costs ~100 ms of
+/// CPU. Its workers are its children, in its process group: killing the template kills
+/// them all.
+pub(crate) struct Template {
+    child: Child,
+    control: Mutex<OwnedFd>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+}
+
+impl std::fmt::Debug for Template {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Template")
+            .field("pid", &self.child.id())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Waits until `fd` is readable, at most `timeout`.
+fn readable(fd: &impl AsRawFd, timeout: Duration) -> bool {
+    let mut poll = libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let millis = i32::try_from(timeout.as_millis()).unwrap_or(i32::MAX);
+    // SAFETY: `poll` reads and writes the one pollfd we pass.
+    unsafe { libc::poll(&mut poll, 1, millis) > 0 }
+}
+
+impl Template {
+    /// Starts a template and waits for its status.
+    pub(crate) fn start(
+        command: &WorkerCommand,
+        limits: Limits,
+        timeout: Duration,
+    ) -> Result<Template, String> {
+        let (control, theirs) = super::fds::seqpacket_pair()
+            .map_err(|err| format!("cannot make the template's socket: {err}"))?;
+        let mut spawn = Command::new(&command.program);
+        spawn
+            .args(&command.args)
+            .arg("--heap-mb")
+            .arg(limits.heap_mb.to_string())
+            .arg("--cpu-seconds")
+            .arg(limits.cpu_seconds.to_string())
+            .arg("--template");
+        {
+            use std::os::unix::process::CommandExt;
+            spawn.process_group(0);
+        }
+        spawn
+            .env_clear()
+            .current_dir("/")
+            .stdin(Stdio::from(theirs))
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        let mut child = spawn_from_the_spawner(spawn).map_err(|err| {
+            format!(
+                "cannot start the Python template `{}`: {err}",
+                command.program.display()
+            )
+        })?;
+        let tail = Arc::new(Mutex::new(Vec::new()));
+        if let Some(stderr) = child.stderr.take() {
+            let tail = tail.clone();
+            let _ = std::thread::Builder::new()
+                .name("codemode-py-template".into())
+                .spawn(move || {
+                    let mut stderr = stderr;
+                    let mut chunk = [0u8; 4096];
+                    while let Ok(n) = stderr.read(&mut chunk) {
+                        if n == 0 {
+                            break;
+                        }
+                        let mut tail = tail.lock().unwrap_or_else(|p| p.into_inner());
+                        tail.extend_from_slice(&chunk[..n]);
+                        if tail.len() > STDERR_TAIL {
+                            let cut = tail.len() - STDERR_TAIL;
+                            tail.drain(..cut);
+                        }
+                    }
+                });
+        }
+        let status = if readable(&control, timeout) {
+            super::fds::recv(&control, 64 * 1024).map_err(|err| err.to_string())
+        } else {
+            Err(format!("not ready within {} ms", timeout.as_millis()))
+        };
+        let frame = status.and_then(|(body, _)| {
+            serde_json::from_slice::<FromWorker>(&body).map_err(|err| {
+                if body.is_empty() {
+                    "it exited".to_owned()
+                } else {
+                    err.to_string()
+                }
+            })
+        });
+        match frame {
+            Ok(FromWorker::Confined { .. }) => Ok(Template {
+                child,
+                control: Mutex::new(control),
+                stderr: tail,
+            }),
+            Ok(other) => Err(format!("the Python template sent {other:?} first")),
+            Err(why) => {
+                let text = String::from_utf8_lossy(&tail.lock().unwrap_or_else(|p| p.into_inner()))
+                    .trim()
+                    .to_owned();
+                crate::process::kill_group(Some(child.id()));
+                let _ = child.wait();
+                Err(format!("the Python template did not start: {why}; {text}"))
+            }
+        }
+    }
+
+    /// Forks a worker and waits for its `ready`.
+    pub(crate) fn fork(&self, frame_cap: u64, timeout: Duration) -> Result<Worker, String> {
+        let (body, fds) = {
+            let control = self.control.lock().unwrap_or_else(|p| p.into_inner());
+            super::fds::send(control.as_raw_fd(), br#"{"t":"spawn"}"#, &[])
+                .map_err(|err| format!("the Python template is gone: {err}"))?;
+            if !readable(&*control, timeout) {
+                return Err("the Python template did not answer".into());
+            }
+            super::fds::recv(&*control, 4096)
+                .map_err(|err| format!("the Python template is gone: {err}"))?
+        };
+        let pid = match serde_json::from_slice::<FromWorker>(&body) {
+            Ok(FromWorker::Spawned { pid }) if pid > 0 => pid,
+            _ => {
+                return Err(format!(
+                    "the Python template could not fork a worker: {}",
+                    self.stderr_tail()
+                ));
+            }
+        };
+        let mut fds = fds.into_iter();
+        let (Some(socket), Some(stderr)) = (fds.next(), fds.next()) else {
+            return Err("the Python template sent no descriptors".into());
+        };
+        let pidfd = fds.next();
+        let writer = socket
+            .try_clone()
+            .map_err(|err| format!("cannot use the worker's socket: {err}"))?;
+        let mut worker = Worker::from_parts(
+            pid,
+            None,
+            pidfd,
+            Box::new(std::fs::File::from(socket)),
+            Box::new(std::fs::File::from(writer)),
+            Box::new(std::fs::File::from(stderr)),
+            frame_cap,
+        )?;
+        worker.handshake(false, timeout)?;
+        Ok(worker)
+    }
+
+    /// Whether the template still runs.
+    pub(crate) fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    fn stderr_tail(&self) -> String {
+        let tail = self.stderr.lock().unwrap_or_else(|p| p.into_inner());
+        String::from_utf8_lossy(&tail).trim().to_owned()
+    }
+}
+
+impl Drop for Template {
+    fn drop(&mut self) {
+        // The template and every worker it forked (they share its process group).
+        crate::process::kill_group(Some(self.child.id()));
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }

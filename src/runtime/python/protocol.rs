@@ -26,6 +26,9 @@ pub(crate) enum FromWorker {
         landlock: String,
         /// Whether the seccomp filter is installed.
         seccomp: bool,
+        /// Whether the rlimits are set.
+        #[serde(default)]
+        rlimits: bool,
         /// What failed, if anything.
         #[serde(default)]
         detail: String,
@@ -47,6 +50,12 @@ pub(crate) enum FromWorker {
     Log {
         /// The text.
         s: String,
+    },
+    /// The template forked a worker: its pid; the frame carries the worker's descriptors
+    /// (protocol socket, standard-error pipe, pidfd) as `SCM_RIGHTS`.
+    Spawned {
+        /// The worker's pid.
+        pid: u32,
     },
     /// The program ended.
     Done {
@@ -166,7 +175,14 @@ mod tests {
     #[test]
     fn frames_round_trip_and_the_wire_shape_is_the_documented_one() {
         let mut buffer = Vec::new();
-        write_frame(&mut buffer, &ToWorker::Ok { id: 3, ok: json!([1]) }).unwrap();
+        write_frame(
+            &mut buffer,
+            &ToWorker::Ok {
+                id: 3,
+                ok: json!([1]),
+            },
+        )
+        .unwrap();
         assert_eq!(&buffer[..4], &(buffer.len() as u32 - 4).to_le_bytes());
         assert_eq!(&buffer[4..], br#"{"t":"ret","id":3,"ok":[1]}"#);
         let mut buffer = Vec::new();
@@ -192,7 +208,10 @@ mod tests {
             buffer.extend_from_slice(body);
             read_frame::<FromWorker>(&mut buffer.as_slice(), 64)
         };
-        assert!(matches!(frame(br#"{"t":"shell"}"#), Err(ReadError::Malformed(_))));
+        assert!(matches!(
+            frame(br#"{"t":"shell"}"#),
+            Err(ReadError::Malformed(_))
+        ));
         assert!(matches!(
             frame(br#"{"t":"log","s":"x","extra":1}"#),
             Err(ReadError::Malformed(_))

@@ -163,7 +163,7 @@ async fn run(
                         }
                     }
                     FromWorker::Done { value, error } => return done(value, error),
-                    FromWorker::Confined { .. } | FromWorker::Ready {} => {
+                    FromWorker::Confined { .. } | FromWorker::Ready {} | FromWorker::Spawned { .. } => {
                         return violated("a handshake frame during the run");
                     }
                 }

@@ -31,7 +31,9 @@ const BOOTSTRAP: &str = include_str!("bootstrap.py");
 /// Whether this process was started as a Python worker (its first argument is
 /// [`WORKER_ARG`]).
 pub fn is_worker_invocation() -> bool {
-    std::env::args_os().nth(1).is_some_and(|arg| arg == WORKER_ARG)
+    std::env::args_os()
+        .nth(1)
+        .is_some_and(|arg| arg == WORKER_ARG)
 }
 
 /// Runs this process as a Python worker and exits; call it first thing in `main` when
@@ -56,13 +58,25 @@ pub fn worker_main() -> ! {
     unsafe { libc::_exit(code) }
 }
 
-/// The limits and mode from the command line: `--heap-mb N --cpu-seconds N [--probe]`.
-fn parse(args: &[String]) -> Result<(Limits, bool), String> {
+/// What the worker process is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// One program, on its standard input and output.
+    Single,
+    /// Confine and report, nothing else.
+    Probe,
+    /// A fork server on a `SOCK_SEQPACKET` standard input: a ready worker per request.
+    Template,
+}
+
+/// The limits and mode from the command line:
+/// `--heap-mb N --cpu-seconds N [--probe | --template]`.
+fn parse(args: &[String]) -> Result<(Limits, Mode), String> {
     let mut limits = Limits {
         heap_mb: 512,
         cpu_seconds: 3600,
     };
-    let mut probe = false;
+    let mut mode = Mode::Single;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let mut number = || {
@@ -73,11 +87,12 @@ fn parse(args: &[String]) -> Result<(Limits, bool), String> {
         match arg.as_str() {
             "--heap-mb" => limits.heap_mb = number()?,
             "--cpu-seconds" => limits.cpu_seconds = number()?,
-            "--probe" => probe = true,
+            "--probe" => mode = Mode::Probe,
+            "--template" => mode = Mode::Template,
             other => return Err(format!("unknown worker argument `{other}`")),
         }
     }
-    Ok((limits, probe))
+    Ok((limits, mode))
 }
 
 /// A descriptor-owning file that is never closed by Rust.
@@ -89,7 +104,7 @@ fn borrowed_file(fd: i32) -> ManuallyDrop<std::fs::File> {
 }
 
 fn run(args: &[String]) -> i32 {
-    let (limits, probe) = match parse(args) {
+    let (limits, mode) = match parse(args) {
         Ok(parsed) => parsed,
         Err(err) => {
             eprintln!("codemode python worker: {err}");
@@ -110,15 +125,23 @@ fn run(args: &[String]) -> i32 {
         );
         return 1;
     };
+    if mode == Mode::Template {
+        return template(limits, rfd);
+    }
     let mut out = borrowed_file(wfd);
-    if probe {
+    if mode == Mode::Probe {
         let confinement = confine(limits);
         let frame = FromWorker::Confined {
             landlock: confinement.landlock,
             seccomp: confinement.seccomp,
+            rlimits: confinement.rlimits,
             detail: confinement.detail,
         };
-        return if write_frame(&mut *out, &frame).is_ok() { 0 } else { 1 };
+        return if write_frame(&mut *out, &frame).is_ok() {
+            0
+        } else {
+            1
+        };
     }
     if let Err(err) = start_interpreter() {
         eprintln!("codemode python worker: the interpreter did not start: {err}");
@@ -127,17 +150,14 @@ fn run(args: &[String]) -> i32 {
     let served = Python::attach(|py| -> PyResult<()> {
         let source = CString::new(BOOTSTRAP)
             .map_err(|_| pyo3::exceptions::PyValueError::new_err("NUL in the bootstrap"))?;
-        let module = PyModule::from_code(
-            py,
-            &source,
-            c"codemode_bootstrap.py",
-            c"codemode_bootstrap",
-        )?;
+        let module =
+            PyModule::from_code(py, &source, c"codemode_bootstrap.py", c"codemode_bootstrap")?;
         module.getattr("prepare")?.call0()?;
         let confinement = confine(limits);
         let frame = FromWorker::Confined {
             landlock: confinement.landlock,
             seccomp: confinement.seccomp,
+            rlimits: confinement.rlimits,
             detail: confinement.detail,
         };
         write_frame(&mut *out, &frame)
@@ -147,6 +167,194 @@ fn run(args: &[String]) -> i32 {
     });
     match served {
         Ok(()) => 0,
+        Err(err) => {
+            eprintln!("codemode python worker: {err}");
+            1
+        }
+    }
+}
+
+/// The fork server: the interpreter is started and prepared once, Landlock applied once
+/// (inherited by every child); each `spawn` request on `control` forks a child that makes a
+/// fresh event loop, applies rlimits and seccomp, and serves one program on a socket whose
+/// other end, with the child's standard-error pipe and a pidfd, goes back to the host.
+fn template(limits: Limits, control: i32) -> i32 {
+    if let Err(err) = start_interpreter() {
+        eprintln!("codemode python template: the interpreter did not start: {err}");
+        return 1;
+    }
+    let served = Python::attach(|py| -> PyResult<i32> {
+        let source = CString::new(BOOTSTRAP)
+            .map_err(|_| pyo3::exceptions::PyValueError::new_err("NUL in the bootstrap"))?;
+        let module =
+            PyModule::from_code(py, &source, c"codemode_bootstrap.py", c"codemode_bootstrap")?;
+        module.getattr("prepare")?.call0()?;
+        let (landlock, detail, size) = super::confine::confine_template();
+        // SAFETY: setting SIGCHLD to "ignore" makes the kernel reap the children (the host
+        // watches them through their pidfds); no handler runs.
+        unsafe {
+            libc::signal(libc::SIGCHLD, libc::SIG_IGN);
+        }
+        let status = FromWorker::Confined {
+            landlock: landlock.clone(),
+            seccomp: false,
+            rlimits: size > 0,
+            detail: detail.clone(),
+        };
+        let body = serde_json::to_vec(&status).unwrap_or_default();
+        if super::fds::send(control, &body, &[]).is_err() {
+            return Ok(1);
+        }
+        // SAFETY: `control` is our descriptor; the borrowed wrapper never closes it.
+        let control_file = borrowed_file(control);
+        loop {
+            let (body, _) = match super::fds::recv(&*control_file, 4096) {
+                Ok(message) => message,
+                Err(_) => return Ok(1),
+            };
+            if body.is_empty() {
+                return Ok(0);
+            }
+            // Only `spawn` is ever sent; any message is taken as one.
+            fork_worker(&module, limits, control, &landlock, &detail, size);
+        }
+    });
+    match served {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("codemode python template: {err}");
+            1
+        }
+    }
+}
+
+/// Forks one worker (see [`template`]) and hands its descriptors to the host.
+fn fork_worker(
+    module: &Bound<'_, PyModule>,
+    limits: Limits,
+    control: i32,
+    landlock: &str,
+    detail: &str,
+    size: u64,
+) {
+    let failed = |why: String| {
+        eprintln!("codemode python template: cannot fork a worker: {why}");
+        let body = br#"{"t":"spawned","pid":0}"#;
+        let _ = super::fds::send(control, body, &[]);
+    };
+    let mut socket = [0i32; 2];
+    let mut stderr = [0i32; 2];
+    // SAFETY: `socketpair` and `pipe2` fill the two-element arrays we pass.
+    unsafe {
+        if libc::socketpair(
+            libc::AF_UNIX,
+            libc::SOCK_STREAM | libc::SOCK_CLOEXEC,
+            0,
+            socket.as_mut_ptr(),
+        ) != 0
+        {
+            return failed(std::io::Error::last_os_error().to_string());
+        }
+        if libc::pipe2(stderr.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+            libc::close(socket[0]);
+            libc::close(socket[1]);
+            return failed(std::io::Error::last_os_error().to_string());
+        }
+    }
+    let [host_end, worker_end] = socket;
+    let [stderr_read, stderr_write] = stderr;
+    // SAFETY: the template is single-threaded (the interpreter starts no threads and the
+    // worker code none), so `fork` duplicates a consistent process. PyOS_BeforeFork /
+    // AfterFork_* keep the interpreter's locks consistent across it, as `os.fork` does.
+    let pid = unsafe {
+        pyo3::ffi::PyOS_BeforeFork();
+        let pid = libc::fork();
+        if pid == 0 {
+            pyo3::ffi::PyOS_AfterFork_Child();
+        } else {
+            pyo3::ffi::PyOS_AfterFork_Parent();
+        }
+        pid
+    };
+    if pid < 0 {
+        // SAFETY: closing descriptors we created above.
+        unsafe {
+            for fd in [host_end, worker_end, stderr_read, stderr_write] {
+                libc::close(fd);
+            }
+        }
+        return failed(std::io::Error::last_os_error().to_string());
+    }
+    if pid == 0 {
+        // The child: one program, then exit.
+        // SAFETY: closing and duplicating descriptors this process owns; `_exit` ends it.
+        unsafe {
+            libc::close(control);
+            libc::close(host_end);
+            libc::close(stderr_read);
+            libc::dup2(stderr_write, 2);
+            libc::dup2(stderr_write, 1);
+            libc::close(stderr_write);
+        }
+        let code = forked_worker(module, limits, worker_end, landlock, detail, size);
+        let _ = std::io::stderr().flush();
+        // SAFETY: see `worker_main`.
+        unsafe { libc::_exit(code) }
+    }
+    // The template: hand the descriptors over, keep none.
+    // SAFETY: `pidfd_open` on our own live child (it waits for its program) returns a new
+    // descriptor or fails; the closes are of descriptors we own.
+    unsafe {
+        let pidfd = libc::syscall(libc::SYS_pidfd_open, pid, 0) as i32;
+        libc::close(worker_end);
+        libc::close(stderr_write);
+        let body = format!(r#"{{"t":"spawned","pid":{pid}}}"#);
+        let mut fds = vec![host_end, stderr_read];
+        if pidfd >= 0 {
+            fds.push(pidfd);
+        }
+        if let Err(err) = super::fds::send(control, body.as_bytes(), &fds) {
+            eprintln!("codemode python template: cannot hand over a worker: {err}");
+            libc::kill(pid, libc::SIGKILL);
+        }
+        for fd in fds {
+            libc::close(fd);
+        }
+    }
+}
+
+/// The forked child: a fresh event loop, then rlimits and seccomp, then the program.
+fn forked_worker(
+    module: &Bound<'_, PyModule>,
+    limits: Limits,
+    socket: i32,
+    landlock: &str,
+    detail: &str,
+    size: u64,
+) -> i32 {
+    let prepared = module
+        .getattr("after_fork")
+        .and_then(|after_fork| after_fork.call0());
+    if let Err(err) = prepared {
+        eprintln!("codemode python worker: {err}");
+        return 1;
+    }
+    let confinement = super::confine::confine_forked(limits, landlock, detail, size);
+    let frame = FromWorker::Confined {
+        landlock: confinement.landlock,
+        seccomp: confinement.seccomp,
+        rlimits: confinement.rlimits,
+        detail: confinement.detail,
+    };
+    let mut out = borrowed_file(socket);
+    if write_frame(&mut *out, &frame).is_err() {
+        return 1;
+    }
+    match module
+        .getattr("serve")
+        .and_then(|serve| serve.call1((socket, socket)))
+    {
+        Ok(_) => 0,
         Err(err) => {
             eprintln!("codemode python worker: {err}");
             1
@@ -213,10 +421,14 @@ mod tests {
         let args: Vec<String> = ["--heap-mb", "64", "--cpu-seconds", "5"]
             .map(String::from)
             .to_vec();
-        let (limits, probe) = parse(&args).unwrap();
-        assert_eq!((limits.heap_mb, limits.cpu_seconds, probe), (64, 5, false));
+        let (limits, mode) = parse(&args).unwrap();
+        assert_eq!(
+            (limits.heap_mb, limits.cpu_seconds, mode),
+            (64, 5, Mode::Single)
+        );
         assert!(parse(&["--heap-mb".to_owned()]).is_err());
         assert!(parse(&["--shell".to_owned()]).is_err());
-        assert!(parse(&["--probe".to_owned()]).unwrap().1);
+        assert_eq!(parse(&["--probe".to_owned()]).unwrap().1, Mode::Probe);
+        assert_eq!(parse(&["--template".to_owned()]).unwrap().1, Mode::Template);
     }
 }

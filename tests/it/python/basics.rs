@@ -23,7 +23,11 @@ async fn values_none_and_no_output() {
         assert!(outcome.logs.is_empty());
     }
     assert_eq!(ENGINE.language(), Language::Python);
-    assert!(ENGINE.isolation().contains("landlock+seccomp"), "{}", ENGINE.isolation());
+    assert!(
+        ENGINE.isolation().contains("landlock+seccomp"),
+        "{}",
+        ENGINE.isolation()
+    );
 }
 
 #[tokio::test]
@@ -55,11 +59,11 @@ async fn tools_are_called_in_submission_order_and_gather_overlaps() {
     );
     assert_eq!(
         host.names(),
-        ["echo", "odd-name", "sleep", "sleep", "sleep", "sleep", "sleep"]
+        [
+            "echo", "odd-name", "sleep", "sleep", "sleep", "sleep", "sleep"
+        ]
     );
-    let max = host
-        .max_in_flight
-        .load(std::sync::atomic::Ordering::SeqCst);
+    let max = host.max_in_flight.load(std::sync::atomic::Ordering::SeqCst);
     assert_eq!(max, 5, "the five sleeps overlapped");
     assert!(
         started.elapsed() < Duration::from_millis(900),
@@ -120,9 +124,13 @@ return messages
         .map(|m| m.as_str().unwrap())
         .collect();
     assert_eq!(messages.len(), 7, "{messages:?}");
-    for (message, expected) in messages.iter().zip(["$.t", "$.x", "$.big", "$.s", "$", "$.b"]) {
+    for (message, expected) in messages
+        .iter()
+        .zip(["$.t", "$.x", "$.big", "$.s", "$", "$.b"])
+    {
         assert!(
-            message.starts_with("the arguments are not lossless JSON: ") && message.contains(expected),
+            message.starts_with("the arguments are not lossless JSON: ")
+                && message.contains(expected),
             "{message} should name {expected}"
         );
     }
@@ -136,7 +144,10 @@ async fn exceptions_syntax_errors_and_invalid_outputs_say_where() {
     let outcome = run("print('one')\ndef f(x):\n    return 1 / x\nreturn f(0)").await;
     let message = failure(&outcome, CodeRunErrorKind::Exception);
     assert!(message.starts_with("ZeroDivisionError"), "{message}");
-    assert!(message.contains("line 3") && message.contains("line 4"), "{message}");
+    assert!(
+        message.contains("line 3") && message.contains("line 4"),
+        "{message}"
+    );
     assert!(!message.contains("bootstrap"), "{message}");
     assert_eq!(outcome.logs, ["one"]);
 
@@ -154,7 +165,8 @@ async fn exceptions_syntax_errors_and_invalid_outputs_say_where() {
     ] {
         let message = failure(&run(program).await, CodeRunErrorKind::InvalidOutput);
         assert!(
-            message.starts_with("the return value is not lossless JSON: ") && message.contains(path),
+            message.starts_with("the return value is not lossless JSON: ")
+                && message.contains(path),
             "{program}: {message}"
         );
     }
@@ -195,7 +207,11 @@ async fn nested_values_cross_both_ways() {
 async fn the_compute_budget_ends_loops_and_c_level_work_and_waiting_is_free() {
     let _cpu = crate::runtime::CPU.lock().await;
     let engine = engine_with(test_config().with_compute_ms(1_000).with_wall_ms(20_000));
-    for program in ["while True: pass", "x = 10**10**8", "print('start')\nwhile True:\n    try:\n        pass\n    except BaseException:\n        pass"] {
+    for program in [
+        "while True: pass",
+        "x = 10**10**8",
+        "print('start')\nwhile True:\n    try:\n        pass\n    except BaseException:\n        pass",
+    ] {
         let started = Instant::now();
         let outcome = engine.run(request(program, Vec::new())).await;
         let message = failure(&outcome, CodeRunErrorKind::Timeout);

@@ -59,8 +59,16 @@ async fn run_code(registry: &Registry, program: &str) -> Arc<codemode::tool::Too
 async fn gather_overlaps_up_to_the_limit_and_exclusive_calls_run_alone_in_order() {
     let _cpu = crate::runtime::CPU.lock().await;
     let registry = registry(5);
-    registry.global().register(sleeper("nap", true)).unwrap().keep();
-    registry.global().register(sleeper("write", false)).unwrap().keep();
+    registry
+        .global()
+        .register(sleeper("nap", true))
+        .unwrap()
+        .keep();
+    registry
+        .global()
+        .register(sleeper("write", false))
+        .unwrap()
+        .keep();
     let started = Instant::now();
     let result = run_code(
         &registry,
@@ -86,7 +94,11 @@ async fn gather_overlaps_up_to_the_limit_and_exclusive_calls_run_alone_in_order(
 #[tokio::test]
 async fn denied_and_invalid_calls_raise_and_the_assembly_is_the_python_flavor() {
     let registry = registry(10);
-    registry.global().register(sleeper("nap", true)).unwrap().keep();
+    registry
+        .global()
+        .register(sleeper("nap", true))
+        .unwrap()
+        .keep();
     registry
         .global()
         .guard(|exec| (exec.arguments["n"] == json!("no")).then(|| "not that one".to_owned()))
@@ -97,8 +109,14 @@ async fn denied_and_invalid_calls_raise_and_the_assembly_is_the_python_flavor() 
     )
     .await;
     let text = result.model_text();
-    assert!(text.contains("nap: the call to `nap` was denied by a guard: not that one"), "{text}");
-    assert!(text.contains("nap: the arguments are not lossless JSON: $.ms"), "{text}");
+    assert!(
+        text.contains("nap: the call to `nap` was denied by a guard: not that one"),
+        "{text}"
+    );
+    assert!(
+        text.contains("nap: the arguments are not lossless JSON: $.ms"),
+        "{text}"
+    );
     let assembly = assemble(&registry.global()).unwrap();
     let sdk = &assembly.section("tools:sdk").unwrap().text;
     assert!(sdk.contains("```python"), "{sdk}");
@@ -117,7 +135,11 @@ fn codemode_run_runs_python_by_extension_or_lang() {
     let output = codemode(dir.path(), &["run", "count.py"], "");
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(stdout(&output), "listed\ntrue\n");
-    let output = codemode(dir.path(), &["run", "--lang", "python", "-"], "return 1 + 1\n");
+    let output = codemode(
+        dir.path(),
+        &["run", "--lang", "python", "-"],
+        "return 1 + 1\n",
+    );
     assert_eq!(stdout(&output), "2\n", "{}", stderr(&output));
     let output = codemode(dir.path(), &["run", "-", "--lang", "python"], "1 / 0\n");
     assert_eq!(output.status.code(), Some(1));
@@ -144,7 +166,11 @@ async fn the_typed_sdk_program_of_every_corpus_runs_against_stub_tools() {
             .run(super::request(&body, vec![tools(&host, &members)]))
             .await;
         assert!(outcome.error.is_none(), "{name}: {:?}", outcome.error);
-        assert_eq!(host.calls().len(), corpus.len(), "{name}: every tool was called");
+        assert_eq!(
+            host.calls().len(),
+            corpus.len(),
+            "{name}: every tool was called"
+        );
         let _ = value(&outcome);
     }
 }

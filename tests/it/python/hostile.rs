@@ -39,7 +39,8 @@ fn fixtures() -> Vec<Fixture> {
                     .find_map(|line| line.strip_prefix(&format!("# {key}:")))
                     .map(|rest| rest.trim().to_owned())
             };
-            let expect = header("expect").unwrap_or_else(|| panic!("{name} has no `# expect:` line"));
+            let expect =
+                header("expect").unwrap_or_else(|| panic!("{name} has no `# expect:` line"));
             Fixture {
                 expect: expect.split('|').map(|k| k.trim().to_owned()).collect(),
                 message: header("message"),
@@ -53,7 +54,10 @@ fn fixtures() -> Vec<Fixture> {
 fn verdict(fixture: &Fixture, outcome: &CodeRunOutcome) -> Result<(), String> {
     let (kind, text) = match &outcome.error {
         Some(error) => (error.kind.as_str().to_owned(), error.message.clone()),
-        None => ("ok".to_owned(), serde_json::to_string(&outcome.value).unwrap()),
+        None => (
+            "ok".to_owned(),
+            serde_json::to_string(&outcome.value).unwrap(),
+        ),
     };
     if text.contains("ESCAPED") {
         return Err(format!("{}: ESCAPED: {text}", fixture.name));
@@ -88,7 +92,10 @@ fn workers() -> usize {
                 .filter(|e| {
                     let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
                     let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
-                    let ppid = stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().nth(1));
+                    let ppid = stat
+                        .rsplit(')')
+                        .next()
+                        .and_then(|rest| rest.split_whitespace().nth(1));
                     ppid == Some(me.as_str())
                         && String::from_utf8_lossy(&cmdline).contains("__python-worker")
                 })
@@ -101,7 +108,11 @@ fn workers() -> usize {
 async fn hostile_python_programs_end_as_declared_and_the_host_stays_healthy() {
     let _cpu = crate::runtime::CPU.lock().await;
     let fixtures = fixtures();
-    assert!(fixtures.len() >= 30, "the suite has {} programs", fixtures.len());
+    assert!(
+        fixtures.len() >= 30,
+        "the suite has {} programs",
+        fixtures.len()
+    );
     let config = test_config()
         .with_compute_ms(1_000)
         .with_wall_ms(3_000)

@@ -10,7 +10,9 @@ mod hostile;
 use std::sync::{Arc, LazyLock};
 
 use codemode::runtime::python::{PythonConfig, PythonEngine, WorkerCommand};
-use codemode::runtime::{BindingNamespace, CodeRunOutcome, CodeRunRequest, CodeRuntime, EngineConfig};
+use codemode::runtime::{
+    BindingNamespace, CodeRunOutcome, CodeRunRequest, CodeRuntime, EngineConfig,
+};
 
 use crate::runtime::TestHost;
 

@@ -2,7 +2,7 @@
 //!
 //! Run with `cargo bench --bench codemode`; one group with `cargo bench --bench codemode -- validation`
 //! (or `-- pipeline`, `-- runtime`, `-- subcall`, `-- parallel`, `-- sdk`, `-- serve`,
-//! `-- leftovers`).
+//! `-- leftovers`, `-- python`).
 
 // The manifest's rules are for the library's API; benchmark helpers are neither.
 #![allow(unreachable_pub, missing_docs, clippy::unwrap_used)]
@@ -15,6 +15,7 @@ mod parallel;
 mod pipeline;
 #[path = "../tests/it/procfs.rs"]
 mod procfs;
+mod python;
 mod runtime;
 mod sdk;
 mod serve;
@@ -30,6 +31,7 @@ criterion_group!(
     subcall::bench,
     parallel::bench,
     serve::bench,
-    leftovers::bench
+    leftovers::bench,
+    python::bench
 );
 criterion_main!(benches);

@@ -25,7 +25,10 @@ as ``program.py`` with its own line numbers. Its globals hold restricted builtin
 that only serves the offered, already loaded modules) and, per namespace, the namespace
 object (``tools``) and its error class (``ToolCallError``). Values that cross to the host
 (call arguments, the return value) must be lossless JSON; the check is iterative (deep
-values never recurse on the Python or C stack) and never runs program code.
+values never recurse on the Python or C stack) and never runs program code. Names the program
+declares ``global`` anywhere are globals of its body too (script semantics). A program that
+waits with nothing pending (no call, timer or ready callback) ends at once with an error
+instead of idling until the wall-time budget.
 
 This module owns the in-process side of a run: the program's environment, the frame codec on
 the worker side, the lossless-JSON check and encoding, and how errors are described. It must

@@ -41,12 +41,11 @@ pub fn is_worker_invocation() -> bool {
 /// does exactly what the codemode command does:
 ///
 /// ```no_run
-/// fn main() {
-///     if codemode::runtime::python::is_worker_invocation() {
-///         codemode::runtime::python::worker_main();
-///     }
-///     // ... the host's own work
+/// // First thing in the host's `main`:
+/// if codemode::runtime::python::is_worker_invocation() {
+///     codemode::runtime::python::worker_main();
 /// }
+/// // ... the host's own work
 /// ```
 pub fn worker_main() -> ! {
     let args: Vec<String> = std::env::args().skip(2).collect();

@@ -49,7 +49,7 @@ import selectors
 import sys
 import types
 
-__all__ = ["prepare", "serve", "OFFERED_MODULES", "MAX_DEPTH", "PROGRAM_FILE"]
+__all__ = ["prepare", "after_fork", "serve", "OFFERED_MODULES", "MAX_DEPTH", "PROGRAM_FILE"]
 
 #: The file name the program is compiled under (its frames are the only ones shown).
 PROGRAM_FILE = "program.py"
@@ -89,7 +89,9 @@ _WARM_CODECS = (
 )
 
 #: The deepest nesting of lists and dicts a value may have (a list of lists is depth 2).
-MAX_DEPTH = 10_000
+# The host parses frames with a nesting limit of 128 (src/json.rs, serde_json): a value may
+# nest 126 levels inside its frame.
+MAX_DEPTH = 126
 
 _MAX_SAFE_INTEGER = 2**53 - 1
 

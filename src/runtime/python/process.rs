@@ -85,6 +85,84 @@ fn spawn_from_the_spawner(command: Command) -> std::io::Result<Child> {
 /// A frame as the reader thread delivers it.
 pub(crate) type Incoming = Result<FromWorker, ReadError>;
 
+/// How frames travel to and from a worker.
+enum Channel {
+    /// Pipes, each served by a thread (a worker started as a process of its own).
+    Threads {
+        frames: tokio::sync::mpsc::UnboundedReceiver<Incoming>,
+        writer: mpsc::Sender<Vec<u8>>,
+    },
+    /// A unix socket read and written by the run's task itself (a worker forked by the
+    /// template): no thread hop per frame.
+    Socket(Box<SocketChannel>),
+}
+
+struct SocketChannel {
+    /// Blocking until the run starts, then non-blocking under `async_fd`.
+    file: std::fs::File,
+    async_fd: Option<tokio::io::unix::AsyncFd<std::fs::File>>,
+    inbox: Vec<u8>,
+    outbox: Vec<u8>,
+    cap: u64,
+    closed: bool,
+}
+
+impl SocketChannel {
+    /// A whole frame from the front of `inbox`, if one is there.
+    fn take_frame(&mut self) -> Option<Incoming> {
+        if self.inbox.len() < 4 {
+            return None;
+        }
+        let length = u64::from(u32::from_le_bytes([
+            self.inbox[0],
+            self.inbox[1],
+            self.inbox[2],
+            self.inbox[3],
+        ]));
+        if length > self.cap {
+            return Some(Err(ReadError::TooLong(length)));
+        }
+        let end = 4 + length as usize;
+        if self.inbox.len() < end {
+            return None;
+        }
+        let parsed = serde_json::from_slice(&self.inbox[4..end])
+            .map_err(|err| ReadError::Malformed(err.to_string()));
+        self.inbox.drain(..end);
+        Some(parsed)
+    }
+
+    /// Writes what it can of `outbox` without blocking.
+    fn flush_some(&mut self) {
+        while !self.outbox.is_empty() {
+            // SAFETY: `send` reads `outbox` within its length from a descriptor we own;
+            // MSG_DONTWAIT never blocks, MSG_NOSIGNAL turns a gone peer into EPIPE.
+            let sent = unsafe {
+                libc::send(
+                    self.file.as_raw_fd(),
+                    self.outbox.as_ptr() as *const libc::c_void,
+                    self.outbox.len(),
+                    libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL,
+                )
+            };
+            if sent > 0 {
+                self.outbox.drain(..sent as usize);
+                continue;
+            }
+            let err = std::io::Error::last_os_error();
+            match err.kind() {
+                std::io::ErrorKind::Interrupted => continue,
+                std::io::ErrorKind::WouldBlock => return,
+                _ => {
+                    // The worker is gone: nobody reads what is left.
+                    self.outbox.clear();
+                    return;
+                }
+            }
+        }
+    }
+}
+
 /// A running worker.
 pub(crate) struct Worker {
     child: Option<Child>,
@@ -93,8 +171,7 @@ pub(crate) struct Worker {
     pidfd: Option<OwnedFd>,
     /// Set once the process was reaped: its pid may be reused, so it is never signalled.
     reaped: bool,
-    frames: tokio::sync::mpsc::UnboundedReceiver<Incoming>,
-    writer: mpsc::Sender<Vec<u8>>,
+    channel: Channel,
     stderr: Arc<Mutex<Vec<u8>>>,
     /// What the worker reported of its confinement.
     pub confinement: super::confine::Confinement,
@@ -231,8 +308,7 @@ impl Worker {
             pid,
             pidfd,
             reaped: false,
-            frames,
-            writer,
+            channel: Channel::Threads { frames, writer },
             stderr: tail,
             confinement: super::confine::Confinement {
                 landlock: "none".into(),
@@ -249,9 +325,26 @@ impl Worker {
 
     fn handshake(&mut self, probe: bool, timeout: Duration) -> Result<(), String> {
         let deadline = std::time::Instant::now() + timeout;
+        if let Channel::Socket(socket) = &mut self.channel {
+            return socket_handshake(socket, probe, deadline)
+                .map_err(|why| {
+                    let tail = String::from_utf8_lossy(
+                        &self.stderr.lock().unwrap_or_else(|p| p.into_inner()),
+                    )
+                    .trim()
+                    .to_owned();
+                    format!("the Python worker did not start: {why}; {tail}")
+                })
+                .map(|confinement| {
+                    self.confinement = confinement;
+                });
+        }
+        let Channel::Threads { frames, .. } = &mut self.channel else {
+            return Err("no channel".into());
+        };
         let mut next = || -> Result<FromWorker, String> {
             loop {
-                match self.frames.try_recv() {
+                match frames.try_recv() {
                     Ok(Ok(frame)) => return Ok(frame),
                     Ok(Err(err)) => return Err(err.to_string()),
                     Err(tokio::sync::mpsc::error::TryRecvError::Disconnected) => {
@@ -306,14 +399,84 @@ impl Worker {
 
     /// The next frame (`None` once the reader stopped).
     pub(crate) async fn next_frame(&mut self) -> Option<Incoming> {
-        self.frames.recv().await
+        match &mut self.channel {
+            Channel::Threads { frames, .. } => frames.recv().await,
+            Channel::Socket(socket) => {
+                if socket.closed {
+                    return None;
+                }
+                loop {
+                    if let Some(frame) = socket.take_frame() {
+                        if frame.is_err() {
+                            socket.closed = true;
+                        }
+                        return Some(frame);
+                    }
+                    socket.flush_some();
+                    let interest = if socket.outbox.is_empty() {
+                        tokio::io::Interest::READABLE
+                    } else {
+                        tokio::io::Interest::READABLE | tokio::io::Interest::WRITABLE
+                    };
+                    let async_fd = match async_fd(socket) {
+                        Ok(fd) => fd,
+                        Err(err) => {
+                            socket.closed = true;
+                            return Some(Err(ReadError::Io(err)));
+                        }
+                    };
+                    let mut guard = match async_fd.ready(interest).await {
+                        Ok(guard) => guard,
+                        Err(err) => {
+                            socket.closed = true;
+                            return Some(Err(ReadError::Io(err)));
+                        }
+                    };
+                    let ready = guard.ready();
+                    if ready.is_writable() {
+                        guard.clear_ready_matching(tokio::io::Ready::WRITABLE);
+                    }
+                    if !(ready.is_readable() || ready.is_read_closed()) {
+                        // Writable only: the loop flushes.
+                        drop(guard);
+                        continue;
+                    }
+                    let mut chunk = [0u8; 64 * 1024];
+                    let read = (&*guard.get_ref().get_ref()).read(&mut chunk);
+                    match read {
+                        Ok(0) => {
+                            socket.closed = true;
+                            return Some(Err(ReadError::Closed));
+                        }
+                        Ok(n) => socket.inbox.extend_from_slice(&chunk[..n]),
+                        Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => {
+                            guard.clear_ready_matching(tokio::io::Ready::READABLE);
+                        }
+                        Err(err) => {
+                            socket.closed = true;
+                            return Some(Err(ReadError::Io(err)));
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Queues a frame for the worker (a worker that is gone just never reads it).
-    pub(crate) fn send(&self, frame: &ToWorker) {
+    pub(crate) fn send(&mut self, frame: &ToWorker) {
         let mut bytes = Vec::new();
-        if write_frame(&mut bytes, frame).is_ok() {
-            let _ = self.writer.send(bytes);
+        if write_frame(&mut bytes, frame).is_err() {
+            return;
+        }
+        match &mut self.channel {
+            Channel::Threads { writer, .. } => {
+                let _ = writer.send(bytes);
+            }
+            Channel::Socket(socket) => {
+                socket.outbox.extend_from_slice(&bytes);
+                socket.flush_some();
+            }
         }
     }
 
@@ -421,6 +584,69 @@ impl Drop for Worker {
     }
 }
 
+/// The socket under tokio's reactor (made non-blocking on first use, in the run).
+fn async_fd(
+    socket: &mut SocketChannel,
+) -> std::io::Result<&tokio::io::unix::AsyncFd<std::fs::File>> {
+    if socket.async_fd.is_none() {
+        let fd = socket.file.try_clone()?;
+        // SAFETY: fcntl on a descriptor we own, reading then setting its flags.
+        unsafe {
+            let flags = libc::fcntl(fd.as_raw_fd(), libc::F_GETFL);
+            if flags < 0 || libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK) < 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+        // SAFETY: `fd` is a descriptor we own (a fresh `try_clone`), moved into the AsyncFd
+        // and closed only when it is dropped: it stays open and the same for the AsyncFd's
+        // whole life, as `register` requires.
+        let registered = unsafe { tokio::io::unix::AsyncFd::register(fd) };
+        socket.async_fd = Some(registered.map_err(|err| std::io::Error::other(err.to_string()))?);
+    }
+    socket
+        .async_fd
+        .as_ref()
+        .ok_or_else(|| std::io::Error::other("no reactor registration"))
+}
+
+/// Reads the worker's `confined` and (unless probing) `ready` frames, blocking until
+/// `deadline`.
+fn socket_handshake(
+    socket: &mut SocketChannel,
+    probe: bool,
+    deadline: std::time::Instant,
+) -> Result<super::confine::Confinement, String> {
+    let mut next = || -> Result<FromWorker, String> {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if !readable(&socket.file, left) {
+            return Err(format!("not ready within the start timeout"));
+        }
+        read_frame::<FromWorker>(&mut socket.file, socket.cap).map_err(|err| err.to_string())
+    };
+    let confinement = match next()? {
+        FromWorker::Confined {
+            landlock,
+            seccomp,
+            rlimits,
+            detail,
+        } => super::confine::Confinement {
+            landlock,
+            seccomp,
+            rlimits,
+            detail,
+        },
+        other => return Err(format!("it sent {other:?} first")),
+    };
+    if !probe {
+        match next()? {
+            FromWorker::Ready {} => {}
+            other => return Err(format!("it sent {other:?} instead of ready")),
+        }
+    }
+    Ok(confinement)
+}
+
 /// A template worker (a fork server): a prepared, Landlock-confined interpreter that forks
 /// a ready worker per request in milliseconds, where starting a process costs ~100 ms of
 /// CPU. Its workers are its children, in its process group: killing the template kills
@@ -436,6 +662,22 @@ impl std::fmt::Debug for Template {
         f.debug_struct("Template")
             .field("pid", &self.child.id())
             .finish_non_exhaustive()
+    }
+}
+
+/// Keeps the end of what `input` writes in `tail` (at most [`STDERR_TAIL`] bytes).
+fn drain_into(mut input: impl Read, tail: &Mutex<Vec<u8>>) {
+    let mut chunk = [0u8; 4096];
+    while let Ok(n) = input.read(&mut chunk) {
+        if n == 0 {
+            break;
+        }
+        let mut tail = tail.lock().unwrap_or_else(|p| p.into_inner());
+        tail.extend_from_slice(&chunk[..n]);
+        if tail.len() > STDERR_TAIL {
+            let cut = tail.len() - STDERR_TAIL;
+            tail.drain(..cut);
+        }
     }
 }
 
@@ -563,18 +805,36 @@ impl Template {
             return Err("the Python template sent no descriptors".into());
         };
         let pidfd = fds.next();
-        let writer = socket
-            .try_clone()
-            .map_err(|err| format!("cannot use the worker's socket: {err}"))?;
-        let mut worker = Worker::from_parts(
+        let tail = Arc::new(Mutex::new(Vec::new()));
+        {
+            let tail = tail.clone();
+            let stderr = std::fs::File::from(stderr);
+            std::thread::Builder::new()
+                .name("codemode-py-stderr".into())
+                .spawn(move || drain_into(stderr, &tail))
+                .map_err(|err| format!("cannot start the Python worker's thread: {err}"))?;
+        }
+        let mut worker = Worker {
+            child: None,
             pid,
-            None,
             pidfd,
-            Box::new(std::fs::File::from(socket)),
-            Box::new(std::fs::File::from(writer)),
-            Box::new(std::fs::File::from(stderr)),
-            frame_cap,
-        )?;
+            reaped: false,
+            channel: Channel::Socket(Box::new(SocketChannel {
+                file: std::fs::File::from(socket),
+                async_fd: None,
+                inbox: Vec::new(),
+                outbox: Vec::new(),
+                cap: frame_cap,
+                closed: false,
+            })),
+            stderr: tail,
+            confinement: super::confine::Confinement {
+                landlock: "none".into(),
+                seccomp: false,
+                rlimits: false,
+                detail: String::new(),
+            },
+        };
         worker.handshake(false, timeout)?;
         Ok(worker)
     }

@@ -286,8 +286,11 @@ fn fork_worker(
     }
     if pid == 0 {
         // The child: one program, then exit.
-        // SAFETY: closing and duplicating descriptors this process owns; `_exit` ends it.
+        // SAFETY: prctl with integer arguments; closing and duplicating descriptors this
+        // process owns; `_exit` ends it.
         unsafe {
+            // Dies with the template (which dies with the host).
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
             libc::close(control);
             libc::close(host_end);
             libc::close(stderr_read);

@@ -201,6 +201,19 @@ async fn nested_values_cross_both_ways() {
     )
     .await;
     assert_eq!(value(&outcome), json!(100));
+    // Deeper than the host parses: refused in the worker with the reason, not a broken
+    // frame.
+    let outcome = run_with_tools(
+        &host,
+        &["echo"],
+        "v = []\nfor _ in range(300):\n    v = [v]\ntry:\n    await tools.echo({'v': v})\nexcept ToolCallError as e:\n    return str(e)",
+    )
+    .await;
+    let message = value(&outcome);
+    assert!(
+        message.as_str().unwrap().contains("nest deeper than 126"),
+        "{message}"
+    );
 }
 
 #[tokio::test]

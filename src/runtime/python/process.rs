@@ -442,7 +442,7 @@ impl Worker {
                         continue;
                     }
                     let mut chunk = [0u8; 64 * 1024];
-                    let read = (&*guard.get_ref().get_ref()).read(&mut chunk);
+                    let read = guard.get_ref().get_ref().read(&mut chunk);
                     match read {
                         Ok(0) => {
                             socket.closed = true;
@@ -620,7 +620,7 @@ fn socket_handshake(
     let mut next = || -> Result<FromWorker, String> {
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         if !readable(&socket.file, left) {
-            return Err(format!("not ready within the start timeout"));
+            return Err("not ready within the start timeout".to_owned());
         }
         read_frame::<FromWorker>(&mut socket.file, socket.cap).map_err(|err| err.to_string())
     };

@@ -287,3 +287,29 @@ fn a_cancelled_call_cancels_the_tool_and_the_session_goes_on() {
     );
     assert_eq!(text(&all[5]), "4");
 }
+
+#[test]
+fn with_python_configured_the_server_serves_the_python_flavor_and_runs_python() {
+    let workspace = Workspace::new("mode = \"code\"\n[runtime]\nlanguage = \"python\"");
+    let report = workspace.drive(json!({"steps": [
+        {"op": "list"},
+        run_code("files = await tools.list_dir({'path': '.'})\nprint('seen')\nreturn len(files['entries']) > 0"),
+    ]}));
+    let list = &steps(&report)[0];
+    assert_eq!(tool_names(list), ["run_code"]);
+    let description = tool(list, "run_code")["description"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        description.starts_with(run_code_description(Language::Python)),
+        "{description}"
+    );
+    assert!(description.contains("```python"), "{description}");
+    assert!(
+        report["initialize"]["instructions"]
+            .as_str()
+            .is_some_and(|i| i.contains("Python SDK")),
+        "{report}"
+    );
+    assert_eq!(text(&steps(&report)[1]), "seen\ntrue");
+}

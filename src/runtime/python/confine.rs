@@ -191,8 +191,7 @@ fn landlock() -> Result<&'static str, landlock::RulesetError> {
     })
 }
 
-/// The system calls a confined interpreter may make.
-#[cfg(target_arch = "x86_64")]
+/// The system calls a confined interpreter may make, on every architecture.
 const ALLOWED: &[i64] = &[
     libc::SYS_read,
     libc::SYS_write,
@@ -215,11 +214,8 @@ const ALLOWED: &[i64] = &[
     libc::SYS_sigaltstack,
     libc::SYS_fcntl,
     libc::SYS_epoll_ctl,
-    libc::SYS_epoll_wait,
     libc::SYS_epoll_pwait,
-    libc::SYS_poll,
     libc::SYS_ppoll,
-    libc::SYS_select,
     libc::SYS_pselect6,
     libc::SYS_recvfrom,
     libc::SYS_sendto,
@@ -247,68 +243,21 @@ const ALLOWED: &[i64] = &[
     libc::SYS_sched_getaffinity,
     libc::SYS_sysinfo,
     libc::SYS_prlimit64,
-    libc::SYS_getrlimit,
     libc::SYS_restart_syscall,
     libc::SYS_exit,
     libc::SYS_exit_group,
 ];
 
-#[cfg(target_arch = "aarch64")]
-const ALLOWED: &[i64] = &[
-    libc::SYS_read,
-    libc::SYS_write,
-    libc::SYS_readv,
-    libc::SYS_writev,
-    libc::SYS_pread64,
-    libc::SYS_close,
-    libc::SYS_fstat,
-    libc::SYS_newfstatat,
-    libc::SYS_lseek,
-    libc::SYS_mmap,
-    libc::SYS_munmap,
-    libc::SYS_mremap,
-    libc::SYS_mprotect,
-    libc::SYS_madvise,
-    libc::SYS_brk,
-    libc::SYS_rt_sigaction,
-    libc::SYS_rt_sigprocmask,
-    libc::SYS_rt_sigreturn,
-    libc::SYS_sigaltstack,
-    libc::SYS_fcntl,
-    libc::SYS_epoll_ctl,
-    libc::SYS_epoll_pwait,
-    libc::SYS_ppoll,
-    libc::SYS_pselect6,
-    libc::SYS_recvfrom,
-    libc::SYS_sendto,
-    libc::SYS_recvmsg,
-    libc::SYS_sendmsg,
-    libc::SYS_futex,
-    libc::SYS_getpid,
-    libc::SYS_gettid,
-    libc::SYS_getppid,
-    libc::SYS_getuid,
-    libc::SYS_geteuid,
-    libc::SYS_getgid,
-    libc::SYS_getegid,
-    libc::SYS_clock_gettime,
-    libc::SYS_clock_getres,
-    libc::SYS_clock_nanosleep,
-    libc::SYS_nanosleep,
-    libc::SYS_gettimeofday,
-    libc::SYS_getrandom,
-    libc::SYS_getrusage,
-    libc::SYS_times,
-    libc::SYS_uname,
-    libc::SYS_getcwd,
-    libc::SYS_sched_yield,
-    libc::SYS_sched_getaffinity,
-    libc::SYS_sysinfo,
-    libc::SYS_prlimit64,
-    libc::SYS_restart_syscall,
-    libc::SYS_exit,
-    libc::SYS_exit_group,
+/// The older calls x86_64 still has (aarch64 has only their successors above).
+#[cfg(target_arch = "x86_64")]
+const ALLOWED_LEGACY: &[i64] = &[
+    libc::SYS_epoll_wait,
+    libc::SYS_poll,
+    libc::SYS_select,
+    libc::SYS_getrlimit,
 ];
+#[cfg(not(target_arch = "x86_64"))]
+const ALLOWED_LEGACY: &[i64] = &[];
 
 #[cfg(target_arch = "x86_64")]
 const ARCH: seccompiler::TargetArch = seccompiler::TargetArch::x86_64;
@@ -327,8 +276,11 @@ fn seccomp() -> Result<(), String> {
     let rule = |conditions: Vec<SeccompCondition>| {
         SeccompRule::new(conditions).map_err(|err| err.to_string())
     };
-    let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
-        ALLOWED.iter().map(|&call| (call, Vec::new())).collect();
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = ALLOWED
+        .iter()
+        .chain(ALLOWED_LEGACY)
+        .map(|&call| (call, Vec::new()))
+        .collect();
     // `os.set_blocking` is `ioctl(fd, FIONBIO, ...)`; no other ioctl.
     rules.insert(
         libc::SYS_ioctl,

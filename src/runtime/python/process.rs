@@ -287,21 +287,7 @@ impl Worker {
             let tail = tail.clone();
             std::thread::Builder::new()
                 .name("codemode-py-stderr".into())
-                .spawn(move || {
-                    let mut stderr = stderr;
-                    let mut chunk = [0u8; 4096];
-                    while let Ok(n) = stderr.read(&mut chunk) {
-                        if n == 0 {
-                            break;
-                        }
-                        let mut tail = tail.lock().unwrap_or_else(|p| p.into_inner());
-                        tail.extend_from_slice(&chunk[..n]);
-                        if tail.len() > STDERR_TAIL {
-                            let cut = tail.len() - STDERR_TAIL;
-                            tail.drain(..cut);
-                        }
-                    }
-                })
+                .spawn(move || drain_into(stderr, &tail))
         });
         let worker = Worker {
             child,
@@ -731,21 +717,7 @@ impl Template {
             let tail = tail.clone();
             let _ = std::thread::Builder::new()
                 .name("codemode-py-template".into())
-                .spawn(move || {
-                    let mut stderr = stderr;
-                    let mut chunk = [0u8; 4096];
-                    while let Ok(n) = stderr.read(&mut chunk) {
-                        if n == 0 {
-                            break;
-                        }
-                        let mut tail = tail.lock().unwrap_or_else(|p| p.into_inner());
-                        tail.extend_from_slice(&chunk[..n]);
-                        if tail.len() > STDERR_TAIL {
-                            let cut = tail.len() - STDERR_TAIL;
-                            tail.drain(..cut);
-                        }
-                    }
-                });
+                .spawn(move || drain_into(stderr, &tail));
         }
         let status = if readable(&control, timeout) {
             super::fds::recv(&control, 64 * 1024).map_err(|err| err.to_string())

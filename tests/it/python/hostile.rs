@@ -4,82 +4,16 @@
 //! is healthy: a normal program runs, the pool is back to its size, and no worker process
 //! is left behind.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
-use codemode::runtime::{CodeRunOutcome, CodeRuntime};
+use codemode::runtime::CodeRuntime;
 
 use super::{engine_with, request, test_config};
+use crate::runtime::hostile::{Fixture, load_fixtures, verdict};
 use crate::runtime::{TestHost, tools, value};
 
-struct Fixture {
-    name: String,
-    program: String,
-    expect: Vec<String>,
-    message: Option<String>,
-}
-
 fn fixtures() -> Vec<Fixture> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/python-hostile");
-    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("fixtures/python-hostile exists")
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "py"))
-        .collect();
-    names.sort();
-    names
-        .into_iter()
-        .map(|path| {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            let program = std::fs::read_to_string(&path).unwrap();
-            let header = |key: &str| {
-                program
-                    .lines()
-                    .take_while(|line| line.starts_with('#'))
-                    .find_map(|line| line.strip_prefix(&format!("# {key}:")))
-                    .map(|rest| rest.trim().to_owned())
-            };
-            let expect =
-                header("expect").unwrap_or_else(|| panic!("{name} has no `# expect:` line"));
-            Fixture {
-                expect: expect.split('|').map(|k| k.trim().to_owned()).collect(),
-                message: header("message"),
-                program,
-                name,
-            }
-        })
-        .collect()
-}
-
-fn verdict(fixture: &Fixture, outcome: &CodeRunOutcome) -> Result<(), String> {
-    let (kind, text) = match &outcome.error {
-        Some(error) => (error.kind.as_str().to_owned(), error.message.clone()),
-        None => (
-            "ok".to_owned(),
-            serde_json::to_string(&outcome.value).unwrap(),
-        ),
-    };
-    if text.contains("ESCAPED") {
-        return Err(format!("{}: ESCAPED: {text}", fixture.name));
-    }
-    if !fixture.expect.contains(&kind) {
-        return Err(format!(
-            "{}: expected {:?}, got {kind}: {}",
-            fixture.name,
-            fixture.expect,
-            text.chars().take(400).collect::<String>()
-        ));
-    }
-    if let Some(message) = &fixture.message
-        && !text.contains(message)
-    {
-        return Err(format!(
-            "{}: {kind} should contain {message:?}: {}",
-            fixture.name,
-            text.chars().take(400).collect::<String>()
-        ));
-    }
-    Ok(())
+    load_fixtures("python-hostile", "py", "#")
 }
 
 /// The worker processes (children running the worker) of this process now.

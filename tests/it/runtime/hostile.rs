@@ -12,19 +12,24 @@ use codemode::runtime::{CodeRunOutcome, CodeRuntime, EngineConfig};
 use super::{TestHost, engine_with, request, tools, value};
 use crate::procfs::rss_bytes;
 
-struct Fixture {
-    name: String,
-    program: String,
-    expect: Vec<String>,
-    message: Option<String>,
+/// One hostile program and how it must end.
+pub(crate) struct Fixture {
+    pub(crate) name: String,
+    pub(crate) program: String,
+    pub(crate) expect: Vec<String>,
+    pub(crate) message: Option<String>,
 }
 
-fn fixtures() -> Vec<Fixture> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/hostile");
+/// The programs of `fixtures/<dir>` with extension `extension`, their headers written as
+/// comments starting with `comment` (`//` or `#`).
+pub(crate) fn load_fixtures(dir: &str, extension: &str, comment: &str) -> Vec<Fixture> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(dir);
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("fixtures/hostile exists")
+        .unwrap_or_else(|err| panic!("{} exists: {err}", dir.display()))
         .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "ts"))
+        .filter(|path| path.extension().is_some_and(|ext| ext == extension))
         .collect();
     paths.sort();
     paths
@@ -34,12 +39,15 @@ fn fixtures() -> Vec<Fixture> {
             let header = |key: &str| {
                 program
                     .lines()
-                    .take_while(|line| line.starts_with("//"))
-                    .find_map(|line| line.strip_prefix(&format!("// {key}: ")).map(str::to_owned))
+                    .take_while(|line| line.starts_with(comment))
+                    .find_map(|line| {
+                        line.strip_prefix(&format!("{comment} {key}: "))
+                            .map(|rest| rest.trim().to_owned())
+                    })
             };
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            let expect =
-                header("expect").unwrap_or_else(|| panic!("{name} has no `// expect:` line"));
+            let expect = header("expect")
+                .unwrap_or_else(|| panic!("{name} has no `{comment} expect:` line"));
             Fixture {
                 expect: expect
                     .split('|')
@@ -53,7 +61,9 @@ fn fixtures() -> Vec<Fixture> {
         .collect()
 }
 
-fn verdict(fixture: &Fixture, outcome: &CodeRunOutcome) -> Result<(), String> {
+/// Whether `outcome` is what `fixture` declares; a value or message containing `ESCAPED`
+/// (what an escape attempt returns when a step succeeded) never is.
+pub(crate) fn verdict(fixture: &Fixture, outcome: &CodeRunOutcome) -> Result<(), String> {
     let (kind, text) = match &outcome.error {
         Some(error) => (error.kind.as_str().to_owned(), error.message.clone()),
         None => (
@@ -61,9 +71,13 @@ fn verdict(fixture: &Fixture, outcome: &CodeRunOutcome) -> Result<(), String> {
             serde_json::to_string(&outcome.value).unwrap(),
         ),
     };
+    let shown: String = text.chars().take(400).collect();
+    if text.contains("ESCAPED") {
+        return Err(format!("{}: ESCAPED: {shown}", fixture.name));
+    }
     if !fixture.expect.contains(&kind) {
         return Err(format!(
-            "{}: expected {:?}, got {kind}: {text}",
+            "{}: expected {:?}, got {kind}: {shown}",
             fixture.name, fixture.expect
         ));
     }
@@ -71,11 +85,15 @@ fn verdict(fixture: &Fixture, outcome: &CodeRunOutcome) -> Result<(), String> {
         && !text.contains(message)
     {
         return Err(format!(
-            "{}: {kind} message should contain {message:?}: {text}",
+            "{}: {kind} message should contain {message:?}: {shown}",
             fixture.name
         ));
     }
     Ok(())
+}
+
+fn fixtures() -> Vec<Fixture> {
+    load_fixtures("hostile", "ts", "//")
 }
 
 #[tokio::test]

@@ -5,7 +5,7 @@ mod basics;
 mod bindings;
 mod budgets;
 mod exhaustion;
-mod hostile;
+pub(crate) mod hostile;
 mod isolation;
 mod memory;
 

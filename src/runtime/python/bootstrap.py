@@ -1202,6 +1202,10 @@ class _Host:
         self.idle_stop = False
         self.loop = None
         self.streams = ()
+        # A frame sent while another is being written (a finalizer or signal handler that
+        # prints between two partial writes) waits its turn: frames never interleave.
+        self.sending = False
+        self.deferred = []
 
     # Out
 
@@ -1210,11 +1214,20 @@ class _Host:
             return
         if len(body) > 0xFFFFFFFF:
             raise ValueError("a frame longer than 4 GiB")
+        frame = len(body).to_bytes(4, "little") + body
+        if self.sending:
+            self.deferred.append(frame)
+            return
+        self.sending = True
         try:
-            _write_all(self.wfd, len(body).to_bytes(4, "little") + body)
+            _write_all(self.wfd, frame)
+            while self.deferred:
+                _write_all(self.wfd, self.deferred.pop(0))
         except OSError:
             self.closed = True
             raise _HostGone() from None
+        finally:
+            self.sending = False
 
     def send_text(self, text):
         self.send_bytes(text.encode("utf-8"))

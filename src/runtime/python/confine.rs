@@ -107,6 +107,19 @@ pub(crate) fn confine_forked(
     if !template_detail.is_empty() {
         detail.push(template_detail.to_owned());
     }
+    // A domain of its own, nested in the template's: siblings cannot signal each other or
+    // the template (Landlock scopes signals to the domain).
+    let landlock = match self::landlock() {
+        Ok("full") => landlock,
+        Ok(level) => {
+            detail.push(format!("landlock (own domain): {level}"));
+            "partial"
+        }
+        Err(err) => {
+            detail.push(format!("landlock (own domain): {err}"));
+            "partial"
+        }
+    };
     let rlimits = if template_size == 0 {
         detail.push("rlimits: the template's size is unknown".to_owned());
         false
@@ -212,7 +225,6 @@ const ALLOWED: &[i64] = &[
     libc::SYS_rt_sigprocmask,
     libc::SYS_rt_sigreturn,
     libc::SYS_sigaltstack,
-    libc::SYS_fcntl,
     libc::SYS_epoll_ctl,
     libc::SYS_epoll_pwait,
     libc::SYS_ppoll,
@@ -229,9 +241,6 @@ const ALLOWED: &[i64] = &[
     libc::SYS_geteuid,
     libc::SYS_getgid,
     libc::SYS_getegid,
-    libc::SYS_clock_gettime,
-    libc::SYS_clock_getres,
-    libc::SYS_clock_nanosleep,
     libc::SYS_nanosleep,
     libc::SYS_gettimeofday,
     libc::SYS_getrandom,
@@ -240,9 +249,7 @@ const ALLOWED: &[i64] = &[
     libc::SYS_uname,
     libc::SYS_getcwd,
     libc::SYS_sched_yield,
-    libc::SYS_sched_getaffinity,
     libc::SYS_sysinfo,
-    libc::SYS_prlimit64,
     libc::SYS_restart_syscall,
     libc::SYS_exit,
     libc::SYS_exit_group,
@@ -264,7 +271,43 @@ const ARCH: seccompiler::TargetArch = seccompiler::TargetArch::x86_64;
 #[cfg(target_arch = "aarch64")]
 const ARCH: seccompiler::TargetArch = seccompiler::TargetArch::aarch64;
 
+/// Drops every capability (the host may run as root: a root worker would otherwise keep
+/// CAP_SYS_RESOURCE, CAP_KILL and the rest).
+fn drop_capabilities() -> std::io::Result<()> {
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: i32,
+    }
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    struct Data {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    const VERSION_3: u32 = 0x2008_0522;
+    let mut header = Header {
+        version: VERSION_3,
+        pid: 0,
+    };
+    let data = [Data {
+        effective: 0,
+        permitted: 0,
+        inheritable: 0,
+    }; 2];
+    // SAFETY: `capset` reads the header and the two data structs we pass (the layout of
+    // `_LINUX_CAPABILITY_VERSION_3`); it touches nothing else.
+    let rc = unsafe { libc::syscall(libc::SYS_capset, &mut header, data.as_ptr()) };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
 fn seccomp() -> Result<(), String> {
+    drop_capabilities().map_err(|err| format!("dropping capabilities: {err}"))?;
     use seccompiler::{
         BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
         SeccompRule,
@@ -285,6 +328,52 @@ fn seccomp() -> Result<(), String> {
     rules.insert(
         libc::SYS_ioctl,
         vec![rule(vec![condition(1, libc::FIONBIO)?])?],
+    );
+    // fcntl: descriptor and status flags only. Not F_SETOWN/F_SETSIG (a signal to another
+    // process without `kill`), F_SETLEASE, F_NOTIFY or locks.
+    let fcntl_commands = [
+        libc::F_GETFD,
+        libc::F_SETFD,
+        libc::F_GETFL,
+        libc::F_SETFL,
+        libc::F_DUPFD_CLOEXEC,
+    ];
+    rules.insert(
+        libc::SYS_fcntl,
+        fcntl_commands
+            .iter()
+            .map(|&command| rule(vec![condition(1, command as u64)?]))
+            .collect::<Result<_, _>>()?,
+    );
+    // Clocks of this process and the system's only: a negative id is another process's
+    // CPU clock.
+    let own_clock = |index: u8| {
+        SeccompCondition::new(
+            index,
+            SeccompCmpArgLen::Dword,
+            SeccompCmpOp::Lt,
+            0x8000_0000,
+        )
+        .map_err(|err| err.to_string())
+    };
+    for call in [
+        libc::SYS_clock_gettime,
+        libc::SYS_clock_getres,
+        libc::SYS_clock_nanosleep,
+    ] {
+        rules.insert(call, vec![rule(vec![own_clock(0)?])?]);
+    }
+    // This process's own affinity and limits, read-only (a `prlimit64` on another pid, or
+    // one that sets, would change someone else's limits or raise this one's).
+    rules.insert(
+        libc::SYS_sched_getaffinity,
+        vec![rule(vec![condition(0, 0)?])?],
+    );
+    let null_new_limit = SeccompCondition::new(2, SeccompCmpArgLen::Qword, SeccompCmpOp::Eq, 0)
+        .map_err(|err| err.to_string())?;
+    rules.insert(
+        libc::SYS_prlimit64,
+        vec![rule(vec![condition(0, 0)?, null_new_limit])?],
     );
     // Signals only to this process (a soft stop by the interpreter's own handler).
     // SAFETY: `getpid` has no preconditions.

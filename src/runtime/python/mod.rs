@@ -216,9 +216,12 @@ fn limits(config: &EngineConfig) -> Limits {
     }
 }
 
-/// The largest frame a worker may send: what its heap could hold plus the output cap.
+/// The largest frame a worker may send: the output cap (a log, a returned value, a tool
+/// argument), bounded by a quarter of the heap budget (the host parses what it reads), and
+/// at least 1 MiB.
 fn frame_cap(config: &EngineConfig) -> u64 {
-    config.heap_mb * 1024 * 1024 + config.max_output_bytes + 64 * 1024
+    let heap = config.heap_mb * 1024 * 1024;
+    config.max_output_bytes.min(heap / 4).max(1024 * 1024) + 64 * 1024
 }
 
 /// Ready, confined workers.
@@ -281,8 +284,14 @@ impl Pool {
 
     /// A ready worker, or a freshly started one when none is ready.
     async fn take(self: &Arc<Self>) -> Result<Worker, String> {
-        if let Some(worker) = self.ready.lock().pop_front() {
-            return Ok(worker);
+        loop {
+            let Some(mut worker) = self.ready.lock().pop_front() else {
+                break;
+            };
+            // A ready worker whose template died is gone with it.
+            if worker.is_alive() {
+                return Ok(worker);
+            }
         }
         let pool = self.clone();
         match tokio::task::spawn_blocking(move || pool.start()).await {

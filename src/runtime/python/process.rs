@@ -91,6 +91,8 @@ enum Channel {
     Threads {
         frames: tokio::sync::mpsc::UnboundedReceiver<Incoming>,
         writer: mpsc::Sender<Vec<u8>>,
+        /// Bytes queued for the writer thread and not yet written.
+        queued: Arc<std::sync::atomic::AtomicU64>,
     },
     /// A unix socket read and written by the run's task itself (a worker forked by the
     /// template): no thread hop per frame.
@@ -171,6 +173,8 @@ pub(crate) struct Worker {
     pidfd: Option<OwnedFd>,
     /// Set once the process was reaped: its pid may be reused, so it is never signalled.
     reaped: bool,
+    /// Set once it was killed (a second kill could hit a reused pid).
+    killed: bool,
     channel: Channel,
     stderr: Arc<Mutex<Vec<u8>>>,
     /// What the worker reported of its confinement.
@@ -266,17 +270,17 @@ impl Worker {
                 }
             });
         let (writer, to_write) = mpsc::channel::<Vec<u8>>();
+        let queued = Arc::new(std::sync::atomic::AtomicU64::new(0));
         let spawned = spawned.and_then(|_| {
+            let queued = queued.clone();
             std::thread::Builder::new()
                 .name("codemode-py-write".into())
                 .spawn(move || {
                     let mut stdin = stdin;
                     for bytes in to_write {
-                        if stdin
-                            .write_all(&bytes)
-                            .and_then(|()| stdin.flush())
-                            .is_err()
-                        {
+                        let written = stdin.write_all(&bytes).and_then(|()| stdin.flush());
+                        queued.fetch_sub(bytes.len() as u64, std::sync::atomic::Ordering::SeqCst);
+                        if written.is_err() {
                             break;
                         }
                     }
@@ -294,7 +298,12 @@ impl Worker {
             pid,
             pidfd,
             reaped: false,
-            channel: Channel::Threads { frames, writer },
+            killed: false,
+            channel: Channel::Threads {
+                frames,
+                writer,
+                queued,
+            },
             stderr: tail,
             confinement: super::confine::Confinement {
                 landlock: "none".into(),
@@ -456,13 +465,35 @@ impl Worker {
             return;
         }
         match &mut self.channel {
-            Channel::Threads { writer, .. } => {
-                let _ = writer.send(bytes);
+            Channel::Threads { writer, queued, .. } => {
+                queued.fetch_add(bytes.len() as u64, std::sync::atomic::Ordering::SeqCst);
+                if writer.send(bytes).is_err() {
+                    queued.store(0, std::sync::atomic::Ordering::SeqCst);
+                }
             }
             Channel::Socket(socket) => {
                 socket.outbox.extend_from_slice(&bytes);
                 socket.flush_some();
             }
+        }
+    }
+
+    /// Bytes sent to the worker that it has not read yet (host memory they hold).
+    pub(crate) fn queued_bytes(&self) -> u64 {
+        match &self.channel {
+            Channel::Threads { queued, .. } => queued.load(std::sync::atomic::Ordering::SeqCst),
+            Channel::Socket(socket) => socket.outbox.len() as u64,
+        }
+    }
+
+    /// Whether the worker process still runs (a ready worker whose template died is gone).
+    pub(crate) fn is_alive(&mut self) -> bool {
+        if let Some(pidfd) = &self.pidfd {
+            return !readable(pidfd, Duration::ZERO);
+        }
+        match self.child.as_mut() {
+            Some(child) => matches!(child.try_wait(), Ok(None)),
+            None => false,
         }
     }
 
@@ -532,9 +563,10 @@ impl Worker {
 
     /// Kills the worker (its whole process group) and reaps it off the caller's path.
     pub(crate) fn kill(&mut self) {
-        if self.reaped {
+        if self.reaped || self.killed {
             return;
         }
+        self.killed = true;
         if let Some(pidfd) = &self.pidfd {
             // SAFETY: `pidfd_send_signal` on our own pidfd names exactly the forked worker,
             // alive or dead (a pidfd never refers to a reused pid).
@@ -776,7 +808,11 @@ impl Template {
         let (Some(socket), Some(stderr)) = (fds.next(), fds.next()) else {
             return Err("the Python template sent no descriptors".into());
         };
-        let pidfd = fds.next();
+        // Without its pidfd a forked worker could not be killed reliably: refused.
+        let Some(pidfd) = fds.next() else {
+            return Err("the Python template could not open the worker's pidfd".into());
+        };
+        let pidfd = Some(pidfd);
         let tail = Arc::new(Mutex::new(Vec::new()));
         {
             let tail = tail.clone();
@@ -791,6 +827,7 @@ impl Template {
             pid,
             pidfd,
             reaped: false,
+            killed: false,
             channel: Channel::Socket(Box::new(SocketChannel {
                 file: std::fs::File::from(socket),
                 async_fd: None,

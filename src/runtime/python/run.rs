@@ -116,6 +116,7 @@ async fn run(
     let mut next_id = 1u64;
     let mut pending_bytes = 0u64;
     let mut pending = FuturesUnordered::new();
+    let mut last_check = started;
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let signal = request.signal.clone();
@@ -126,9 +127,29 @@ async fn run(
             frame = worker.next_frame() => {
                 let frame = match frame {
                     Some(Ok(frame)) => frame,
-                    Some(Err(ReadError::Closed)) | None => return died(worker, config),
+                    Some(Err(ReadError::Closed)) | None => return died(worker, config).await,
+                    // One log, value or tool argument larger than the output cap: as the JS
+                    // engine, the output limit (the logs before it are kept).
+                    Some(Err(ReadError::TooLong(bytes))) => {
+                        return failed(
+                            CodeRunErrorKind::OutputLimit,
+                            format!(
+                                "the output exceeded the cap of {} bytes (one log, value or tool argument of {bytes} bytes); the logs that fit are kept: print less, or return a smaller value",
+                                config.max_output_bytes
+                            ),
+                        );
+                    }
                     Some(Err(err)) => return violated(&format!("{err}")),
                 };
+                // A worker that keeps the socket busy must not starve the budget checks or
+                // the runtime's other tasks.
+                if last_check.elapsed() >= TICK {
+                    if let Some(stop) = over_budget(worker, started, baseline, compute, wall) {
+                        return stopped(stop, config);
+                    }
+                    last_check = Instant::now();
+                }
+                tokio::task::consume_budget().await;
                 match frame {
                     FromWorker::Call { id, ns, m, args } => {
                         if id != next_id {
@@ -141,12 +162,10 @@ async fn run(
                         if !offered.contains(m.as_str()) {
                             return violated(&format!("a call of `{m}`, which is not a member"));
                         }
+                        // The worker checks arguments before it sends them: one that is not
+                        // lossless was forged.
                         if let Err(err) = check_lossless(&args) {
-                            worker.send(&ToWorker::Err {
-                                id,
-                                err: format!("the arguments are not lossless JSON: {err}"),
-                            });
-                            continue;
+                            return violated(&format!("call {id} with arguments that are not lossless JSON: {err}"));
                         }
                         let cost = charge(&args);
                         pending_bytes += cost;
@@ -181,19 +200,36 @@ async fn run(
                     Err(message) => ToWorker::Err { id, err: message },
                 };
                 worker.send(&frame);
+                // Answers the worker does not read yet stay on the host: charged like
+                // pending calls.
+                if pending_bytes + worker.queued_bytes() > host_budget {
+                    return stopped(Stop::HostMemory, config);
+                }
             }
             _ = tick.tick() => {
-                if started.elapsed() > wall {
-                    return stopped(Stop::Wall, config);
+                if let Some(stop) = over_budget(worker, started, baseline, compute, wall) {
+                    return stopped(stop, config);
                 }
-                match worker.cpu_time() {
-                    Some(used) if used.saturating_sub(baseline) > compute => {
-                        return stopped(Stop::Compute, config);
-                    }
-                    _ => {}
-                }
+                last_check = Instant::now();
             }
         }
+    }
+}
+
+/// Which budget, if any, the run is over.
+fn over_budget(
+    worker: &Worker,
+    started: Instant,
+    baseline: Duration,
+    compute: Duration,
+    wall: Duration,
+) -> Option<Stop> {
+    if started.elapsed() > wall {
+        return Some(Stop::Wall);
+    }
+    match worker.cpu_time() {
+        Some(used) if used.saturating_sub(baseline) > compute => Some(Stop::Compute),
+        _ => None,
     }
 }
 
@@ -234,11 +270,19 @@ fn violated(what: &str) -> Ending {
     )
 }
 
-/// The ending of a worker that stopped talking: how it died, and its last words.
-fn died(worker: &mut Worker, config: &EngineConfig) -> Ending {
-    let how = worker
-        .exit_status(Duration::from_millis(200))
-        .unwrap_or_else(|| "stopped answering".to_owned());
+/// The ending of a worker that stopped talking: how it died (waiting up to 200 ms for the
+/// process to end, without blocking the runtime), and its last words.
+async fn died(worker: &mut Worker, config: &EngineConfig) -> Ending {
+    let deadline = Instant::now() + Duration::from_millis(200);
+    let how = loop {
+        if let Some(how) = worker.exit_status(Duration::ZERO) {
+            break how;
+        }
+        if Instant::now() >= deadline {
+            break "stopped answering".to_owned();
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    };
     // SIGXCPU: the CPU backstop fired (the host's own check normally stops it first).
     if how == format!("was killed by signal {}", libc::SIGXCPU) {
         return stopped(Stop::Compute, config);

@@ -189,11 +189,6 @@ fn template(limits: Limits, control: i32) -> i32 {
             PyModule::from_code(py, &source, c"codemode_bootstrap.py", c"codemode_bootstrap")?;
         module.getattr("prepare")?.call0()?;
         let (landlock, detail, size) = super::confine::confine_template();
-        // SAFETY: setting SIGCHLD to "ignore" makes the kernel reap the children (the host
-        // watches them through their pidfds); no handler runs.
-        unsafe {
-            libc::signal(libc::SIGCHLD, libc::SIG_IGN);
-        }
         let status = FromWorker::Confined {
             landlock: landlock.clone(),
             seccomp: false,
@@ -214,6 +209,9 @@ fn template(limits: Limits, control: i32) -> i32 {
             if body.is_empty() {
                 return Ok(0);
             }
+            // Finished workers stay zombies until here, so a pid is never reused while the
+            // template may still open a pidfd for it.
+            reap_children();
             // Only `spawn` is ever sent; any message is taken as one.
             fork_worker(&module, limits, control, &landlock, &detail, size);
         }
@@ -223,6 +221,18 @@ fn template(limits: Limits, control: i32) -> i32 {
         Err(err) => {
             eprintln!("codemode python template: {err}");
             1
+        }
+    }
+}
+
+/// Reaps every child that has exited (without waiting for the others).
+fn reap_children() {
+    loop {
+        let mut status = 0;
+        // SAFETY: `waitpid` with WNOHANG only writes the status we pass.
+        let pid = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
+        if pid <= 0 {
+            return;
         }
     }
 }
@@ -304,8 +314,9 @@ fn fork_worker(
         unsafe { libc::_exit(code) }
     }
     // The template: hand the descriptors over, keep none.
-    // SAFETY: `pidfd_open` on our own live child (it waits for its program) returns a new
-    // descriptor or fails; the closes are of descriptors we own.
+    // SAFETY: `pidfd_open` on our own child, which is not reaped before the next request
+    // (`reap_children` runs only then), so `pid` names it even if it already exited; it
+    // returns a new descriptor or fails. The closes are of descriptors we own.
     unsafe {
         let pidfd = libc::syscall(libc::SYS_pidfd_open, pid, 0) as i32;
         libc::close(worker_end);

@@ -9,7 +9,7 @@ use std::time::Duration;
 use codemode::runtime::CodeRuntime;
 
 use super::{engine_with, request, test_config};
-use crate::runtime::hostile::{Fixture, load_fixtures, verdict};
+use crate::runtime::hostile::{Fixture, load_fixtures, run_suite};
 use crate::runtime::{TestHost, tools, value};
 
 fn fixtures() -> Vec<Fixture> {
@@ -56,23 +56,13 @@ async fn hostile_python_programs_end_as_declared_and_the_host_stays_healthy() {
     let engine = engine_with(config);
     let host = TestHost::new();
     let secret = std::env::var("HOME").unwrap_or_default();
-    let mut failures = Vec::new();
-    for chunk in fixtures.chunks(2) {
-        let runs = chunk
-            .iter()
-            .map(|fixture| engine.run(request(&fixture.program, vec![tools(&host, &["echo"])])));
-        let outcomes = futures::future::join_all(runs).await;
-        for (fixture, outcome) in chunk.iter().zip(&outcomes) {
-            if let Err(failure) = verdict(fixture, outcome) {
-                failures.push(failure);
-            }
-            // Nothing of the host's environment reaches a program.
-            let all = format!("{outcome:?}");
-            if !secret.is_empty() && all.contains(&format!("HOME={secret}")) {
-                failures.push(format!("{}: saw the host's environment", fixture.name));
-            }
-        }
-    }
+    // Nothing of the host's environment reaches a program.
+    let failures = run_suite(&engine, &fixtures, 2, &host, |fixture, outcome| {
+        let all = format!("{outcome:?}");
+        (!secret.is_empty() && all.contains(&format!("HOME={secret}")))
+            .then(|| format!("{}: saw the host's environment", fixture.name))
+    })
+    .await;
     assert!(
         failures.is_empty(),
         "{} hostile programs misbehaved:\n{}",

@@ -96,6 +96,29 @@ fn fixtures() -> Vec<Fixture> {
     load_fixtures("hostile", "ts", "//")
 }
 
+/// Runs `fixtures` on `engine`, `at_once` at a time, with the `tools` of `host`, and returns
+/// every misbehaviour: a wrong ending, or what `extra` finds wrong with an outcome.
+pub(crate) async fn run_suite(
+    engine: &dyn CodeRuntime,
+    fixtures: &[Fixture],
+    at_once: usize,
+    host: &std::sync::Arc<TestHost>,
+    extra: impl Fn(&Fixture, &CodeRunOutcome) -> Option<String>,
+) -> Vec<String> {
+    let mut failures = Vec::new();
+    for chunk in fixtures.chunks(at_once) {
+        let runs = chunk
+            .iter()
+            .map(|fixture| engine.run(request(&fixture.program, vec![tools(host, &["echo"])])));
+        let outcomes = futures::future::join_all(runs).await;
+        for (fixture, outcome) in chunk.iter().zip(&outcomes) {
+            failures.extend(verdict(fixture, outcome).err());
+            failures.extend(extra(fixture, outcome));
+        }
+    }
+    failures
+}
+
 #[tokio::test]
 async fn hostile_programs_end_as_declared_and_the_process_stays_healthy() {
     let _cpu = super::CPU.lock().await;
@@ -113,19 +136,8 @@ async fn hostile_programs_end_as_declared_and_the_process_stays_healthy() {
         .with_warm_pool(2);
     let engine = engine_with(config);
     let host = TestHost::new();
-    let mut failures = Vec::new();
     // Three at a time: the suite is mostly budgets running out.
-    for chunk in fixtures.chunks(3) {
-        let runs = chunk
-            .iter()
-            .map(|fixture| engine.run(request(&fixture.program, vec![tools(&host, &["echo"])])));
-        let outcomes = futures::future::join_all(runs).await;
-        for (fixture, outcome) in chunk.iter().zip(&outcomes) {
-            if let Err(failure) = verdict(fixture, outcome) {
-                failures.push(failure);
-            }
-        }
-    }
+    let failures = run_suite(&engine, &fixtures, 3, &host, |_, _| None).await;
     assert!(
         failures.is_empty(),
         "{} hostile programs misbehaved:\n{}",

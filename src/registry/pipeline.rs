@@ -167,6 +167,11 @@ impl Registry {
     ) -> Option<Error> {
         let execution = prepared.execution.clone();
         let name = execution.name.as_str();
+        // Cancellation first, as upstream: a call cancelled before it entered is aborted
+        // before dispatch whatever it names (even where Code Mode hides it).
+        if execution.signal.is_cancelled() {
+            return Some(aborted_before_dispatch(name));
+        }
         let scope = self.scope_of(execution.agent);
         if let Err(err) = scope.admit(&execution) {
             return Some(err);
@@ -504,8 +509,10 @@ impl Registry {
                     );
                 }
                 blocked.content = feedback;
-                blocked = with_contexts_of(blocked, result);
-                blocked.additional_contexts.extend(additional_contexts);
+                // The blocked call's own deferred contexts go with what was blocked (a policy
+                // must not leak what it blocks); only the listener's contexts are kept.
+                drop(result);
+                blocked.additional_contexts = additional_contexts;
                 blocked
             }
             Some(Ok(PostToolDecision::Accept {

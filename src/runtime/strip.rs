@@ -76,6 +76,12 @@ pub fn prepare_program(program: &str) -> Result<PreparedProgram, StripError> {
             ),
         });
     }
+    // A leading `#!` line (a program saved as an executable script) is blanked, not
+    // removed, so every later line keeps its number.
+    let program = match program.strip_prefix("#!") {
+        Some(rest) => &rest[rest.find('\n').unwrap_or(rest.len())..],
+        None => program,
+    };
     let wrapped = format!("{WRAPPER_HEAD}{program}{WRAPPER_TAIL}");
     let program_lines = program.split('\n').count();
     let stack = STACK_BASE + wrapped.len() * STACK_PER_PROGRAM_BYTE;

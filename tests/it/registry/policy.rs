@@ -607,3 +607,58 @@ async fn pure_code_mode_hides_native_tools_from_direct_calls_before_any_policy()
         .await;
     assert_eq!(result.value(), Some(&json!(1)));
 }
+
+#[tokio::test]
+async fn a_blocked_result_drops_the_contexts_the_blocked_call_deferred() {
+    let registry = Registry::new();
+    let leaky = ToolDefinition::builder("leaky")
+        .output(ToolOutput::any())
+        .execute(|_, ctx| async move {
+            ctx.defer_context(UserMessage::new(
+                MessageSource::plugin("secret"),
+                vec![ContentBlock::text("what the policy blocks")],
+            ));
+            Ok(json!("payload"))
+        })
+        .build()
+        .unwrap();
+    registry.global().register(leaky).unwrap().keep();
+    let note = UserMessage::new(
+        MessageSource::plugin("policy"),
+        vec![ContentBlock::text("why")],
+    );
+    let kept = note.clone();
+    registry
+        .global()
+        .on_post_execute(move |_, _, _| {
+            let note = kept.clone();
+            async move {
+                Ok(PostToolDecision::Block {
+                    feedback: vec![ContentBlock::text("blocked")],
+                    additional_contexts: vec![note],
+                })
+            }
+        })
+        .keep();
+    let result = run(&registry, "leaky", json!({})).await;
+    assert_eq!(code(&result), Some("RESULT_BLOCKED"));
+    assert_eq!(result.additional_contexts, vec![note]);
+}
+
+#[tokio::test]
+async fn a_call_cancelled_before_it_entered_is_aborted_before_dispatch_even_in_code_mode() {
+    let registry = super::with_code_mode();
+    registry.global().register(echo("t")).unwrap().keep();
+    let agent = registry.global().create_scope("agent").unwrap();
+    agent.present_as(PresentationMode::Code).unwrap().keep();
+    let cancelled = tokio_util::sync::CancellationToken::new();
+    cancelled.cancel();
+    let result = registry
+        .execute(
+            ToolExecutionInput::new("c", "t", json!({}))
+                .for_agent(agent.id())
+                .with_signal(cancelled),
+        )
+        .await;
+    assert_eq!(code(&result), Some("ABORTED_BEFORE_DISPATCH"));
+}

@@ -278,3 +278,26 @@ async fn the_engine_describes_itself() {
     assert_eq!(engine.language(), Language::TypeScript);
     assert!(engine.isolation().contains("fresh per run"));
 }
+
+#[tokio::test]
+async fn a_leading_shebang_line_is_ignored_and_lines_keep_their_numbers() {
+    let engine = engine();
+    let outcome = run(&engine, "#!/usr/bin/env -S codemode run\nreturn 1").await;
+    assert_eq!(value(&outcome), json!(1));
+    let outcome = run(
+        &engine,
+        "#!/usr/bin/env -S codemode run\n\nthrow new Error('here')",
+    )
+    .await;
+    let message = failure(&outcome, CodeRunErrorKind::Exception);
+    assert!(message.contains("program.ts:3:"), "{message}");
+    // Python programs treat it as the comment it is.
+    let outcome = crate::python::ENGINE
+        .run(super::request(
+            "#!/usr/bin/env -S codemode run\n\n1 / 0",
+            Vec::new(),
+        ))
+        .await;
+    let message = failure(&outcome, CodeRunErrorKind::Exception);
+    assert!(message.contains("line 3"), "{message}");
+}

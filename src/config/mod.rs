@@ -123,7 +123,7 @@ pub struct Config {
     /// The code runtime's budgets.
     pub engine: EngineConfig,
     /// The language Code Mode programs are written in (`[runtime] language`): it picks the
-    /// runtime, the SDK flavor and `run_code`'s description. Default TypeScript.
+    /// runtime, the SDK flavor and the description of Code Mode's tool. Default TypeScript.
     pub language: Language,
     /// Run Python programs even where Landlock or seccomp is not fully enforced
     /// (`[runtime] allow_unconfined`). Default off.

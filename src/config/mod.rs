@@ -243,6 +243,12 @@ impl Config {
             if name.is_empty() {
                 return Err(place.error(tool.name.span(), "a tool needs a non-empty `name`"));
             }
+            if let Some(problem) = crate::tool::tool_name_problem(&name) {
+                return Err(place.error(
+                    tool.name.span(),
+                    format!("the tool name {name:?} cannot be used: {problem}"),
+                ));
+            }
             if seen.insert(name.clone(), ()).is_some() {
                 return Err(place.error(
                     tool.name.span(),

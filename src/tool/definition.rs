@@ -17,6 +17,28 @@ use crate::schema::JsonSchema;
 
 use super::{ToolExecution, ToolExecutionResult, ToolResult, ToolRunContext};
 
+/// The longest tool name accepted (the MCP specification's limit).
+pub const MAX_TOOL_NAME: usize = 128;
+
+/// Why `name` cannot name a tool, if it cannot: the one rule every source's tools follow
+/// (registered definitions, command tools, MCP tools).
+pub fn tool_name_problem(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("its name is empty".into());
+    }
+    if name.chars().count() > MAX_TOOL_NAME {
+        return Some(format!(
+            "its name is longer than {MAX_TOOL_NAME} characters"
+        ));
+    }
+    if name.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Some(format!(
+            "its name {name:?} contains whitespace or control characters"
+        ));
+    }
+    None
+}
+
 /// What a model sees of a tool: name, description, parameters — nothing executable.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolSchema {
@@ -408,6 +430,11 @@ impl ToolBuilder {
         let name = self.name;
         if name.is_empty() {
             return Err(invalid("a tool needs a non-empty name".into()));
+        }
+        if let Some(problem) = tool_name_problem(&name) {
+            return Err(invalid(format!(
+                "tool {name:?} cannot be registered: {problem}"
+            )));
         }
         let parameters = self
             .parameters

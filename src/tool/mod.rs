@@ -11,8 +11,8 @@ mod signal;
 mod typed;
 
 pub use definition::{
-    Concurrency, ToolAnnotations, ToolBuilder, ToolDefinition, ToolFuture, ToolOutput, ToolSchema,
-    render_json,
+    Concurrency, MAX_TOOL_NAME, ToolAnnotations, ToolBuilder, ToolDefinition, ToolFuture,
+    ToolOutput, ToolSchema, render_json, tool_name_problem,
 };
 pub use execution::{
     CallId, ExecutionToken, ScopeId, ToolExecution, ToolExecutionInput, ToolRunContext,

@@ -234,3 +234,26 @@ async fn configured_policies_deny() {
         "Error: the call to `add` was denied: the configuration denies this tool"
     );
 }
+
+#[test]
+fn tool_names_follow_one_rule_for_every_source() {
+    // A command tool whose name an MCP tool could not have is refused where it is written.
+    let err = Config::parse(
+        "[[tools]]\nname = \"bad name\"\ncommand = [\"cat\"]\n",
+        &fixtures().join("codemode.toml"),
+    )
+    .unwrap_err();
+    assert!(
+        err.message().ends_with(
+            "codemode.toml:2:8: the tool name \"bad name\" cannot be used: its name \"bad name\" contains whitespace or control characters"
+        ),
+        "{err}"
+    );
+    // And so is a registered definition.
+    let err = codemode::tool::ToolDefinition::builder("x".repeat(129))
+        .output(codemode::tool::ToolOutput::any())
+        .execute(|_, _| async { Ok(json!(1)) })
+        .build()
+        .unwrap_err();
+    assert!(err.message().contains("longer than 128 characters"), "{err}");
+}

@@ -17,8 +17,7 @@ use crate::json::{JsonValue, check_lossless};
 
 /// The most pages `tools/list` is followed for (a server that never stops paginating).
 const MAX_PAGES: usize = 1000;
-/// The longest tool name accepted (the MCP specification's limit).
-pub const MAX_TOOL_NAME: usize = 128;
+pub use crate::tool::{MAX_TOOL_NAME, tool_name_problem as name_problem};
 
 /// A tool as a server lists it, checked.
 #[derive(Debug, Clone, PartialEq)]
@@ -198,24 +197,6 @@ pub fn parse_tool(raw: &JsonValue, index: usize) -> Result<McpToolSpec, SkippedT
         output_schema,
         read_only,
     })
-}
-
-/// Why `name` cannot name a tool, if it cannot.
-pub fn name_problem(name: &str) -> Option<String> {
-    if name.is_empty() {
-        return Some("its name is empty".into());
-    }
-    if name.chars().count() > MAX_TOOL_NAME {
-        return Some(format!(
-            "its name is longer than {MAX_TOOL_NAME} characters"
-        ));
-    }
-    if name.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Some(format!(
-            "its name {name:?} contains whitespace or control characters"
-        ));
-    }
-    None
 }
 
 /// Why `schema` is not a usable object schema, if it is not.

@@ -255,5 +255,8 @@ fn tool_names_follow_one_rule_for_every_source() {
         .execute(|_, _| async { Ok(json!(1)) })
         .build()
         .unwrap_err();
-    assert!(err.message().contains("longer than 128 characters"), "{err}");
+    assert!(
+        err.message().contains("longer than 128 characters"),
+        "{err}"
+    );
 }

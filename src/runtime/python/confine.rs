@@ -65,6 +65,11 @@ pub(crate) fn confine(limits: Limits) -> Confinement {
             "none"
         }
     };
+    finish(landlock, rlimits, detail)
+}
+
+/// Applies seccomp last and reports every layer.
+fn finish(landlock: &str, rlimits: bool, mut detail: Vec<String>) -> Confinement {
     let seccomp = match seccomp() {
         Ok(()) => true,
         Err(err) => {
@@ -77,6 +82,29 @@ pub(crate) fn confine(limits: Limits) -> Confinement {
         seccomp,
         rlimits,
         detail: detail.join("; "),
+    }
+}
+
+impl Confinement {
+    /// Nothing enforced (what a worker is until it reports).
+    pub(crate) fn none() -> Confinement {
+        Confinement {
+            landlock: "none".into(),
+            seccomp: false,
+            rlimits: false,
+            detail: String::new(),
+        }
+    }
+}
+
+impl From<Confinement> for super::protocol::FromWorker {
+    fn from(confinement: Confinement) -> Self {
+        super::protocol::FromWorker::Confined {
+            landlock: confinement.landlock,
+            seccomp: confinement.seccomp,
+            rlimits: confinement.rlimits,
+            detail: confinement.detail,
+        }
     }
 }
 
@@ -132,19 +160,7 @@ pub(crate) fn confine_forked(
             }
         }
     };
-    let seccomp = match seccomp() {
-        Ok(()) => true,
-        Err(err) => {
-            detail.push(format!("seccomp: {err}"));
-            false
-        }
-    };
-    Confinement {
-        landlock: landlock.to_owned(),
-        seccomp,
-        rlimits,
-        detail: detail.join("; "),
-    }
+    finish(landlock, rlimits, detail)
 }
 
 fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result<()> {

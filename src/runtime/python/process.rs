@@ -305,12 +305,7 @@ impl Worker {
                 queued,
             },
             stderr: tail,
-            confinement: super::confine::Confinement {
-                landlock: "none".into(),
-                seccomp: false,
-                rlimits: false,
-                detail: String::new(),
-            },
+            confinement: super::confine::Confinement::none(),
         };
         if let Err(err) = spawned {
             return Err(format!("cannot start the Python worker's threads: {err}"));
@@ -837,12 +832,7 @@ impl Template {
                 closed: false,
             })),
             stderr: tail,
-            confinement: super::confine::Confinement {
-                landlock: "none".into(),
-                seccomp: false,
-                rlimits: false,
-                detail: String::new(),
-            },
+            confinement: super::confine::Confinement::none(),
         };
         worker.handshake(false, timeout)?;
         Ok(worker)

@@ -130,12 +130,7 @@ fn run(args: &[String]) -> i32 {
     let mut out = borrowed_file(wfd);
     if mode == Mode::Probe {
         let confinement = confine(limits);
-        let frame = FromWorker::Confined {
-            landlock: confinement.landlock,
-            seccomp: confinement.seccomp,
-            rlimits: confinement.rlimits,
-            detail: confinement.detail,
-        };
+        let frame = FromWorker::from(confinement);
         return if write_frame(&mut *out, &frame).is_ok() {
             0
         } else {
@@ -153,12 +148,7 @@ fn run(args: &[String]) -> i32 {
             PyModule::from_code(py, &source, c"codemode_bootstrap.py", c"codemode_bootstrap")?;
         module.getattr("prepare")?.call0()?;
         let confinement = confine(limits);
-        let frame = FromWorker::Confined {
-            landlock: confinement.landlock,
-            seccomp: confinement.seccomp,
-            rlimits: confinement.rlimits,
-            detail: confinement.detail,
-        };
+        let frame = FromWorker::from(confinement);
         write_frame(&mut *out, &frame)
             .map_err(|err| pyo3::exceptions::PyOSError::new_err(err.to_string()))?;
         module.getattr("serve")?.call1((rfd, wfd))?;
@@ -353,12 +343,7 @@ fn forked_worker(
         return 1;
     }
     let confinement = super::confine::confine_forked(limits, landlock, detail, size);
-    let frame = FromWorker::Confined {
-        landlock: confinement.landlock,
-        seccomp: confinement.seccomp,
-        rlimits: confinement.rlimits,
-        detail: confinement.detail,
-    };
+    let frame = FromWorker::from(confinement);
     let mut out = borrowed_file(socket);
     if write_frame(&mut *out, &frame).is_err() {
         return 1;

@@ -21,11 +21,28 @@ pub(crate) struct Fixture {
 }
 
 /// The programs of `fixtures/<dir>` with extension `extension`, their headers written as
-/// comments starting with `comment` (`//` or `#`).
+/// comments starting with `comment` (`//` or `#`). A line `#@NAME` in a program stands for
+/// the shared code in `fixtures/<dir>/prelude/<name>.<extension>` (programs run alone, so
+/// what several share is written once there and pasted in here).
 pub(crate) fn load_fixtures(dir: &str, extension: &str, comment: &str) -> Vec<Fixture> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(dir);
+    let expand = |program: String| -> String {
+        program
+            .split_inclusive('\n')
+            .map(|line| match line.trim_end().strip_prefix("#@") {
+                Some(name) => {
+                    let path = dir
+                        .join("prelude")
+                        .join(format!("{}.{extension}", name.to_lowercase()));
+                    std::fs::read_to_string(&path)
+                        .unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+                }
+                None => line.to_owned(),
+            })
+            .collect()
+    };
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|err| panic!("{} exists: {err}", dir.display()))
         .map(|entry| entry.unwrap().path())
@@ -35,7 +52,7 @@ pub(crate) fn load_fixtures(dir: &str, extension: &str, comment: &str) -> Vec<Fi
     paths
         .into_iter()
         .map(|path| {
-            let program = std::fs::read_to_string(&path).unwrap();
+            let program = expand(std::fs::read_to_string(&path).unwrap());
             let header = |key: &str| {
                 program
                     .lines()

@@ -352,13 +352,13 @@ mod tests {
     #[test]
     fn user_messages_carry_their_source() {
         let message = UserMessage::new(
-            MessageSource::tool("shot", "c1:code:0"),
+            MessageSource::tool("shot", "c1:code:1"),
             vec![ContentBlock::text("x")],
         );
         let json = serde_json::to_value(&message).unwrap();
         assert_eq!(
             json,
-            json!({"source": {"kind": "tool", "name": "shot", "callId": "c1:code:0"}, "content": [{"type": "text", "text": "x"}]})
+            json!({"source": {"kind": "tool", "name": "shot", "callId": "c1:code:1"}, "content": [{"type": "text", "text": "x"}]})
         );
         assert_eq!(
             serde_json::from_value::<UserMessage>(json).unwrap(),

@@ -144,9 +144,11 @@ fn read_program(path: &PathBuf) -> Result<(String, String), Failure> {
     Ok((label, text))
 }
 
-/// One `--verbose` line: `[run:code:3] read_file 12 ms ok`.
+/// One `--verbose` line: `[run:code:3] read_file 12 ms ok` — the run time, then the time
+/// it waited in the lane when there was any (`12 ms (queued 40 ms) ok`).
 fn describe(record: &SubCallRecord) -> String {
-    let took = record.settled.saturating_sub(record.submitted).as_millis();
+    let took = record.ran().as_millis();
+    let queued = record.queued().as_millis();
     let outcome = match record.result.failure_info() {
         None => "ok".to_owned(),
         Some(failure) => format!(
@@ -155,8 +157,15 @@ fn describe(record: &SubCallRecord) -> String {
             first_line(&failure.message)
         ),
     };
+    let queued = if record.started.is_none() {
+        " (never started)".to_owned()
+    } else if queued > 0 {
+        format!(" (queued {queued} ms)")
+    } else {
+        String::new()
+    };
     format!(
-        "[{}] {} {took} ms {outcome}",
+        "[{}] {} {took} ms{queued} {outcome}",
         record.sub_call_id, record.name
     )
 }
@@ -173,10 +182,12 @@ fn as_json(result: &ToolExecutionResult, records: &[SubCallRecord]) -> Value {
                 "id": record.sub_call_id,
                 "name": record.name,
                 "arguments": record.arguments,
-                "mode": record.mode.as_str(),
+                "mode": record.mode.map(|mode| mode.as_str()),
                 "isError": record.result.is_error(),
                 "content": record.result.content,
-                "startMs": record.submitted.as_secs_f64() * 1000.0,
+                "submittedMs": record.submitted.as_secs_f64() * 1000.0,
+                "startMs": record.started.map(|started| started.as_secs_f64() * 1000.0),
+                "dispatchedMs": record.dispatched.map(|at| at.as_secs_f64() * 1000.0),
                 "endMs": record.settled.as_secs_f64() * 1000.0,
             });
             if let Some(failure) = record.result.failure_info() {

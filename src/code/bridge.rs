@@ -1,16 +1,17 @@
 //! The `run_code` dispatch bridge: turns each `await tools.name(args)` of a running
 //! program into a nested call of the registry's pipeline.
 //!
-//! Per run: the n-th binding call gets the id `<run_code call id>:code:<n>` and the run's
-//! token as `parent`. One ordered lane does, in submission order, each call's start (the
+//! Per run: the n-th binding call (counted from 1) gets the id `<run_code call id>:code:<n>`
+//! and the run's token as `parent`. One ordered lane does, in submission order, each call's start (the
 //! `tool/code-dispatch-start` event, pre-execute and guards); the around-dispatch stage and
 //! the body overlap, up to `max_parallel_sub_calls` for calls classified parallel just
 //! before they start; an exclusive call waits for every earlier call to commit, runs alone
 //! and holds the barrier through its own commit; commits (post-execute, finalize, result,
 //! the `tools/code-dispatch-log` waterfall and the `tool/code-dispatch` event) happen in
 //! submission order. When the run settles for any reason, a run-scoped signal fires:
-//! queued calls are abandoned, in-flight ones are cancelled and drained, and every pending
-//! log write lands before `run_code` returns.
+//! queued calls are abandoned (they go through the pipeline as `ABORTED_BEFORE_DISPATCH`,
+//! no listener or body running), in-flight ones are cancelled and drained, and every call's
+//! log — started or abandoned, in submission order — lands before `run_code` returns.
 //!
 //! This module owns the per-run bookkeeping; it drives the registry only through its
 //! public staged pipeline ([`Registry::prepare`] → dispatch → commit) and lane. It must not
@@ -18,7 +19,6 @@
 //! the model.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use futures::FutureExt as _;
 use futures::future::BoxFuture;
@@ -28,8 +28,8 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::content::{ContentBlock, MessageSource, UserMessage};
-use crate::json::JsonValue;
-use crate::registry::scheduler::{Lane, Ticket};
+use crate::json::{JsonValue, check_lossless};
+use crate::registry::scheduler::{Admission, Lane, Ticket};
 use crate::registry::{ExecutionMode, Registry};
 use crate::runtime::BindingHost;
 use crate::session::SessionEvent;
@@ -39,10 +39,16 @@ use super::dispatch_log::{CodeDispatchLog, logged_content};
 use super::layer::Layer;
 
 /// One settled sub-call, as the bridge records it for the outer result.
+///
+/// Every binding call the program made gets one, in submission order — also the calls
+/// the run abandoned because it settled before their turn came (their result is
+/// `ABORTED_BEFORE_DISPATCH`, `started` and `mode` are `None`) and the ones it cancelled
+/// in flight (`ABORTED`, or whatever the tool answered to the cancellation).
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct SubCallRecord {
-    /// The call's place in the program's submission order (`<n>` of its id).
+    /// The call's place in the program's submission order: the `<n>` of its id, counted
+    /// from 1.
     pub index: u64,
     /// `<parent>:code:<n>`.
     pub sub_call_id: String,
@@ -52,12 +58,38 @@ pub struct SubCallRecord {
     pub arguments: JsonValue,
     /// Its final result.
     pub result: Arc<ToolExecutionResult>,
-    /// How it was scheduled.
-    pub mode: ExecutionMode,
-    /// When it was submitted and settled, relative to the start of the run.
+    /// How it was scheduled; `None` when the run settled before its turn came.
+    pub mode: Option<ExecutionMode>,
+    /// When the program made the call, relative to the start of the run.
     pub submitted: std::time::Duration,
-    /// When it settled.
+    /// When the lane admitted it (its queue time is `started - submitted`); `None` when
+    /// it never started.
+    pub started: Option<std::time::Duration>,
+    /// When its dispatch (the around-dispatch chain and the body) ended and it gave its
+    /// parallel slot back (its run time is `dispatched - started`); `None` when it never
+    /// started. From here it may wait for earlier calls to commit.
+    pub dispatched: Option<std::time::Duration>,
+    /// When it settled (committed, after the post-execute and result stages).
     pub settled: std::time::Duration,
+}
+
+impl SubCallRecord {
+    /// How long the call waited in the lane before it started (all of its life if it
+    /// never started).
+    pub fn queued(&self) -> std::time::Duration {
+        self.started
+            .unwrap_or(self.settled)
+            .saturating_sub(self.submitted)
+    }
+
+    /// How long it ran: from its start to the end of its dispatch (zero if it never
+    /// started).
+    pub fn ran(&self) -> std::time::Duration {
+        match (self.started, self.dispatched) {
+            (Some(started), Some(dispatched)) => dispatched.saturating_sub(started),
+            _ => std::time::Duration::ZERO,
+        }
+    }
 }
 
 /// Observes each settled sub-call (the command's `--verbose` and `--trace`).
@@ -69,11 +101,11 @@ pub(crate) struct RunBridge {
     layer: Arc<Layer>,
     outer: Arc<ToolExecution>,
     lane: Arc<Lane>,
-    /// Fires when the run settles (or the caller cancels): sub-calls are cancelled.
+    /// Fires when the run settles (or the caller cancels): sub-calls are cancelled, and
+    /// calls whose turn has not come are abandoned.
     run_signal: CancellationToken,
-    /// Set when the run settled: calls not yet started are abandoned.
-    closed: AtomicBool,
-    next_index: AtomicU64,
+    /// Commits and logs every call — started or abandoned — in submission order.
+    log_order: Sequence,
     /// The sub-call tasks not yet finished. Counted, not kept: a run may make millions of
     /// calls, and holding each finished task until the run settles grew the heap by a
     /// task's size per call.
@@ -93,8 +125,7 @@ impl RunBridge {
         Arc::new(RunBridge {
             lane: Lane::new(limit),
             run_signal: caller.child_token(),
-            closed: AtomicBool::new(false),
-            next_index: AtomicU64::new(0),
+            log_order: Sequence::default(),
             tasks: TaskTracker::new(),
             deferred: Mutex::new(Vec::new()),
             started_at: std::time::Instant::now(),
@@ -105,9 +136,8 @@ impl RunBridge {
     }
 
     /// The run settled: cancel what is in flight, abandon what is queued, and wait until
-    /// every started call has committed and logged.
+    /// every call has committed and logged.
     pub(super) async fn settle(&self) {
-        self.closed.store(true, Ordering::SeqCst);
         self.run_signal.cancel();
         self.tasks.close();
         self.tasks.wait().await;
@@ -129,15 +159,35 @@ impl RunBridge {
         )
     }
 
+    /// Waits for `ticket`'s turn in the lane, unless the run settles first (then the call
+    /// is abandoned: `None`). An admission obtained after the run settled is given back,
+    /// so every call the lane started began before the settlement, and calls' starts stay
+    /// in submission order.
+    async fn admission(&self, ticket: Ticket, input: &ToolExecutionInput) -> Option<Admission> {
+        if self.run_signal.is_cancelled() {
+            return None;
+        }
+        let registry = self.registry.clone();
+        let admit = self.lane.admit(ticket, || registry.execution_mode(input));
+        let admission = tokio::select! {
+            biased;
+            _ = self.run_signal.cancelled() => return None,
+            admission = admit => admission,
+        };
+        (!self.run_signal.is_cancelled()).then_some(admission)
+    }
+
     async fn sub_call(
         self: Arc<Self>,
-        index: u64,
         ticket: Ticket,
+        submitted: std::time::Duration,
         name: String,
         arguments: JsonValue,
     ) -> Result<JsonValue, String> {
+        let index = ticket.index() + 1;
         let sub_call_id = format!("{}:code:{index}", self.outer.call_id);
-        let submitted = self.started_at.elapsed();
+        // Whatever happens to this task, the next call's log turn comes.
+        let log_turn = self.log_order.turn_of(index);
         let input = ToolExecutionInput {
             call_id: sub_call_id.clone(),
             root_call_id: Some(self.outer.root_call_id.clone()),
@@ -147,22 +197,13 @@ impl RunBridge {
             parent: Some(self.outer.token),
             signal: Signal::from(self.run_signal.clone()),
         };
-        let over = || format!("run_code finished before the call to `{name}` started");
-        if self.closed.load(Ordering::SeqCst) {
-            return Err(over());
-        }
-        let registry = self.registry.clone();
-        let admit = self.lane.admit(ticket, || registry.execution_mode(&input));
-        let mut admission = tokio::select! {
-            biased;
-            _ = self.run_signal.cancelled() => return Err(over()),
-            admission = admit => admission,
-        };
-        if self.closed.load(Ordering::SeqCst) {
-            return Err(over());
-        }
-        let mode = admission.mode();
         let logged_arguments = input.arguments.clone();
+        let mut admission = self.admission(ticket, &input).await;
+        let mode = admission.as_ref().map(Admission::mode);
+        if admission.is_none() {
+            // Abandoned: it is logged — start, abort, commit — when its turn comes.
+            log_turn.wait().await;
+        }
         self.registry
             .emit(SessionEvent::CodeDispatchStart {
                 parent_call_id: self.outer.call_id.clone(),
@@ -171,11 +212,19 @@ impl RunBridge {
                 arguments: logged_arguments.clone(),
             })
             .await;
+        let started = admission.as_ref().map(|_| self.started_at.elapsed());
+        // With the run's signal cancelled, an abandoned call comes back from the pipeline
+        // as ABORTED_BEFORE_DISPATCH without running a listener or the body.
         let prepared = self.registry.prepare(input).await;
-        admission.started();
+        if let Some(admission) = admission.as_mut() {
+            admission.started();
+        }
         let dispatched = prepared.dispatch().await;
-        admission.release_slot();
-        self.lane.commit_turn(&admission).await;
+        let dispatched_at = admission.as_ref().map(|_| self.started_at.elapsed());
+        if let Some(admission) = admission.as_mut() {
+            admission.release_slot();
+            log_turn.wait().await;
+        }
         let result = dispatched.commit().await;
 
         let content = self.log_copy(&sub_call_id, &name, &result).await;
@@ -197,10 +246,13 @@ impl RunBridge {
             result: result.clone(),
             mode,
             submitted,
+            started,
+            dispatched: dispatched_at,
             settled: self.started_at.elapsed(),
         };
         self.layer.observe(self.outer.agent, &record);
-        admission.finish();
+        drop(admission);
+        drop(log_turn);
 
         match &result.status {
             crate::tool::ToolStatus::Success { value, .. } => Ok(value.clone()),
@@ -252,6 +304,74 @@ impl RunBridge {
     }
 }
 
+/// Turns in submission order: the call with index `n` (counted from 1) may log when every
+/// call before it has logged. Each call's turn ends when its [`LogTurn`] is dropped —
+/// also when its task panics — so one lost call never stalls the ones after it.
+#[derive(Default)]
+struct Sequence {
+    state: Mutex<SequenceState>,
+}
+
+#[derive(Default)]
+struct SequenceState {
+    /// The calls that have finished their turn.
+    done: std::collections::BTreeSet<u64>,
+    /// Every call up to this one has finished its turn.
+    through: u64,
+    /// The task waiting for its turn, by index (each index waits once).
+    waiting: std::collections::BTreeMap<u64, std::task::Waker>,
+}
+
+impl Sequence {
+    fn turn_of(&self, index: u64) -> LogTurn<'_> {
+        LogTurn {
+            sequence: self,
+            index,
+        }
+    }
+}
+
+/// One call's place in the [`Sequence`].
+struct LogTurn<'a> {
+    sequence: &'a Sequence,
+    index: u64,
+}
+
+impl LogTurn<'_> {
+    /// Waits until every earlier call has finished its turn.
+    async fn wait(&self) {
+        std::future::poll_fn(|cx| {
+            let mut state = self.sequence.state.lock();
+            if state.through + 1 >= self.index {
+                state.waiting.remove(&self.index);
+                return std::task::Poll::Ready(());
+            }
+            state.waiting.insert(self.index, cx.waker().clone());
+            std::task::Poll::Pending
+        })
+        .await;
+    }
+}
+
+impl Drop for LogTurn<'_> {
+    fn drop(&mut self) {
+        let mut guard = self.sequence.state.lock();
+        let state = &mut *guard;
+        state.waiting.remove(&self.index);
+        state.done.insert(self.index);
+        let before = state.through;
+        while state.done.remove(&(state.through + 1)) {
+            state.through += 1;
+        }
+        let next = state.through + 1;
+        if state.through != before
+            && let Some(waker) = state.waiting.remove(&next)
+        {
+            waker.wake();
+        }
+    }
+}
+
 /// The binding host of one run: every call is numbered when the program makes it, then
 /// runs as a task on the host runtime so the run can drain it after it settles.
 ///
@@ -265,17 +385,22 @@ pub(crate) struct BridgeHost {
 
 impl BindingHost for BridgeHost {
     fn call(&self, member: &str, args: JsonValue) -> BoxFuture<'static, Result<JsonValue, String>> {
+        // A value JSON cannot carry is refused here, before it is numbered: it dispatches
+        // nothing and logs nothing (the engines refuse it earlier; this holds for any host).
+        if let Err(err) = check_lossless(&args) {
+            let message = format!("the arguments are not lossless JSON: {err}");
+            return Box::pin(async move { Err(message) });
+        }
         // Numbered and queued now, in the program's submission order; the task may start
         // later on another thread.
-        let index = self.bridge.next_index.fetch_add(1, Ordering::SeqCst);
         let ticket = self.bridge.lane.ticket();
+        let submitted = self.bridge.started_at.elapsed();
         let (reply, answer) = oneshot::channel();
         let bridge = self.bridge.clone();
         let name = member.to_owned();
         let task = async move {
-            let outcome = std::panic::AssertUnwindSafe(bridge.sub_call(index, ticket, name, args))
-                .catch_unwind()
-                .await;
+            let call = bridge.sub_call(ticket, submitted, name, args);
+            let outcome = std::panic::AssertUnwindSafe(call).catch_unwind().await;
             match outcome {
                 // The program may be gone; then nobody is waiting for the answer.
                 Ok(outcome) => drop(reply.send(outcome)),

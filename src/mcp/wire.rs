@@ -307,7 +307,7 @@ mod tests {
         result.additional_contexts.push(UserMessage::new(
             MessageSource::Tool {
                 name: "shot".into(),
-                call_id: "c:code:0".into(),
+                call_id: "c:code:1".into(),
             },
             vec![ContentBlock::image("aGk=", "image/gif")],
         ));

@@ -142,8 +142,9 @@ impl fmt::Debug for BindingNamespace {
 /// Answers a namespace's calls.
 pub trait BindingHost: Send + Sync + 'static {
     /// Invoked synchronously on the engine thread, once per binding call, in the program's
-    /// submission order, with the call's arguments already checked as lossless JSON. The host
-    /// assigns ordering at invocation time (not at first poll).
+    /// submission order, with the call's arguments already checked as lossless JSON (Code
+    /// Mode's host checks again and refuses a value that is not, without numbering it). The
+    /// host assigns ordering at invocation time (not at first poll).
     ///
     /// The returned future is polled **on the engine thread**, by the run's event loop, and
     /// its polls count as the program's compute time. So a host must not do real work in it:

@@ -29,7 +29,7 @@ fn parallel_reads_and_verbose_sub_call_lines() {
     let lines: Vec<String> = stderr(&output).lines().map(str::to_owned).collect();
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert!(
-        lines[0].starts_with("[run:code:0] glob ") && lines[0].ends_with(" ok"),
+        lines[0].starts_with("[run:code:1] glob ") && lines[0].ends_with(" ok"),
         "{lines:?}"
     );
     assert!(
@@ -114,7 +114,7 @@ fn json_output_has_the_outer_result_and_the_sub_call_log() {
     assert_eq!(json["text"], "2");
     assert_eq!(json["value"], serde_json::json!({"logs": [], "value": 2}));
     let call = &json["subCalls"][0];
-    assert_eq!(call["id"], "run:code:0");
+    assert_eq!(call["id"], "run:code:1");
     assert_eq!(call["name"], "glob");
     assert_eq!(call["arguments"], serde_json::json!({"pattern": "*.rs"}));
     assert_eq!(call["mode"], "parallel");
@@ -147,6 +147,55 @@ fn trace_files_are_chrome_trace_events() {
             .all(|e| e["ts"].is_u64() && e["dur"].as_u64() >= Some(1))
     );
     assert_eq!(spans.iter().filter(|e| e["name"] == "read_file").count(), 2);
+}
+
+#[test]
+fn the_trace_draws_run_time_on_at_most_limit_lanes_and_queue_time_apart() {
+    let dir = workspace();
+    for n in 0..40 {
+        std::fs::write(dir.path().join(format!("f{n}.rs")), "fn x() {}\n").unwrap();
+    }
+    let trace = dir.path().join("trace.json");
+    let output = codemode(
+        dir.path(),
+        &[
+            "run",
+            &example("longest-files.ts"),
+            "--json",
+            "--trace",
+            trace.to_str().unwrap(),
+        ],
+        "",
+    );
+    let json: Value = serde_json::from_str(&succeeded(&output)).expect("JSON output");
+    let calls = json["subCalls"].as_array().unwrap();
+    assert_eq!(calls.len(), 43, "the glob and 42 reads");
+    for call in calls {
+        let submitted = call["submittedMs"].as_f64().unwrap();
+        let started = call["startMs"].as_f64().unwrap();
+        let ended = call["endMs"].as_f64().unwrap();
+        assert!(submitted <= started && started <= ended, "{call}");
+    }
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    let events = json["traceEvents"].as_array().unwrap();
+    let lanes: std::collections::BTreeSet<u64> = events
+        .iter()
+        .filter(|e| e["ph"] == "X" && e["cat"] == "sub-call")
+        .map(|e| e["tid"].as_u64().unwrap())
+        .collect();
+    assert!(
+        !lanes.is_empty() && lanes.len() <= 10,
+        "reads at the default limit of 10 overlap at most 10 wide: {lanes:?}"
+    );
+    let counters: Vec<&Value> = events.iter().filter(|e| e["ph"] == "C").collect();
+    assert!(
+        counters
+            .iter()
+            .all(|c| c["args"]["running"].as_i64() <= Some(10)),
+        "{counters:?}"
+    );
+    let last = counters.last().expect("a queue counter");
+    assert_eq!(last["args"], serde_json::json!({"queued": 0, "running": 0}));
 }
 
 #[test]

@@ -402,21 +402,21 @@ async fn sub_calls_are_logged_in_order_with_ids_parent_and_the_log_waterfall() {
         .filter(|e| e["type"] == "tool/code-dispatch")
         .collect();
     assert_eq!(dispatches.len(), 2);
-    assert_eq!(dispatches[0]["subCallId"], "run-1:code:0");
-    assert_eq!(dispatches[1]["subCallId"], "run-1:code:1");
+    assert_eq!(dispatches[0]["subCallId"], "run-1:code:1");
+    assert_eq!(dispatches[1]["subCallId"], "run-1:code:2");
     assert_eq!(dispatches[0]["parentCallId"], "run-1");
     // The panicking second listener is contained; the first one's copy is what is logged?
     // The waterfall runs the first listener first, which short-circuits before the panic.
     assert_eq!(
         dispatches[0]["content"],
-        json!([{"type": "text", "text": "[logged copy of run-1:code:0]"}])
+        json!([{"type": "text", "text": "[logged copy of run-1:code:1]"}])
     );
     let starts: Vec<&str> = events
         .iter()
         .filter(|e| e["type"] == "tool/code-dispatch-start")
         .map(|e| e["subCallId"].as_str().unwrap())
         .collect();
-    assert_eq!(starts, ["run-1:code:0", "run-1:code:1"]);
+    assert_eq!(starts, ["run-1:code:1", "run-1:code:2"]);
     let parents = parents.lock().clone();
     let outer = parents.iter().find(|(id, _, _)| id == "run-1").unwrap().2;
     for (id, parent, _) in parents
@@ -481,7 +481,7 @@ async fn images_and_contexts_of_sub_calls_are_deferred_and_conclude_turn_is_forw
     assert_eq!(contexts.len(), 2, "{contexts:?}");
     assert_eq!(
         contexts[0].source,
-        MessageSource::tool("shot", "run-1:code:0")
+        MessageSource::tool("shot", "run-1:code:1")
     );
     assert_eq!(
         contexts[0].content,
@@ -547,9 +547,205 @@ async fn when_the_run_settles_queued_calls_are_abandoned_and_in_flight_calls_dra
         .collect();
     assert_eq!(
         names,
-        ["slow"],
-        "queued calls never started; the in-flight one was logged before return"
+        ["slow", "write", "write"],
+        "the in-flight call and the queued ones were all logged before return"
     );
+}
+
+/// The sub-call log of one program run through `CodeMode::run_program`.
+async fn logged_run(
+    registry: &codemode::registry::Registry,
+    code: &str,
+) -> codemode::code::ProgramRun {
+    let code_mode = CodeMode::of(registry).expect("installed by the helper");
+    code_mode
+        .run_program(&registry.global(), Program::new(code, "log test"), None)
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_binding_call_is_logged_in_order_even_when_the_program_does_not_await_it() {
+    let registry = registry(PresentationMode::Code, 10);
+    registry
+        .global()
+        .register(value_tool("read", true))
+        .unwrap()
+        .keep();
+    for round in 0..3 {
+        let sink = MemorySink::new();
+        registry.set_session_sink(Some(Arc::new(sink.clone())));
+        let run = logged_run(
+            &registry,
+            "for (let i = 0; i < 50; i++) tools.read({value: i}); return 1",
+        )
+        .await;
+        assert_eq!(run.result.model_text(), "1");
+        let ids: Vec<String> = run
+            .sub_calls
+            .iter()
+            .map(|r| r.sub_call_id.clone())
+            .collect();
+        let expected: Vec<String> = (1..=50).map(|n| format!("run:code:{n}")).collect();
+        assert_eq!(ids, expected, "round {round}");
+        for record in &run.sub_calls {
+            match record.result.failure_info() {
+                None => assert!(record.started.is_some()),
+                Some(failure) => assert!(
+                    matches!(
+                        failure.code,
+                        ErrorCode::AbortedBeforeDispatch | ErrorCode::Aborted
+                    ),
+                    "{record:?}"
+                ),
+            }
+        }
+        let events = sink.events();
+        let starts: Vec<String> = events
+            .iter()
+            .filter_map(|e| match e {
+                SessionEvent::CodeDispatchStart { sub_call_id, .. } => Some(sub_call_id.clone()),
+                _ => None,
+            })
+            .collect();
+        let logged: Vec<String> = events
+            .iter()
+            .filter_map(|e| match e {
+                SessionEvent::CodeDispatch { sub_call_id, .. } => Some(sub_call_id.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            starts, expected,
+            "round {round}: every call's start, in order"
+        );
+        assert_eq!(
+            logged, expected,
+            "round {round}: every call's log, in order"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_that_returns_with_a_slow_call_in_flight_logs_it_and_every_queued_call() {
+    let registry = registry(PresentationMode::Code, 10);
+    registry
+        .global()
+        .register(value_tool("slow", true))
+        .unwrap()
+        .keep();
+    registry
+        .global()
+        .register(value_tool("write", false))
+        .unwrap()
+        .keep();
+    for _ in 0..3 {
+        let run = logged_run(
+            &registry,
+            "tools.slow({ms: 30000}).catch(() => {}); \
+             await new Promise((resolve) => setTimeout(resolve, 200)); \
+             for (let i = 0; i < 50; i++) tools.write({value: i}).catch(() => {}); return 'early'",
+        )
+        .await;
+        assert_eq!(run.result.model_text(), "early");
+        assert_eq!(run.sub_calls.len(), 51);
+        let slow = &run.sub_calls[0];
+        assert_eq!(slow.sub_call_id, "run:code:1");
+        assert!(slow.started.is_some());
+        assert_eq!(slow.result.failure_info().unwrap().code, ErrorCode::Aborted);
+        for (n, record) in run.sub_calls.iter().enumerate().skip(1) {
+            assert_eq!(record.index, n as u64 + 1);
+            assert_eq!(record.name, "write");
+            assert_eq!(record.started, None, "{record:?}");
+            assert_eq!(record.mode, None);
+            assert_eq!(
+                record.result.failure_info().unwrap().code,
+                ErrorCode::AbortedBeforeDispatch
+            );
+            assert!(record.settled >= record.submitted);
+        }
+    }
+}
+
+/// A runtime that drives the binding host directly, as a host's own engine would.
+struct DirectHost;
+
+impl codemode::runtime::CodeRuntime for DirectHost {
+    fn language(&self) -> codemode::runtime::Language {
+        codemode::runtime::Language::TypeScript
+    }
+
+    fn isolation(&self) -> &'static str {
+        "none (a test runtime)"
+    }
+
+    fn run(
+        &self,
+        request: codemode::runtime::CodeRunRequest,
+    ) -> futures::future::BoxFuture<'static, codemode::runtime::CodeRunOutcome> {
+        Box::pin(async move {
+            let host = request.namespaces[0].host.clone();
+            let refused = host
+                .call("get", json!({"value": 9_007_199_254_740_993_u64}))
+                .await;
+            let fine = host.call("get", json!({"value": 1})).await;
+            codemode::runtime::CodeRunOutcome {
+                value: Some(json!({
+                    "refused": refused.err(),
+                    "fine": fine.ok(),
+                })),
+                ..Default::default()
+            }
+        })
+    }
+}
+
+#[tokio::test]
+async fn an_argument_that_is_not_lossless_dispatches_and_logs_nothing_for_any_host() {
+    let registry = registry(PresentationMode::Code, 10);
+    registry
+        .global()
+        .register(value_tool("get", true))
+        .unwrap()
+        .keep();
+    let sink = MemorySink::new();
+    registry.set_session_sink(Some(Arc::new(sink.clone())));
+    // Through the engine: the refused call is not numbered.
+    let run = logged_run(
+        &registry,
+        "try { await tools.get({value: 10n}); } catch {} return await tools.get({value: 2});",
+    )
+    .await;
+    assert_eq!(run.result.model_text(), "2");
+    assert_eq!(run.sub_calls.len(), 1);
+    assert_eq!(run.sub_calls[0].sub_call_id, "run:code:1");
+    // Through a host's own runtime driving the binding host.
+    let code_mode = CodeMode::of(&registry).unwrap();
+    code_mode.set_runtime(Arc::new(DirectHost)).unwrap();
+    let sink = MemorySink::new();
+    registry.set_session_sink(Some(Arc::new(sink.clone())));
+    let run = logged_run(&registry, "ignored").await;
+    let value = run.result.value().unwrap()["value"].clone();
+    assert!(
+        value["refused"]
+            .as_str()
+            .unwrap()
+            .contains("not lossless JSON"),
+        "{value}"
+    );
+    assert_eq!(value["fine"], json!(1));
+    let ids: Vec<&str> = run
+        .sub_calls
+        .iter()
+        .map(|r| r.sub_call_id.as_str())
+        .collect();
+    assert_eq!(ids, ["run:code:1"]);
+    let dispatched = sink
+        .events()
+        .iter()
+        .filter(|e| matches!(e, SessionEvent::CodeDispatchStart { .. }))
+        .count();
+    assert_eq!(dispatched, 1);
 }
 
 #[tokio::test]
@@ -706,7 +902,7 @@ async fn run_program_returns_every_sub_call_in_submission_order_in_a_scope_of_it
         .iter()
         .map(|r| (r.index, r.sub_call_id.as_str()))
         .collect();
-    assert_eq!(order, [(0, "run:code:0"), (1, "run:code:1")]);
+    assert_eq!(order, [(1, "run:code:1"), (2, "run:code:2")]);
     // The program's scope is gone, and the global layer stays native.
     assert_eq!(registry.global().mode(), PresentationMode::Native);
     // One installation per registry; present_as is scoped only.

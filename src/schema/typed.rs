@@ -60,6 +60,17 @@ impl<T> Typed<T> {
         Ok(Self::from_schema(schema.compile()?))
     }
 
+    /// Pairs `T` with a parameter schema closed to undeclared keys
+    /// (`additionalProperties: false` on the root).
+    pub fn closed_parameters(schema: ParameterSchema) -> Result<Self, Error> {
+        schema.compile()?;
+        let mut json = schema.to_json_schema();
+        if let Some(root) = json.as_object_mut() {
+            root.insert("additionalProperties".to_owned(), JsonValue::Bool(false));
+        }
+        Ok(Self::from_schema(JsonSchema::parse(&json)?))
+    }
+
     /// Pairs `T` with a value schema.
     pub fn value(schema: ValueSchema) -> Result<Self, Error> {
         Ok(Self::from_schema(schema.compile()?))

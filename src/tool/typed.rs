@@ -65,6 +65,7 @@ where
         name: name.into(),
         description: String::new(),
         parameters: ParameterSchema::new(),
+        closed: false,
         output: None,
         meta: None,
         body: None,
@@ -83,6 +84,8 @@ pub struct TypedToolBuilder<A, O> {
     name: String,
     description: String,
     parameters: ParameterSchema,
+    /// Whether undeclared argument keys are refused.
+    closed: bool,
     output: Option<(ValueSchema, Arc<TypedRender<A, O>>)>,
     meta: Option<Arc<TypedMeta<A, O>>>,
     body: Option<Arc<TypedBody<A, O>>>,
@@ -106,9 +109,20 @@ where
         self
     }
 
-    /// The parameters.
+    /// The parameters. As the spec's parameter definitions are, the object is open: keys
+    /// it does not declare are allowed (and ignored by the decoder).
     pub fn parameters(mut self, parameters: ParameterSchema) -> Self {
         self.parameters = parameters;
+        self.closed = false;
+        self
+    }
+
+    /// The parameters, closed: a key the tool does not declare is `INVALID_ARGS` naming
+    /// the key (`additionalProperties: false`), so a misspelt option is refused instead of
+    /// silently ignored. The built-in tools declare theirs this way.
+    pub fn closed_parameters(mut self, parameters: ParameterSchema) -> Self {
+        self.parameters = parameters;
+        self.closed = true;
         self
     }
 
@@ -197,7 +211,11 @@ where
     /// Compiles the schemas and produces the definition.
     pub fn build(self) -> Result<ToolDefinition, Error> {
         let name = self.name;
-        let args_schema: Typed<A> = Typed::parameters(self.parameters)?;
+        let args_schema: Typed<A> = if self.closed {
+            Typed::closed_parameters(self.parameters)?
+        } else {
+            Typed::parameters(self.parameters)?
+        };
         let Some((output_schema, render)) = self.output else {
             return Err(Error::new(
                 ErrorCode::InvalidDefinition,

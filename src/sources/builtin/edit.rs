@@ -87,7 +87,7 @@ pub(super) fn definition(root: Arc<Root>) -> Result<ToolDefinition, Error> {
     let meta_root = root.clone();
     define_tool::<EditArgs, EditOutput>("edit_file")
         .description(DESCRIPTION)
-        .parameters(parameters)
+        .closed_parameters(parameters)
         .output(output_schema, |_, out| {
             vec![ContentBlock::text(render(out))]
         })

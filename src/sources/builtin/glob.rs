@@ -74,7 +74,7 @@ pub(super) fn definition(root: Arc<Root>) -> Result<ToolDefinition, Error> {
     let call_root = root.clone();
     define_tool::<GlobArgs, GlobOutput>("glob")
         .description(DESCRIPTION)
-        .parameters(parameters)
+        .closed_parameters(parameters)
         .output(output_schema, |args, out| {
             vec![ContentBlock::text(render(args, out))]
         })

@@ -133,7 +133,7 @@ pub(super) fn definition(root: Arc<Root>) -> Result<ToolDefinition, Error> {
     let call_root = root.clone();
     define_tool::<GrepArgs, GrepOutput>("grep")
         .description(DESCRIPTION)
-        .parameters(parameters)
+        .closed_parameters(parameters)
         .output(output_schema, |args, out| {
             vec![ContentBlock::text(render(args, out))]
         })

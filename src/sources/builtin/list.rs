@@ -95,7 +95,7 @@ pub(super) fn definition(root: Arc<Root>) -> Result<ToolDefinition, Error> {
     let call_root = root.clone();
     define_tool::<ListArgs, ListOutput>("list_dir")
         .description(DESCRIPTION)
-        .parameters(parameters)
+        .closed_parameters(parameters)
         .output(output_schema, |_, out| {
             vec![ContentBlock::text(render(out))]
         })

@@ -106,7 +106,7 @@ pub(super) fn definition(root: Arc<Root>) -> Result<ToolDefinition, Error> {
     let meta_root = root.clone();
     define_tool::<ReadArgs, ReadOutput>("read_file")
         .description(DESCRIPTION)
-        .parameters(parameters)
+        .closed_parameters(parameters)
         .output(output_schema, |_, out| {
             vec![ContentBlock::text(render(out))]
         })

@@ -1,5 +1,6 @@
 //! The built-in file tools, through a real registry over a temporary workspace.
 
+mod closed;
 mod config;
 mod confinement;
 mod edit;

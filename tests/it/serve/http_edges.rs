@@ -213,8 +213,8 @@ async fn a_session_lists_and_calls_through_the_guard_and_bad_params_are_invalid_
     let served = serve(&workspace);
     let client = client();
     let url = &served.url;
-    let session = initialize(&client, url).await;
-    let session = Some(session.as_str());
+    let id = initialize(&client, url).await;
+    let session = Some(id.as_str());
     let send = |body: Value| {
         let client = client.clone();
         async move {
@@ -294,10 +294,9 @@ async fn a_session_lists_and_calls_through_the_guard_and_bad_params_are_invalid_
             (status, response.text().await.unwrap())
         }
     };
-    let id = session.unwrap().to_owned();
     let (status, text) = delete(id.clone()).await;
     assert!(status == 200 || status == 202, "{status}: {text}");
-    for id in [id, "no-such-session".to_owned()] {
+    for id in [id.clone(), "no-such-session".to_owned()] {
         let (status, text) = delete(id.clone()).await;
         assert_eq!(status, 404, "{id}: {text}");
         let error = error_body(&text);

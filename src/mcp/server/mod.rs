@@ -10,6 +10,10 @@
 //!   `notifications/tools/list_changed`.
 //! - `stdio`: the line filter in front of rmcp's stdio transport (JSON-RPC errors for
 //!   lines that are not messages; one writer of standard output).
+//! - `http`: the guard in front of rmcp's streamable HTTP service (JSON-RPC errors with
+//!   the right status for bodies that are not one message or are over the limit, `404`
+//!   for a `DELETE` of an unknown session).
+//! - `envelope`: what both transports accept as one JSON-RPC 2.0 message.
 //! - [`approval`]: the [`ApprovalService`](crate::registry::ApprovalService) that answers
 //!   the `ask` policy by MCP elicitation, bounded in time.
 //!
@@ -21,6 +25,8 @@
 //! (the assembly does) or touch stdout for anything but the protocol.
 
 mod approval;
+mod envelope;
+mod http;
 mod session;
 mod stdio;
 
@@ -37,6 +43,7 @@ use tokio_util::sync::CancellationToken;
 use crate::registry::Registry;
 
 pub use approval::ElicitationApprovals;
+pub use http::DEFAULT_MAX_BODY_BYTES;
 pub use session::{SERVER_NAME, SessionHandler};
 
 /// The endpoint path of the streamable HTTP transport.
@@ -88,6 +95,9 @@ pub struct ServeOptions {
     /// How long an `ask` waits for the client's elicitation answer before the call is
     /// denied (the approver is then "unavailable").
     pub approval_timeout: Duration,
+    /// The largest request body the HTTP endpoint accepts, in bytes
+    /// ([`DEFAULT_MAX_BODY_BYTES`] by default); a larger one is answered `413`.
+    pub max_body_bytes: usize,
 }
 
 impl ServeOptions {
@@ -96,12 +106,19 @@ impl ServeOptions {
         self.approval_timeout = timeout;
         self
     }
+
+    /// The same options with another HTTP request body limit, in bytes.
+    pub fn with_max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = bytes;
+        self
+    }
 }
 
 impl Default for ServeOptions {
     fn default() -> Self {
         ServeOptions {
             approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
         }
     }
 }
@@ -113,6 +130,7 @@ pub struct McpServer {
     registry: Registry,
     approvals: Arc<ElicitationApprovals>,
     sessions: Arc<AtomicU64>,
+    max_body_bytes: usize,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -131,6 +149,7 @@ impl McpServer {
             registry,
             approvals,
             sessions: Arc::new(AtomicU64::new(1)),
+            max_body_bytes: options.max_body_bytes,
         }
     }
 
@@ -223,19 +242,28 @@ impl HttpServer {
     /// Serves until `shutdown` fires.
     pub async fn serve(self, shutdown: CancellationToken) -> Result<(), ServeError> {
         let server = self.server.clone();
+        let max_body_bytes = server.max_body_bytes;
         let config = StreamableHttpServerConfig::default()
             .with_cancellation_token(shutdown.child_token())
-            .with_allowed_hosts(["localhost", "127.0.0.1", "::1", "[::1]"]);
+            .with_allowed_hosts(["localhost", "127.0.0.1", "::1", "[::1]"])
+            .with_max_request_body_bytes(max_body_bytes);
+        let sessions = Arc::new(LocalSessionManager::default());
         let service = StreamableHttpService::new(
             move || {
                 server
                     .session()
                     .map_err(|err| std::io::Error::other(err.message().to_owned()))
             },
-            Arc::new(LocalSessionManager::default()),
+            sessions.clone(),
             config,
         );
-        let router = axum::Router::new().nest_service(HTTP_PATH, service);
+        let guard = http::Guard {
+            max_body_bytes,
+            sessions,
+        };
+        let router = axum::Router::new()
+            .nest_service(HTTP_PATH, service)
+            .layer(axum::middleware::from_fn_with_state(guard, http::guard));
         axum::serve(self.listener, router)
             .with_graceful_shutdown(async move { shutdown.cancelled().await })
             .await

@@ -12,6 +12,10 @@
 //!   is an `isError` result whose one text block is the model text the spec defines
 //!   (`Error: <message>`), with the stable code in `_meta` (`codemode/errorCode`).
 //!   Unknown tools are error results too (the registry's `UNKNOWN_TOOL` text).
+//! - A request for a method this server implements (`initialize`, `ping`, `tools/list`,
+//!   `tools/call`) whose params do not decode is `-32602 Invalid params`, saying what is
+//!   wrong (rmcp hands such a request over as a custom one, which would be `-32601`);
+//!   other unknown methods are `-32601 Method not found`.
 //! - `notifications/cancelled` cancels the call's signal (rmcp cancels the request token).
 //! - A change of the registry's tool set that changes this session's list sends
 //!   `notifications/tools/list_changed`.
@@ -26,8 +30,10 @@ use std::time::Duration;
 
 use futures::FutureExt;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation,
-    InitializeRequestParams, InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams,
+    CallToolRequestMethod, CallToolRequestParams, CallToolResponse, CallToolResult, ConstString,
+    CustomRequest, CustomResult, ErrorCode as McpErrorCode, Implementation,
+    InitializeRequestParams, InitializeResult, InitializeResultMethod, JsonObject,
+    ListToolsRequestMethod, ListToolsResult, PaginatedRequestParams, PingRequestMethod,
     ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext};
@@ -221,6 +227,47 @@ impl Session {
     }
 }
 
+/// The error answering a request rmcp did not decode as one of the methods it knows: a
+/// method this server implements whose params do not decode (`-32602`), or an unknown
+/// method (`-32601`).
+fn custom_request_error(request: &CustomRequest) -> McpError {
+    let method = request.method.as_str();
+    let detail = if method == CallToolRequestMethod::VALUE {
+        params_error::<CallToolRequestParams>(request, true)
+            .map(|err| format!("{err}; expected {{\"name\": string, \"arguments\"?: object}}"))
+    } else if method == ListToolsRequestMethod::VALUE {
+        params_error::<PaginatedRequestParams>(request, false)
+            .map(|err| format!("{err}; expected nothing or {{\"cursor\"?: string}}"))
+    } else if method == InitializeResultMethod::VALUE {
+        params_error::<InitializeRequestParams>(request, true).map(|err| {
+            format!("{err}; expected {{\"protocolVersion\", \"capabilities\", \"clientInfo\"}}")
+        })
+    } else if method == PingRequestMethod::VALUE {
+        Some("expected no params or an object".to_owned())
+    } else {
+        return McpError::new(
+            McpErrorCode::METHOD_NOT_FOUND,
+            format!("Method not found: `{method}`"),
+            None,
+        );
+    };
+    let detail = detail.unwrap_or_else(|| "the params do not match the method".to_owned());
+    McpError::invalid_params(format!("Invalid params for `{method}`: {detail}"), None)
+}
+
+/// Why the request's params do not decode as `T` (or are missing when `required`), if
+/// they do not.
+fn params_error<T: serde::de::DeserializeOwned>(
+    request: &CustomRequest,
+    required: bool,
+) -> Option<String> {
+    match request.params_as::<T>() {
+        Err(err) => Some(err.to_string()),
+        Ok(None) if required => Some("params are missing".to_owned()),
+        Ok(_) => None,
+    }
+}
+
 fn object_of(value: Value) -> JsonObject {
     match value {
         Value::Object(map) => map,
@@ -289,5 +336,13 @@ impl ServerHandler for SessionHandler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         Ok(self.session.call(request, context).await.into())
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        Err(custom_request_error(&request))
     }
 }

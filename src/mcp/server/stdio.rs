@@ -7,10 +7,12 @@
 //! This module owns the framing of standard input and output; it must not interpret
 //! valid messages (rmcp does).
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
+
+use super::envelope;
 
 /// The size of the in-process pipes between the filter and rmcp.
 const PIPE_BYTES: usize = 1 << 20;
@@ -23,23 +25,19 @@ pub(crate) fn line_error(line: &str) -> Option<Value> {
     let value: Value = match serde_json::from_str(line) {
         Ok(value) => value,
         Err(err) => {
-            return Some(json!({"jsonrpc": "2.0", "id": null,
-                "error": {"code": -32700, "message": format!("Parse error: {err}")}}));
+            return Some(envelope::error(
+                Value::Null,
+                envelope::PARSE_ERROR,
+                format!("Parse error: {err}; expected one JSON-RPC 2.0 message object per line"),
+            ));
         }
     };
-    let id = value.get("id").cloned().unwrap_or(Value::Null);
-    let valid_id = matches!(id, Value::Null | Value::String(_) | Value::Number(_));
-    let is_message = value.get("jsonrpc") == Some(&json!("2.0"))
-        && valid_id
-        && (value.get("method").is_some_and(Value::is_string)
-            || value.get("result").is_some()
-            || value.get("error").is_some());
-    if is_message {
-        return None;
-    }
-    let id = if valid_id { id } else { Value::Null };
-    Some(json!({"jsonrpc": "2.0", "id": id,
-        "error": {"code": -32600, "message": "Invalid Request: expected one JSON-RPC 2.0 message object per line"}}))
+    let (id, reason) = envelope::problem(&value)?;
+    Some(envelope::error(
+        id,
+        envelope::INVALID_REQUEST,
+        format!("Invalid Request: {reason}; expected one JSON-RPC 2.0 message object per line"),
+    ))
 }
 
 /// Starts the filter over `input` and `output`; returns the streams rmcp reads from and

@@ -1,8 +1,10 @@
 //! `codemode serve` end to end, driven by a real MCP client this project did not write: the
 //! Python MCP SDK's client (`tests/tools/mcp_driver.py`, installed by `.ci/tools`), over
-//! stdio and over streamable HTTP. Plus raw JSON-RPC over stdio for malformed input.
+//! stdio and over streamable HTTP. Plus raw JSON-RPC over stdio for malformed input, and
+//! raw HTTP for the streamable HTTP endpoint's protocol edges.
 
 mod elicitation;
+mod http_edges;
 mod protocol;
 mod tools;
 

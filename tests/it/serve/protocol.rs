@@ -120,9 +120,10 @@ fn malformed_requests_get_json_rpc_errors_and_the_server_keeps_serving() {
         .filter(|m| m["error"]["code"] == -32700 && m["id"].is_null())
         .count();
     assert_eq!(parse_errors, 2, "{messages:#?}");
-    assert!(
-        response(&messages, 3).get("error").is_some(),
-        "{messages:#?}"
+    assert_eq!(
+        response(&messages, 3)["error"]["code"],
+        -32602,
+        "bad tools/call params are invalid params: {messages:#?}"
     );
     assert_eq!(
         response(&messages, 4)["error"]["code"],

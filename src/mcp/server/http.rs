@@ -1,0 +1,255 @@
+//! The streamable HTTP endpoint's guard: an axum middleware in front of rmcp's
+//! `StreamableHttpService` that answers the protocol edges rmcp answers with bare text,
+//! the wrong status or not at all, each with a JSON-RPC error object
+//! (`{"jsonrpc":"2.0","id":…,"error":{"code":…,"message":…}}`):
+//!
+//! - a `POST` with a JSON `Content-Type` whose body is over the limit: `413`, `-32600`.
+//!   The rest of the body is read and dropped (up to [`DRAIN_BYTES`] more, within
+//!   [`DRAIN_TIME`]) so the client gets to read the answer instead of a reset
+//!   connection; a longer body gets the answer and `Connection: close`;
+//! - a body that is not JSON: `400`, `-32700`;
+//! - JSON that is not one JSON-RPC 2.0 message (a batch, `jsonrpc` other than `"2.0"`, no
+//!   `method`, a message rmcp cannot decode): `400`, `-32600`;
+//! - a `DELETE` naming a session that does not exist (or was already deleted): `404`,
+//!   `-32001` (the code other MCP servers use for an unknown session).
+//!
+//! Everything else goes to rmcp unchanged (a `POST` whose `Content-Type` is not JSON gets
+//! rmcp's `415`, as the transport requires). The guard never reaches a session: a
+//! rejected request runs nothing.
+//!
+//! This module owns the HTTP framing of request bodies and of `DELETE`; it must not
+//! interpret valid messages (rmcp and the session handler do).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::Response;
+use futures::StreamExt;
+use rmcp::model::ClientJsonRpcMessage;
+use rmcp::transport::streamable_http_server::SessionManager;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use serde_json::Value;
+
+use super::envelope;
+
+/// The largest request body accepted by default, in bytes (4 MiB). A `run_code` program
+/// is at most [`MAX_PROGRAM_BYTES`](crate::runtime::strip::MAX_PROGRAM_BYTES) (512 KiB); even
+/// with every byte escaped (`\u0000`, six bytes) its `tools/call` stays under this.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
+
+/// How many bytes past the limit are read and dropped so the client reads the `413`.
+pub(crate) const DRAIN_BYTES: usize = 64 * 1024 * 1024;
+
+/// How long the rest of an oversized body may take to be read and dropped.
+pub(crate) const DRAIN_TIME: Duration = Duration::from_secs(10);
+
+/// The header naming the MCP session.
+const SESSION_HEADER: &str = "mcp-session-id";
+
+/// The JSON-RPC code answering an unknown session (not in the JSON-RPC range; the
+/// TypeScript and Python MCP SDKs answer `Session not found` with it).
+const SESSION_NOT_FOUND: i64 = -32001;
+
+/// What the guard needs: the body limit and the sessions (to know a `DELETE`'s).
+#[derive(Clone)]
+pub(crate) struct Guard {
+    pub(crate) max_body_bytes: usize,
+    pub(crate) sessions: Arc<LocalSessionManager>,
+}
+
+/// The middleware: answers the edges itself, passes everything else to `next` (rmcp).
+pub(crate) async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> Response {
+    if request.method() == Method::POST && has_json_content_type(request.headers()) {
+        return match read_message(&guard, request).await {
+            Ok(request) => next.run(request).await,
+            Err(response) => response,
+        };
+    }
+    if request.method() == Method::DELETE
+        && let Some(id) = request
+            .headers()
+            .get(SESSION_HEADER)
+            .and_then(|value| value.to_str().ok())
+    {
+        match guard.sessions.has_session(&Arc::from(id)).await {
+            Ok(false) => {
+                return rpc_error(
+                    StatusCode::NOT_FOUND,
+                    Value::Null,
+                    SESSION_NOT_FOUND,
+                    format!(
+                        "Session not found: no session `{id}` (it ended or was deleted); start a new one with `initialize`"
+                    ),
+                );
+            }
+            Ok(true) => {}
+            Err(err) => tracing::warn!(error = %err, "cannot look up an MCP session"),
+        }
+    }
+    next.run(request).await
+}
+
+/// Whether the `Content-Type` is `application/json` (parameters aside), as rmcp checks.
+fn has_json_content_type(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| {
+            let essence = value.split_once(';').map_or(value, |(essence, _)| essence);
+            essence.trim().eq_ignore_ascii_case("application/json")
+        })
+}
+
+/// Reads the body within the limit and checks it is one JSON-RPC 2.0 message rmcp can
+/// decode; the request rebuilt with the same body, or the error response.
+async fn read_message(guard: &Guard, request: Request) -> Result<Request, Response> {
+    let limit = guard.max_body_bytes;
+    let (parts, body) = request.into_parts();
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64 + DRAIN_BYTES as u64) {
+        return Err(too_large(limit, false));
+    }
+    let mut stream = body.into_data_stream();
+    let mut collected: Vec<u8> = Vec::new();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|err| {
+            rpc_error(
+                StatusCode::BAD_REQUEST,
+                Value::Null,
+                envelope::PARSE_ERROR,
+                format!("Parse error: the request body could not be read: {err}"),
+            )
+        })?;
+        if chunk.len() > limit.saturating_sub(collected.len()) {
+            let seen = collected.len() + chunk.len();
+            drop(collected);
+            let ended = drain(&mut stream, limit, seen).await;
+            return Err(too_large(limit, ended));
+        }
+        collected.extend_from_slice(&chunk);
+    }
+    let value: Value = serde_json::from_slice(&collected).map_err(|err| {
+        rpc_error(
+            StatusCode::BAD_REQUEST,
+            Value::Null,
+            envelope::PARSE_ERROR,
+            format!(
+                "Parse error: the request body is not JSON ({err}); send one JSON-RPC 2.0 message object per POST"
+            ),
+        )
+    })?;
+    if let Some((id, reason)) = envelope::problem(&value) {
+        return Err(invalid_request(id, reason));
+    }
+    if let Err(err) = serde_json::from_value::<ClientJsonRpcMessage>(value.clone()) {
+        let id = value.get("id").cloned().unwrap_or(Value::Null);
+        return Err(invalid_request(
+            id,
+            &format!("the message is not a JSON-RPC message MCP defines ({err})"),
+        ));
+    }
+    Ok(Request::from_parts(
+        parts,
+        Body::from(Bytes::from(collected)),
+    ))
+}
+
+/// Reads and drops the rest of a body over `limit` (`seen` bytes read so far); whether it
+/// ended within [`DRAIN_BYTES`] past the limit and [`DRAIN_TIME`].
+async fn drain<S, E>(stream: &mut S, limit: usize, seen: usize) -> bool
+where
+    S: futures::Stream<Item = Result<Bytes, E>> + Unpin,
+{
+    let most = limit.saturating_add(DRAIN_BYTES);
+    let mut seen = seen;
+    let read = async {
+        while let Some(chunk) = stream.next().await {
+            let Ok(chunk) = chunk else { return false };
+            seen = seen.saturating_add(chunk.len());
+            if seen > most {
+                return false;
+            }
+        }
+        true
+    };
+    tokio::time::timeout(DRAIN_TIME, read)
+        .await
+        .unwrap_or(false)
+}
+
+/// `413` for a body over `limit`; `ended` says whether the body was read to its end (the
+/// connection can then be kept).
+fn too_large(limit: usize, ended: bool) -> Response {
+    let mut response = rpc_error(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        Value::Null,
+        envelope::INVALID_REQUEST,
+        format!(
+            "Invalid Request: the request body is over the limit of {limit} bytes; send a smaller message (a run_code program is at most {} bytes)",
+            crate::runtime::strip::MAX_PROGRAM_BYTES
+        ),
+    );
+    if !ended {
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
+    response
+}
+
+/// `400`, `-32600` with `reason`.
+fn invalid_request(id: Value, reason: &str) -> Response {
+    rpc_error(
+        StatusCode::BAD_REQUEST,
+        id,
+        envelope::INVALID_REQUEST,
+        format!("Invalid Request: {reason}; send one JSON-RPC 2.0 message object per POST"),
+    )
+}
+
+/// A response with `status` whose body is a JSON-RPC error object.
+fn rpc_error(status: StatusCode, id: Value, code: i64, message: String) -> Response {
+    let body = envelope::error(id, code, message).to_string();
+    let mut response = Response::new(Body::from(body));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_largest_program_fits_the_default_limit_with_every_byte_escaped() {
+        let program = "\u{1}".repeat(crate::runtime::strip::MAX_PROGRAM_BYTES);
+        let call = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "run_code", "arguments": {"code": program, "description": "largest"}}});
+        assert!(call.to_string().len() < DEFAULT_MAX_BODY_BYTES);
+    }
+
+    #[test]
+    fn json_content_types_are_recognised_as_rmcp_does() {
+        let with = |value: &'static str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(value));
+            has_json_content_type(&headers)
+        };
+        assert!(with("application/json"));
+        assert!(with("Application/JSON; charset=utf-8"));
+        assert!(!with("text/plain"));
+        assert!(!with("application/json-seq"));
+        assert!(!has_json_content_type(&HeaderMap::new()));
+    }
+}

@@ -69,6 +69,7 @@ const SetPrototypeValues = uncurryThis(Set.prototype.values);
 const SetIteratorPrototypeNext = uncurryThis(ObjectGetPrototypeOf(new Set().values()).next);
 const StringPrototypeCharCodeAt = uncurryThis(String.prototype.charCodeAt);
 const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
+const StringPrototypeIsWellFormed = uncurryThis(String.prototype.isWellFormed);
 const StringPrototypeSlice = uncurryThis(String.prototype.slice);
 const StringPrototypeValueOf = uncurryThis(String.prototype.valueOf);
 const BooleanPrototypeValueOf = uncurryThis(Boolean.prototype.valueOf);

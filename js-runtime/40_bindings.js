@@ -37,9 +37,11 @@ let programLines = 0;
 
 /** Prepares the run of a program of `lines` lines: installs the namespaces described by
  * `specText` (JSON from the host: a list of `{ global, errorClass, memberProperty, members }`);
- * a call's argument JSON may be at most `argumentLimit` bytes. */
-function prepareRun(specText, argumentLimit, lines) {
+ * a call's argument JSON may be at most `argumentLimit` bytes; values nest at most
+ * `depthLimit` levels. */
+function prepareRun(specText, argumentLimit, lines, depthLimit) {
   programLines = lines;
+  jsonMaxDepth = depthLimit;
   const spec = JSONParse(specText);
   for (let i = 0; i < spec.length; i++) {
     const namespace = spec[i];
@@ -72,7 +74,10 @@ function makeMember(namespaceIndex, memberIndex, member, ErrorClass, argumentLim
       if (args !== undefined) {
         const checked = checkLossless(args, argumentLimit);
         if (!checked.ok) {
-          reject(new ErrorClass("the arguments are not lossless JSON: " + checked.message, member));
+          const why = checked.overLimit
+            ? "the arguments are over the per-call limit: their JSON text is longer than " + argumentLimit + " bytes (runtime.max_call_bytes)"
+            : "the arguments are not lossless JSON: " + checked.message;
+          reject(new ErrorClass(why, member));
           return;
         }
         text = checked.text;

@@ -131,6 +131,9 @@ impl HostBuilder {
             #[cfg(feature = "python")]
             python_worker,
         } = self;
+        // The library's value-depth limit follows the configured one (process-wide: the
+        // last host built sets it), with room for the levels the library wraps values in.
+        crate::json::set_max_depth(config.engine.max_json_depth + crate::json::WRAP_DEPTH)?;
         let registry = Registry::with_config(registry);
         // Code Mode first: the names it reserves shape how the sources' tools are named.
         let code = CodeMode::install(&registry, config.code_mode_config())?;

@@ -51,10 +51,13 @@ pub(crate) async fn host_with_status(config: Config, engine: Engine) -> Result<H
         .map_err(|err| Failure::from_error(&err))
 }
 
-/// A tokio runtime for a subcommand.
+/// A tokio runtime for a subcommand. Its threads get 16 MiB of stack (only what is touched
+/// is committed): `serde_json::Value`'s own clone, drop and serialization recurse over
+/// deep values (see `codemode::json::max_depth`).
 pub(crate) fn tokio_runtime() -> Result<tokio::runtime::Runtime, Failure> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        .thread_stack_size(16 << 20)
         .enable_all()
         .build()
         .map_err(|err| Failure {

@@ -28,7 +28,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::content::{ContentBlock, MessageSource, UserMessage};
-use crate::json::{JsonValue, check_lossless};
+use crate::json::{JsonValue, check_lossless, deep_clone};
 use crate::registry::scheduler::{Admission, Lane, Ticket};
 use crate::registry::{ExecutionMode, Registry};
 use crate::runtime::BindingHost;
@@ -197,7 +197,7 @@ impl RunBridge {
             parent: Some(self.outer.token),
             signal: Signal::from(self.run_signal.clone()),
         };
-        let logged_arguments = input.arguments.clone();
+        let logged_arguments = deep_clone(&input.arguments);
         let mut admission = self.admission(ticket, &input).await;
         let mode = admission.as_ref().map(Admission::mode);
         if admission.is_none() {
@@ -209,7 +209,7 @@ impl RunBridge {
                 parent_call_id: self.outer.call_id.clone(),
                 sub_call_id: sub_call_id.clone(),
                 name: name.clone(),
-                arguments: logged_arguments.clone(),
+                arguments: deep_clone(&logged_arguments),
             })
             .await;
         let started = admission.as_ref().map(|_| self.started_at.elapsed());
@@ -255,7 +255,7 @@ impl RunBridge {
         drop(log_turn);
 
         match &result.status {
-            crate::tool::ToolStatus::Success { value, .. } => Ok(value.clone()),
+            crate::tool::ToolStatus::Success { value, .. } => Ok(deep_clone(value)),
             crate::tool::ToolStatus::Failure(failure) => Err(failure.message.clone()),
         }
     }

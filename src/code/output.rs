@@ -53,52 +53,12 @@ pub fn failure_text(kind: &str, message: &str, logs: &[String]) -> String {
     text
 }
 
-/// A returned value as text: a string as it is, anything else as indented JSON.
+/// A returned value as text: a string as it is, anything else as indented JSON (written
+/// without recursion: a value may nest as deep as the limit).
 pub fn render_value(value: &JsonValue) -> String {
     match value {
         JsonValue::String(text) => text.clone(),
-        other => {
-            let mut out = String::new();
-            write_json(other, 0, &mut out);
-            out
-        }
-    }
-}
-
-fn indent(out: &mut String, level: usize) {
-    out.push('\n');
-    out.extend(std::iter::repeat_n(' ', (level * 2).min(MAX_INDENT)));
-}
-
-fn write_json(value: &JsonValue, level: usize, out: &mut String) {
-    match value {
-        JsonValue::Array(items) if !items.is_empty() => {
-            out.push('[');
-            for (index, item) in items.iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                indent(out, level + 1);
-                write_json(item, level + 1, out);
-            }
-            indent(out, level);
-            out.push(']');
-        }
-        JsonValue::Object(map) if !map.is_empty() => {
-            out.push('{');
-            for (index, (key, item)) in map.iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                indent(out, level + 1);
-                out.push_str(&JsonValue::String(key.clone()).to_string());
-                out.push_str(": ");
-                write_json(item, level + 1, out);
-            }
-            indent(out, level);
-            out.push('}');
-        }
-        scalar_or_empty => out.push_str(&scalar_or_empty.to_string()),
+        other => crate::json::to_pretty_text_capped(other, MAX_INDENT),
     }
 }
 

@@ -42,6 +42,15 @@ pub struct EngineConfig {
     /// Fresh runtimes kept ready so a run does not wait for runtime creation. `0` creates
     /// every runtime on demand. Default 2.
     pub warm_pool: usize,
+    /// Cap on the JSON text of one binding call's arguments, in bytes: a bigger argument
+    /// rejects that call (the program can catch it); the run goes on. Separate from
+    /// `max_output_bytes`, which caps only what the run returns. Default 64 MiB.
+    pub max_call_bytes: u64,
+    /// How deep the values a program passes and returns may nest (arrays and objects).
+    /// Default [`DEFAULT_VALUE_DEPTH`](crate::json::DEFAULT_VALUE_DEPTH) (5,000); the host
+    /// sets the library's limit ([`crate::json::set_max_depth`]) to this plus
+    /// [`WRAP_DEPTH`](crate::json::WRAP_DEPTH).
+    pub max_json_depth: usize,
 }
 
 impl Default for EngineConfig {
@@ -52,18 +61,26 @@ impl Default for EngineConfig {
             heap_mb: 512,
             max_output_bytes: 64 * MIB,
             warm_pool: 2,
+            max_call_bytes: 64 * MIB,
+            max_json_depth: crate::json::DEFAULT_VALUE_DEPTH,
         }
     }
 }
 
 /// The accepted ranges (inclusive), as `(field, min, max)`.
-const RANGES: [(&str, u64, u64); 5] = [
+const RANGES: [(&str, u64, u64); 7] = [
     ("compute_ms", 1, DAY_MS),
     ("wall_ms", 1, 7 * DAY_MS),
     // Below 16 MiB the engine's own bootstrap does not fit.
     ("heap_mb", 16, 64 * 1024),
     ("max_output_bytes", 1024, 1024 * MIB),
     ("warm_pool", 0, 64),
+    ("max_call_bytes", 1024, 1024 * MIB),
+    (
+        "max_json_depth",
+        1,
+        (crate::json::MAX_DEPTH_CEILING - crate::json::WRAP_DEPTH) as u64,
+    ),
 ];
 
 impl EngineConfig {
@@ -91,6 +108,18 @@ impl EngineConfig {
         self
     }
 
+    /// The same budgets with another per-call argument cap.
+    pub const fn with_max_call_bytes(mut self, max_call_bytes: u64) -> Self {
+        self.max_call_bytes = max_call_bytes;
+        self
+    }
+
+    /// The same budgets with another nesting limit for values.
+    pub const fn with_max_json_depth(mut self, max_json_depth: usize) -> Self {
+        self.max_json_depth = max_json_depth;
+        self
+    }
+
     /// The same budgets with another warm-pool size.
     pub const fn with_warm_pool(mut self, warm_pool: usize) -> Self {
         self.warm_pool = warm_pool;
@@ -106,6 +135,8 @@ impl EngineConfig {
             self.heap_mb,
             self.max_output_bytes,
             self.warm_pool as u64,
+            self.max_call_bytes,
+            self.max_json_depth as u64,
         ];
         for ((field, min, max), value) in RANGES.iter().zip(values) {
             if value < *min || value > *max {

@@ -1,6 +1,6 @@
 //! Validation of values against a checked schema tree: total, path-qualified, bounded.
 
-use crate::json::{JsonPath, JsonValue, MAX_DEPTH, type_name};
+use crate::json::{JsonPath, JsonValue, first_too_deep, max_depth, type_name};
 
 use super::Violation;
 use super::subset::{Node, ObjectShape, Shape};
@@ -60,8 +60,8 @@ impl Walk {
     }
 
     fn node(&mut self, node: &Node, value: &JsonValue, depth: usize) {
-        if depth >= MAX_DEPTH && (value.is_array() || value.is_object()) {
-            self.report(format!("value nests deeper than {MAX_DEPTH} levels"));
+        if depth >= max_depth() && (value.is_array() || value.is_object()) {
+            self.report(format!("value nests deeper than {} levels", max_depth()));
             return;
         }
         match &node.shape {
@@ -159,14 +159,15 @@ impl Walk {
         }
     }
 
-    /// Any value is accepted, but its nesting still counts against [`MAX_DEPTH`]: the
-    /// first place too deep is reported once.
+    /// Any value is accepted, but its nesting still counts against
+    /// [`max_depth`](crate::json::max_depth): the first place too deep is reported once.
     fn bounded(&mut self, value: &JsonValue, depth: usize) {
-        if let Some(too_deep) = too_deep_at(value, depth) {
+        let limit = max_depth();
+        if let Some(too_deep) = first_too_deep(value, limit.saturating_sub(depth)) {
             let path = format!("{}{}", self.path, &too_deep.to_string()[1..]);
             self.violations.push(Violation {
                 path,
-                message: format!("value nests deeper than {MAX_DEPTH} levels"),
+                message: format!("value nests deeper than {limit} levels"),
             });
         }
     }
@@ -197,28 +198,6 @@ impl Walk {
                 return;
             }
         }
-    }
-}
-
-/// The relative path of the first container nested deeper than [`MAX_DEPTH`] in total.
-fn too_deep_at(value: &JsonValue, depth: usize) -> Option<JsonPath> {
-    let enter = |path: JsonPath, child: &JsonValue| {
-        too_deep_at(child, depth + 1).map(|rest| {
-            let mut full = path;
-            full.extend(rest);
-            full
-        })
-    };
-    match value {
-        JsonValue::Array(_) | JsonValue::Object(_) if depth >= MAX_DEPTH => Some(JsonPath::root()),
-        JsonValue::Array(items) => items
-            .iter()
-            .enumerate()
-            .find_map(|(index, child)| enter(JsonPath::root().index(index), child)),
-        JsonValue::Object(map) => map
-            .iter()
-            .find_map(|(key, child)| enter(JsonPath::root().key(key), child)),
-        _ => None,
     }
 }
 
@@ -397,9 +376,10 @@ mod tests {
         let found = any.validate(&deep);
         assert_eq!(found.len(), 1);
         assert!(
-            found[0]
-                .message
-                .contains("value nests deeper than 128 levels"),
+            found[0].message.contains(&format!(
+                "value nests deeper than {} levels",
+                crate::json::max_depth()
+            )),
             "{found:?}"
         );
         assert!(!any.is_valid(&deep));

@@ -167,7 +167,7 @@ impl ToolOutput {
 pub fn render_json(value: &JsonValue) -> Vec<ContentBlock> {
     let text = match value {
         JsonValue::String(text) => text.clone(),
-        other => serde_json::to_string_pretty(other).unwrap_or_else(|_| other.to_string()),
+        other => crate::json::to_pretty_text(other),
     };
     vec![ContentBlock::text(text)]
 }

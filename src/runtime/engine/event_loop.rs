@@ -24,7 +24,7 @@ use futures::StreamExt;
 use super::natives::{Answered, RunState, rejected};
 use super::run::Settled;
 use super::sandbox::{Sandbox, Thrown};
-use crate::json::{JsonValue, check_lossless};
+use crate::json::{JsonValue, check_lossless_within, write_text};
 
 /// Drives the run until `promise` settles, the run fails outside it, can never settle, or is
 /// stopped.
@@ -162,7 +162,7 @@ fn answer_calls(sandbox: &mut Sandbox, run: &RunState, answers: Vec<Answered>) {
         .set(run.host_bytes.get().saturating_sub(released));
     sandbox.settle_calls(answers.into_iter().map(|(id, _, answer)| {
         let text = match answer {
-            Ok(value) => accepted(&value),
+            Ok(value) => accepted(&value, run.depth_limit),
             Err(message) => rejected(&message),
         };
         (id, text)
@@ -170,15 +170,12 @@ fn answer_calls(sandbox: &mut Sandbox, run: &RunState, answers: Vec<Answered>) {
 }
 
 /// `J<json>` for a lossless value, `E<why not>` otherwise.
-fn accepted(value: &JsonValue) -> String {
-    if let Err(err) = check_lossless(value) {
+fn accepted(value: &JsonValue, depth_limit: usize) -> String {
+    if let Err(err) = check_lossless_within(value, depth_limit) {
         return rejected(&format!("the result is not lossless JSON: {err}"));
     }
-    let mut text = Vec::with_capacity(64);
-    text.push(b'J');
-    match serde_json::to_writer(&mut text, value) {
-        Ok(()) => String::from_utf8(text)
-            .unwrap_or_else(|_| rejected("the result could not be serialized")),
-        Err(err) => rejected(&format!("the result could not be serialized: {err}")),
-    }
+    let mut text = String::with_capacity(64);
+    text.push('J');
+    write_text(value, &mut text);
+    text
 }

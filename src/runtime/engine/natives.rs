@@ -43,7 +43,7 @@ use futures::stream::FuturesUnordered;
 
 use super::budget::{RunStop, StopReason};
 use super::timers::Timers;
-use crate::json::{JsonValue, parse_lossless};
+use crate::json::{JsonValue, parse_lossless_within};
 use crate::runtime::BindingHost;
 use crate::runtime::ledger::Ledger;
 
@@ -62,6 +62,8 @@ pub(crate) struct RunState {
     pub(crate) host_bytes: std::cell::Cell<u64>,
     /// The most host memory the pending calls may hold (the heap budget).
     pub(crate) host_budget: u64,
+    /// How deep values crossing the run may nest (`max_json_depth`).
+    pub(crate) depth_limit: usize,
     /// The timers, each known by its id (the bootstrap holds the callbacks).
     pub(crate) timers: RefCell<Timers>,
     /// The first failure outside the program's promise.
@@ -76,10 +78,12 @@ impl RunState {
         ledger: Arc<Mutex<Ledger>>,
         stop: Arc<RunStop>,
         host_budget: u64,
+        depth_limit: usize,
     ) -> RunState {
         RunState {
             host_bytes: std::cell::Cell::new(0),
             host_budget,
+            depth_limit,
             namespaces,
             ledger,
             stop,
@@ -413,7 +417,7 @@ fn start_call(
         run.stop.request(StopReason::HostMemory);
         return Err("the run holds too much host memory in pending calls".to_owned());
     }
-    let arguments = parse_lossless(&text)
+    let arguments = parse_lossless_within(&text, run.depth_limit)
         .map_err(|err| format!("the arguments are not lossless JSON: {err}"))?;
     let answer = catch_unwind(AssertUnwindSafe(|| host.call(name, arguments)))
         .map_err(|_| "the call failed (its host panicked)".to_owned())?;

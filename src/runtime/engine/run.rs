@@ -20,7 +20,7 @@ use super::budget::{RunStop, StopReason, TimeBudget, Watchdog};
 use super::event_loop;
 use super::natives::{RunState, watch_heap};
 use super::sandbox::{Sandbox, ScriptFailure};
-use crate::json::{JsonValue, parse_lossless};
+use crate::json::{JsonValue, parse_lossless_within};
 use crate::runtime::ledger::{Ending, Ledger, failed, settle_output};
 use crate::runtime::strip::{PROGRAM_FILE, PreparedProgram, prepare_program};
 use crate::runtime::{BindingNamespace, CodeRunErrorKind, CodeRunOutcome, EngineConfig};
@@ -60,6 +60,7 @@ pub(crate) async fn execute(
                 job.ledger.clone(),
                 job.stop.clone(),
                 config.heap_bytes() as u64,
+                config.max_json_depth,
             ));
             sandbox.isolate.set_slot(run.clone());
             watch_heap(Some(job.stop.clone()));
@@ -115,7 +116,12 @@ async fn drive(
     let stop = &*job.stop;
     let spec = namespace_spec(&job.namespaces);
     if sandbox
-        .prepare_run(&spec, config.max_output_bytes, prepared.lines)
+        .prepare_run(
+            &spec,
+            config.max_call_bytes,
+            prepared.lines,
+            config.max_json_depth,
+        )
         .is_err()
     {
         return stopped_or(
@@ -190,7 +196,7 @@ async fn drive(
                         "the return value could not be checked",
                     ),
                 ),
-                Ok(checked) => completion_value(&checked),
+                Ok(checked) => completion_value(&checked, config.max_json_depth),
             }
         }
         Settled::Rejected(error) => match sandbox.describe_thrown(&error) {
@@ -213,10 +219,10 @@ async fn drive(
 }
 
 /// The value from the bootstrap's check: `J<json>`, `E<path: reason>` or `L<reason>`.
-fn completion_value(checked: &str) -> Ending {
+fn completion_value(checked: &str, depth_limit: usize) -> Ending {
     let (tag, rest) = checked.split_at(checked.len().min(1));
     match tag {
-        "J" => match parse_lossless(rest) {
+        "J" => match parse_lossless_within(rest, depth_limit) {
             Ok(value) => Ending::Value {
                 value: Some(value),
                 bytes: rest.len() as u64,

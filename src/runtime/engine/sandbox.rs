@@ -120,12 +120,14 @@ impl Sandbox {
 
     /// Prepares the run of a program of `program_lines` lines: defines the namespaces
     /// (`spec`: JSON text of `[{global, errorClass, memberProperty, members}]`); the argument
-    /// JSON of a call may be at most `argument_limit` bytes.
+    /// JSON of a call may be at most `argument_limit` bytes, and values nest at most
+    /// `depth_limit` levels.
     pub(crate) fn prepare_run(
         &mut self,
         spec: &str,
         argument_limit: u64,
         program_lines: u32,
+        depth_limit: usize,
     ) -> Result<(), CallFailed> {
         let function = self.api.prepare_run.clone();
         self.call_api(
@@ -134,6 +136,7 @@ impl Sandbox {
                 Arg::Text(spec),
                 Arg::Number(argument_limit as f64),
                 Arg::Number(f64::from(program_lines)),
+                Arg::Number(depth_limit as f64),
             ],
         )
         .map(|_| ())

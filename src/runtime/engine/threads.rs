@@ -15,9 +15,14 @@ use std::sync::mpsc;
 
 use deno_core::JsRuntime;
 
-/// Stack of an engine thread: room for the engine's recursion limit (about 1 MiB of JS
-/// frames) plus the parser, deno_core and our own frames.
+/// Stack of an engine thread: room for the engine's recursion limit
+/// ([`ENGINE_JS_STACK_BYTES`] of JS frames) plus the parser, deno_core and our own frames.
+/// Only the pages a run touches are committed.
 const ENGINE_STACK_BYTES: usize = 16 * 1024 * 1024;
+
+/// The part of an engine thread's stack JavaScript may use (the rest is for the host's
+/// natives and the engine's own frames).
+const ENGINE_JS_STACK_BYTES: usize = 12 * 1024 * 1024;
 
 type Body = Box<dyn FnOnce() + Send + 'static>;
 type OnFailure = Box<dyn FnOnce(String) + Send + 'static>;
@@ -37,6 +42,13 @@ fn spawner() -> Result<&'static mpsc::Sender<SpawnRequest>, String> {
             std::thread::Builder::new()
                 .name("codemode-spawner".to_owned())
                 .spawn(move || {
+                    // The engine's own stack limit (KiB), inside the threads' 16 MiB: deep
+                    // values (JSON.parse of a 5,000-deep result) and deep program
+                    // recursion get room; past it a program gets a RangeError.
+                    deno_core::v8::V8::set_flags_from_string(&format!(
+                        "--stack-size={}",
+                        ENGINE_JS_STACK_BYTES / 1024
+                    ));
                     JsRuntime::init_platform(None);
                     configure_backend();
                     for request in incoming {

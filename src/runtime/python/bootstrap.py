@@ -49,6 +49,7 @@ import select
 import selectors
 import sys
 import types
+from math import copysign as _copysign
 
 __all__ = ["prepare", "after_fork", "serve", "OFFERED_MODULES", "MAX_DEPTH", "PROGRAM_FILE"]
 
@@ -89,10 +90,13 @@ _WARM_CODECS = (
     "raw_unicode_escape", "hex", "base64", "rot13", "iso8859-15",
 )
 
-#: The deepest nesting of lists and dicts a value may have (a list of lists is depth 2).
-# The host parses frames with a nesting limit of 128 (src/json.rs, serde_json): a value may
-# nest 126 levels inside its frame.
+#: The deepest nesting of lists and dicts a value may have (a list of lists is depth 2):
+#: the run frame's ``depth`` (``runtime.max_json_depth``) replaces it for each run.
 MAX_DEPTH = 126
+
+#: The most bytes of JSON one call's arguments may have: the run frame's ``callLimit``
+#: (``runtime.max_call_bytes``) replaces it for each run.
+CALL_LIMIT = 1 << 20
 
 _MAX_SAFE_INTEGER = 2**53 - 1
 
@@ -681,6 +685,8 @@ def _int_reason(value):
 
 
 def _float_reason(value):
+    if value == 0.0:
+        return "-0.0 is not JSON (JSON text would make it 0; use 0.0)"
     return "%r is not a finite number (JSON has no NaN or Infinity)" % value
 
 
@@ -724,7 +730,7 @@ def _check_json(root):
             return None, 0
         return "$: " + _int_reason(root), 0
     if cls is float:
-        if root - root == 0.0:
+        if root - root == 0.0 and (root != 0.0 or _copysign(1.0, root) > 0):
             return None, 0
         return "$: " + _float_reason(root), 0
     if root is None or cls is bool:
@@ -768,7 +774,7 @@ def _check_json(root):
                 continue
             return "%s: %s" % (_path(frames, len(frames)), _int_reason(value)), 0
         if cls is float:
-            if value - value == 0.0:
+            if value - value == 0.0 and (value != 0.0 or _copysign(1.0, value) > 0):
                 continue
             return "%s: %s" % (_path(frames, len(frames)), _float_reason(value)), 0
         if value is None or cls is bool:
@@ -1245,10 +1251,18 @@ class _Host:
                 error_class, member_property,
                 "the arguments are not lossless JSON: " + problem, member))
             return future
-        text = _encode_checked(value, depth)
+        args = _encode_checked(value, depth).encode("utf-8")
+        if len(args) > CALL_LIMIT:
+            future.set_exception(_tool_error(
+                error_class, member_property,
+                "the arguments are over the per-call limit: their JSON text is %d bytes, "
+                "more than %d (runtime.max_call_bytes)" % (len(args), CALL_LIMIT), member))
+            return future
         call_id = self.next_id
-        body = ('{"t":"call","id":%d,"ns":%d,"m":%s,"args":%s}' % (
-            call_id, index, _dumps(_clean(member)), text)).encode("utf-8")
+        body = b"".join((
+            ('{"t":"call","id":%d,"ns":%d,"m":%s,"args":' % (
+                call_id, index, _dumps(_clean(member)))).encode("utf-8"),
+            args, b"}"))
         self.next_id = call_id + 1
         self.pending[call_id] = (future, member, error_class, member_property)
         self.send_bytes(body)
@@ -1445,6 +1459,13 @@ def _serve(host):
             break
     program = frame.get("program")
     namespaces = frame.get("namespaces", [])
+    global MAX_DEPTH, CALL_LIMIT
+    depth = frame.get("depth")
+    if type(depth) is int and depth > 0:
+        MAX_DEPTH = depth
+    call_limit = frame.get("callLimit")
+    if type(call_limit) is int and call_limit > 0:
+        CALL_LIMIT = call_limit
     if type(program) is not str or type(namespaces) is not list:
         host.finish_error("exception", "the Python runtime failed: a malformed run frame")
         return

@@ -216,12 +216,13 @@ fn limits(config: &EngineConfig) -> Limits {
     }
 }
 
-/// The largest frame a worker may send: the output cap (a log, a returned value, a tool
-/// argument), bounded by a quarter of the heap budget (the host parses what it reads), and
-/// at least 1 MiB.
+/// The largest frame a worker may send: the output cap (a log, a returned value) or the
+/// per-call cap (a tool argument), whichever is larger, bounded by a quarter of the heap
+/// budget (the host parses what it reads), and at least 1 MiB.
 fn frame_cap(config: &EngineConfig) -> u64 {
     let heap = config.heap_mb * 1024 * 1024;
-    config.max_output_bytes.min(heap / 4).max(1024 * 1024) + 64 * 1024
+    let largest = config.max_output_bytes.max(config.max_call_bytes);
+    largest.min(heap / 4).max(1024 * 1024) + 64 * 1024
 }
 
 /// Ready, confined workers.

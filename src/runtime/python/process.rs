@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
 use super::confine::Limits;
-use super::protocol::{FromWorker, ReadError, ToWorker, read_frame, write_frame};
+use super::protocol::{FromWorker, ReadError, ToWorker, read_frame, write_to_worker};
 
 /// How much of a worker's standard error is kept (its end).
 const STDERR_TAIL: usize = 64 * 1024;
@@ -128,8 +128,7 @@ impl SocketChannel {
         if self.inbox.len() < end {
             return None;
         }
-        let parsed = serde_json::from_slice(&self.inbox[4..end])
-            .map_err(|err| ReadError::Malformed(err.to_string()));
+        let parsed = super::protocol::decode(&self.inbox[4..end]);
         self.inbox.drain(..end);
         Some(parsed)
     }
@@ -456,7 +455,7 @@ impl Worker {
     /// Queues a frame for the worker (a worker that is gone just never reads it).
     pub(crate) fn send(&mut self, frame: &ToWorker) {
         let mut bytes = Vec::new();
-        if write_frame(&mut bytes, frame).is_err() {
+        if write_to_worker(&mut bytes, frame).is_err() {
             return;
         }
         match &mut self.channel {

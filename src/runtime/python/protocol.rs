@@ -95,6 +95,11 @@ pub(crate) enum ToWorker {
     Run {
         program: String,
         namespaces: Vec<WireNamespace>,
+        /// How deep values may nest (`runtime.max_json_depth`).
+        depth: usize,
+        /// The most bytes of JSON one call's arguments may have (`runtime.max_call_bytes`).
+        #[serde(rename = "callLimit")]
+        call_limit: u64,
     },
     /// A call succeeded.
     #[serde(rename = "ret")]
@@ -107,12 +112,30 @@ pub(crate) enum ToWorker {
 /// Writes one frame.
 pub(crate) fn write_frame(out: &mut impl Write, frame: &impl Serialize) -> io::Result<()> {
     let body = serde_json::to_vec(frame).map_err(io::Error::other)?;
+    write_body(out, &body)
+}
+
+/// Writes one frame to the worker. A result (`ret` with `ok`) may nest as deep as the
+/// library's limit, so its text is written without recursion.
+pub(crate) fn write_to_worker(out: &mut impl Write, frame: &ToWorker) -> io::Result<()> {
+    match frame {
+        ToWorker::Ok { id, ok } => {
+            let mut body = format!("{{\"t\":\"ret\",\"id\":{id},\"ok\":");
+            crate::json::write_text(ok, &mut body);
+            body.push('}');
+            write_body(out, body.as_bytes())
+        }
+        other => write_frame(out, other),
+    }
+}
+
+fn write_body(out: &mut impl Write, body: &[u8]) -> io::Result<()> {
     let length = u32::try_from(body.len())
         .map_err(|_| io::Error::other("a frame longer than 4 GiB"))?
         .to_le_bytes();
     let mut whole = Vec::with_capacity(body.len() + 4);
     whole.extend_from_slice(&length);
-    whole.extend_from_slice(&body);
+    whole.extend_from_slice(body);
     out.write_all(&whole)?;
     out.flush()
 }
@@ -142,10 +165,7 @@ impl std::fmt::Display for ReadError {
 }
 
 /// Reads one frame of at most `cap` bytes and parses it as `T`.
-pub(crate) fn read_frame<T: serde::de::DeserializeOwned>(
-    input: &mut impl Read,
-    cap: u64,
-) -> Result<T, ReadError> {
+pub(crate) fn read_frame<T: Frame>(input: &mut impl Read, cap: u64) -> Result<T, ReadError> {
     let mut length = [0u8; 4];
     match input.read_exact(&mut length) {
         Ok(()) => {}
@@ -164,7 +184,54 @@ pub(crate) fn read_frame<T: serde::de::DeserializeOwned>(
     if body.len() as u64 != length {
         return Err(ReadError::Closed);
     }
-    serde_json::from_slice(&body).map_err(|err| ReadError::Malformed(err.to_string()))
+    decode(&body)
+}
+
+/// Parses a frame's body as `T`. The members that carry program values (`args` of a call,
+/// `value` of `done`) may nest as deep as the library's limit
+/// ([`max_depth`](crate::json::max_depth)): the body is parsed without recursion, those
+/// members are taken out, the shallow rest is decoded by serde, and they are put back.
+pub(crate) fn decode<T: Frame>(body: &[u8]) -> Result<T, ReadError> {
+    let malformed = |why: String| ReadError::Malformed(why);
+    let text = std::str::from_utf8(body).map_err(|err| malformed(err.to_string()))?;
+    let mut value = crate::json::parse_lossless_within(text, crate::json::max_depth() + 1)
+        .map_err(|err| malformed(err.to_string()))?;
+    let mut deep = Vec::new();
+    if let Some(members) = value.as_object_mut() {
+        for key in T::DEEP_MEMBERS {
+            if let Some(member) = members.get_mut(*key) {
+                deep.push((*key, std::mem::take(member)));
+            }
+        }
+    }
+    let mut frame: T = serde_json::from_value(value).map_err(|err| malformed(err.to_string()))?;
+    for (key, member) in deep {
+        frame.restore(key, member);
+    }
+    Ok(frame)
+}
+
+/// A frame type [`decode`] reads: which members may be deep, and how they go back in.
+pub(crate) trait Frame: serde::de::DeserializeOwned {
+    /// The members that carry program values.
+    const DEEP_MEMBERS: &'static [&'static str];
+
+    /// Puts a deep member back after the shallow decode.
+    fn restore(&mut self, key: &str, member: JsonValue);
+}
+
+impl Frame for FromWorker {
+    const DEEP_MEMBERS: &'static [&'static str] = &["args", "value"];
+
+    fn restore(&mut self, key: &str, member: JsonValue) {
+        match (self, key) {
+            (FromWorker::Call { args, .. }, "args") => *args = member,
+            (FromWorker::Done { value, .. }, "value") => {
+                *value = (!member.is_null()).then_some(member);
+            }
+            _ => crate::json::dispose(member),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -67,7 +67,7 @@ fn stopped(stop: Stop, config: &EngineConfig) -> Ending {
 /// Host memory charged for one pending call: its arguments twice (the frame and the
 /// parsed value) and some bookkeeping.
 fn charge(args: &JsonValue) -> u64 {
-    let bytes = serde_json::to_string(args).map_or(0, |s| s.len() as u64);
+    let bytes = crate::json::to_text(args).len() as u64;
     2 * bytes + 2048
 }
 
@@ -107,6 +107,8 @@ async fn run(
                 members: ns.members.clone(),
             })
             .collect(),
+        depth: config.max_json_depth,
+        call_limit: config.max_call_bytes,
     });
     let started = Instant::now();
     let baseline = worker.cpu_time().unwrap_or_default();
@@ -245,7 +247,7 @@ fn done(value: Option<JsonValue>, error: Option<super::protocol::DoneError>) -> 
         }
         (Some(value), None) => match check_lossless(&value) {
             Ok(()) => {
-                let bytes = serde_json::to_string(&value).map_or(0, |s| s.len() as u64);
+                let bytes = crate::json::to_text(&value).len() as u64;
                 Ending::Value {
                     value: Some(value),
                     bytes,

@@ -3,6 +3,7 @@
 
 mod assembly;
 mod run_code;
+mod values;
 
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;

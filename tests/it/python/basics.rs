@@ -192,26 +192,58 @@ async fn only_the_offered_modules_import_and_the_dangerous_builtins_are_absent()
 }
 
 #[tokio::test]
+async fn negative_zero_and_over_large_arguments_are_refused_with_a_reason() {
+    let host = TestHost::new();
+    let outcome = run("return {'ok': 0.0, 'z': [-0.0]}").await;
+    let message = failure(&outcome, CodeRunErrorKind::InvalidOutput);
+    assert!(
+        message.contains("$.z[0]: -0.0 is not JSON (JSON text would make it 0; use 0.0)"),
+        "{message}"
+    );
+    let outcome = run_with_tools(
+        &host,
+        &["echo"],
+        "try:\n    await tools.echo({'v': -0.0})\nexcept ToolCallError as e:\n    return str(e)",
+    )
+    .await;
+    assert!(
+        value(&outcome)
+            .as_str()
+            .unwrap()
+            .contains("$.v: -0.0 is not JSON"),
+        "{outcome:?}"
+    );
+    // An argument larger than the output cap crosses (the per-call cap is separate).
+    let outcome = run_with_tools(
+        &host,
+        &["echo"],
+        "back = await tools.echo({'v': 'x' * 3_000_000})\nreturn len(back['v'])",
+    )
+    .await;
+    assert_eq!(value(&outcome), json!(3_000_000));
+}
+
+#[tokio::test]
 async fn nested_values_cross_both_ways() {
     let host = TestHost::new();
     let outcome = run_with_tools(
         &host,
         &["echo"],
-        "v = []\nfor _ in range(100):\n    v = [v]\nback = await tools.echo({'v': v})\nd = 0\nx = back['v']\nwhile x:\n    x = x[0]\n    d += 1\nreturn d",
+        "v = []\nfor _ in range(4998):\n    v = [v]\nback = await tools.echo({'v': v})\nd = 0\nx = back['v']\nwhile x:\n    x = x[0]\n    d += 1\nreturn d",
     )
     .await;
-    assert_eq!(value(&outcome), json!(100));
-    // Deeper than the host parses: refused in the worker with the reason, not a broken
-    // frame.
+    assert_eq!(value(&outcome), json!(4998));
+    // Deeper than the limit (runtime.max_json_depth, 5,000): refused in the worker with
+    // the reason, not a broken frame.
     let outcome = run_with_tools(
         &host,
         &["echo"],
-        "v = []\nfor _ in range(300):\n    v = [v]\ntry:\n    await tools.echo({'v': v})\nexcept ToolCallError as e:\n    return str(e)",
+        "v = []\nfor _ in range(6000):\n    v = [v]\ntry:\n    await tools.echo({'v': v})\nexcept ToolCallError as e:\n    return str(e)",
     )
     .await;
     let message = value(&outcome);
     assert!(
-        message.as_str().unwrap().contains("nest deeper than 126"),
+        message.as_str().unwrap().contains("nest deeper than 5000"),
         "{message}"
     );
 }

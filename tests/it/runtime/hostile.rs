@@ -150,6 +150,7 @@ async fn hostile_programs_end_as_declared_and_the_process_stays_healthy() {
         .with_wall_ms(3_000)
         .with_heap_mb(64)
         .with_max_output_bytes(1 << 20)
+        .with_max_call_bytes(1 << 20)
         .with_warm_pool(2);
     let engine = engine_with(config);
     let host = TestHost::new();

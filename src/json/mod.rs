@@ -10,15 +10,65 @@
 //! It must not know about schemas or tools.
 
 use std::fmt::{self, Write as _};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Serialize;
 
 /// The JSON value type of the library (`serde_json::Value`, object keys in insertion order).
 pub type JsonValue = serde_json::Value;
 
-/// The deepest nesting of arrays and objects accepted anywhere (the same limit
-/// `serde_json` applies when parsing text). Deeper values are refused, never recursed into.
+/// The deepest nesting of a schema, and of a value walked through `serde::Serialize` by
+/// [`to_lossless`] (both walks recurse, so they stay shallow).
 pub const MAX_DEPTH: usize = 128;
+
+/// The default nesting limit of the values a program passes and returns
+/// (`runtime.max_json_depth`): 5,000 levels of arrays and objects.
+pub const DEFAULT_VALUE_DEPTH: usize = 5_000;
+
+/// The levels the library may wrap a program's value in (`run_code`'s `{logs, value}`,
+/// an MCP result's structured content): the library's own limit is this much above the
+/// programs'.
+pub const WRAP_DEPTH: usize = 8;
+
+/// The default of [`max_depth`]: [`DEFAULT_VALUE_DEPTH`] plus [`WRAP_DEPTH`].
+pub const DEFAULT_MAX_DEPTH: usize = DEFAULT_VALUE_DEPTH + WRAP_DEPTH;
+
+/// The highest value [`set_max_depth`] accepts.
+pub const MAX_DEPTH_CEILING: usize = 100_000;
+
+static VALUE_DEPTH: AtomicUsize = AtomicUsize::new(DEFAULT_MAX_DEPTH);
+
+/// How deep JSON values may nest: the limit [`check_lossless`], [`parse_lossless`] and the
+/// schema validator apply to every value that crosses a boundary of the library (the
+/// engines apply their own `max_json_depth`, [`WRAP_DEPTH`] less, to program values).
+///
+/// Every walk of the library over a value keeps its own stack on the heap, so this bounds
+/// memory, not recursion. But `serde_json::Value`'s own `Clone`, `Drop`, `PartialEq` and
+/// `Serialize` recurse: cloning a 5,000-deep value of objects takes about 3 MiB of stack
+/// in a release build. A host whose tools clone or serialize deep arguments runs its
+/// runtime with room for that (tokio's `thread_stack_size`, as the command does), or
+/// lowers the limit.
+pub fn max_depth() -> usize {
+    VALUE_DEPTH.load(Ordering::Relaxed)
+}
+
+/// Sets [`max_depth`] for the whole process (1 to [`MAX_DEPTH_CEILING`]).
+///
+/// ```
+/// use codemode::json::{max_depth, set_max_depth, DEFAULT_MAX_DEPTH};
+/// assert!(set_max_depth(0).is_err());
+/// assert_eq!(max_depth(), DEFAULT_MAX_DEPTH);
+/// ```
+pub fn set_max_depth(depth: usize) -> Result<(), crate::Error> {
+    if !(1..=MAX_DEPTH_CEILING).contains(&depth) {
+        return Err(crate::Error::new(
+            crate::ErrorCode::InvalidConfig,
+            format!("max_json_depth must be between 1 and {MAX_DEPTH_CEILING}, got {depth}"),
+        ));
+    }
+    VALUE_DEPTH.store(depth, Ordering::Relaxed);
+    Ok(())
+}
 
 /// The largest integer magnitude a JavaScript number represents exactly (2^53 - 1).
 pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
@@ -103,10 +153,24 @@ fn is_plain_key(key: &str) -> bool {
     }
 }
 
+/// A path longer than this many steps is shown as its first and last halves of it, with
+/// the count of the steps between (a 5,000-deep path would be 15 KB of `[0]`).
+const SHOWN_STEPS: usize = 100;
+
 impl fmt::Display for JsonPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_char('$')?;
-        for segment in &self.segments {
+        let count = self.segments.len();
+        for (index, segment) in self.segments.iter().enumerate() {
+            if count > SHOWN_STEPS {
+                let half = SHOWN_STEPS / 2;
+                if index == half {
+                    write!(f, "...({} steps)...", count - SHOWN_STEPS)?;
+                }
+                if index >= half && index < count - half {
+                    continue;
+                }
+            }
             match segment {
                 PathSegment::Key(key) if is_plain_key(key) => write!(f, ".{key}")?,
                 PathSegment::Key(key) => {
@@ -128,8 +192,21 @@ pub enum LosslessReason {
     NonFiniteNumber(f64),
     /// An integer JavaScript cannot represent exactly.
     UnsafeInteger(String),
-    /// Arrays and objects nest deeper than [`MAX_DEPTH`].
-    TooDeep,
+    /// Arrays and objects nest deeper than the limit (see [`max_depth`]).
+    TooDeep {
+        /// The limit.
+        limit: usize,
+    },
+    /// `-0`: JSON text makes it `0` (JavaScript's `JSON.stringify(-0)` is `"0"`).
+    NegativeZero,
+    /// A string or key with a lone UTF-16 surrogate (an escape JSON text may carry but
+    /// Unicode text cannot).
+    LoneSurrogate {
+        /// `"a string"` or `"a key"`.
+        what: String,
+        /// The surrogate code unit.
+        unit: u16,
+    },
     /// A map key that is not a string.
     NonStringKey,
     /// A value JSON has no form for (bytes, a unit struct used as a map key, ...), or a
@@ -150,9 +227,16 @@ impl fmt::Display for LosslessReason {
                 f,
                 "integer {n} is outside ±{MAX_SAFE_INTEGER} and would change as a JavaScript number"
             ),
-            LosslessReason::TooDeep => {
-                write!(f, "arrays and objects nest deeper than {MAX_DEPTH} levels")
+            LosslessReason::TooDeep { limit } => {
+                write!(f, "arrays and objects nest deeper than {limit} levels")
             }
+            LosslessReason::NegativeZero => {
+                f.write_str("-0 is not JSON (JSON text would make it 0; use 0)")
+            }
+            LosslessReason::LoneSurrogate { what, unit } => write!(
+                f,
+                "{what} with a lone surrogate (U+{unit:04X}) is not UTF-8 text"
+            ),
             LosslessReason::NonStringKey => f.write_str("map key is not a string"),
             LosslessReason::Unsupported(what) => f.write_str(what),
         }
@@ -176,49 +260,128 @@ pub struct NotLossless {
     pub reason: LosslessReason,
 }
 
-/// Checks that `value` is lossless JSON (see the module docs). Never recurses deeper
-/// than [`MAX_DEPTH`].
+/// Checks that `value` is lossless JSON (see the module docs): no NaN or infinity, no
+/// `-0`, no unsafe integer, nesting within [`max_depth`]. Iterative: no depth of value
+/// reaches the thread's stack.
 pub fn check_lossless(value: &JsonValue) -> Result<(), NotLossless> {
-    let mut path = JsonPath::root();
-    check_value(value, &mut path, 0)
+    check_lossless_within(value, max_depth())
 }
 
-fn check_value(value: &JsonValue, path: &mut JsonPath, depth: usize) -> Result<(), NotLossless> {
-    match value {
-        JsonValue::Null | JsonValue::Bool(_) | JsonValue::String(_) => Ok(()),
-        JsonValue::Number(n) => check_number(n).map_err(|reason| NotLossless {
-            path: path.clone(),
-            reason,
-        }),
-        JsonValue::Array(items) => {
-            if depth >= MAX_DEPTH {
-                return Err(too_deep(path));
-            }
-            for (index, item) in items.iter().enumerate() {
-                path.push_index(index);
-                check_value(item, path, depth + 1)?;
-                path.pop();
-            }
-            Ok(())
-        }
-        JsonValue::Object(map) => {
-            if depth >= MAX_DEPTH {
-                return Err(too_deep(path));
-            }
-            for (key, item) in map {
-                path.push_key(key);
-                check_value(item, path, depth + 1)?;
-                path.pop();
-            }
-            Ok(())
-        }
+/// The path of the first array or object nested deeper than `limit` levels in `value`
+/// (its own level is 1), if any. Iterative.
+///
+/// ```
+/// use codemode::json::first_too_deep;
+/// let value = serde_json::json!({"a": [[1]], "b": 2});
+/// assert_eq!(first_too_deep(&value, 3), None);
+/// assert_eq!(first_too_deep(&value, 2).unwrap().to_string(), "$.a[0]");
+/// ```
+pub fn first_too_deep(value: &JsonValue, limit: usize) -> Option<JsonPath> {
+    match check_lossless_within(value, limit) {
+        Err(NotLossless {
+            path,
+            reason: LosslessReason::TooDeep { .. },
+        }) => Some(path),
+        // Another problem stopped the walk before it saw everything: look again with only
+        // the structure in view.
+        Err(_) => first_too_deep(&structure_of(value), limit),
+        Ok(()) => None,
     }
 }
 
-fn too_deep(path: &JsonPath) -> NotLossless {
-    NotLossless {
-        path: path.clone(),
-        reason: LosslessReason::TooDeep,
+/// The same nesting of arrays and objects with every scalar replaced by `null`.
+fn structure_of(value: &JsonValue) -> JsonValue {
+    let mut copy = deep_clone(value);
+    let mut pending: Vec<&mut JsonValue> = vec![&mut copy];
+    while let Some(node) = pending.pop() {
+        match node {
+            JsonValue::Array(items) => pending.extend(items.iter_mut()),
+            JsonValue::Object(map) => pending.extend(map.values_mut()),
+            scalar => *scalar = JsonValue::Null,
+        }
+    }
+    copy
+}
+
+/// [`check_lossless`] with an explicit depth limit.
+pub fn check_lossless_within(root: &JsonValue, limit: usize) -> Result<(), NotLossless> {
+    /// A container being walked and where the walk is in it.
+    enum Frame<'a> {
+        Array(std::iter::Enumerate<std::slice::Iter<'a, JsonValue>>),
+        Object(serde_json::map::Iter<'a>),
+    }
+    /// The path to the current value: each frame's current step.
+    fn path_of(steps: &[Option<Step<'_>>]) -> JsonPath {
+        let mut path = JsonPath::root();
+        for step in steps.iter().flatten() {
+            match step {
+                Step::Index(index) => path.push_index(*index),
+                Step::Key(key) => path.push_key(key),
+            }
+        }
+        path
+    }
+    #[derive(Clone, Copy)]
+    enum Step<'a> {
+        Index(usize),
+        Key(&'a str),
+    }
+    let mut frames: Vec<Frame<'_>> = Vec::new();
+    let mut steps: Vec<Option<Step<'_>>> = Vec::new();
+    let mut next = Some(root);
+    loop {
+        if let Some(value) = next.take() {
+            match value {
+                JsonValue::Null | JsonValue::Bool(_) | JsonValue::String(_) => {}
+                JsonValue::Number(n) => {
+                    if let Err(reason) = check_number(n) {
+                        return Err(NotLossless {
+                            path: path_of(&steps),
+                            reason,
+                        });
+                    }
+                }
+                JsonValue::Array(items) => {
+                    if frames.len() >= limit {
+                        return Err(NotLossless {
+                            path: path_of(&steps),
+                            reason: LosslessReason::TooDeep { limit },
+                        });
+                    }
+                    frames.push(Frame::Array(items.iter().enumerate()));
+                    steps.push(None);
+                }
+                JsonValue::Object(map) => {
+                    if frames.len() >= limit {
+                        return Err(NotLossless {
+                            path: path_of(&steps),
+                            reason: LosslessReason::TooDeep { limit },
+                        });
+                    }
+                    frames.push(Frame::Object(map.iter()));
+                    steps.push(None);
+                }
+            }
+        }
+        let Some(frame) = frames.last_mut() else {
+            return Ok(());
+        };
+        let step = match frame {
+            Frame::Array(items) => items.next().map(|(i, v)| (Step::Index(i), v)),
+            Frame::Object(members) => members.next().map(|(k, v)| (Step::Key(k.as_str()), v)),
+        };
+        match step {
+            Some((step, value)) => {
+                if let Some(last) = steps.last_mut() {
+                    *last = Some(step);
+                }
+                next = Some(value);
+            }
+            None => {
+                frames.pop();
+                steps.pop();
+            }
+        }
     }
 }
 
@@ -231,10 +394,13 @@ fn check_number(n: &serde_json::Number) -> Result<(), LosslessReason> {
         if u > MAX_SAFE_INTEGER {
             return Err(LosslessReason::UnsafeInteger(u.to_string()));
         }
-    } else if let Some(f) = n.as_f64()
-        && !f.is_finite()
-    {
-        return Err(LosslessReason::NonFiniteNumber(f));
+    } else if let Some(f) = n.as_f64() {
+        if !f.is_finite() {
+            return Err(LosslessReason::NonFiniteNumber(f));
+        }
+        if f == 0.0 && f.is_sign_negative() {
+            return Err(LosslessReason::NegativeZero);
+        }
     }
     Ok(())
 }
@@ -261,15 +427,52 @@ pub fn to_lossless<T: Serialize + ?Sized>(value: &T) -> Result<JsonValue, NotLos
     Ok(json)
 }
 
-/// Parses JSON text into a lossless value (text that parses is finite by construction;
-/// the integer range and depth are still checked).
+/// Parses JSON text into a lossless value: what [`check_lossless`] accepts, and strings
+/// without lone surrogates. Iterative, with the path of any problem in the message.
+///
+/// ```
+/// use codemode::json::parse_lossless;
+/// assert_eq!(parse_lossless(r#"{"a": [1, 2.5]}"#).unwrap(), serde_json::json!({"a": [1, 2.5]}));
+/// let err = parse_lossless(r#"{"a": [1, -0]}"#).unwrap_err();
+/// assert_eq!(err.to_string(), "$.a[1]: -0 is not JSON (JSON text would make it 0; use 0)");
+/// let err = parse_lossless(r#"{"s": "\ud800"}"#).unwrap_err();
+/// assert_eq!(err.path.to_string(), "$.s");
+/// ```
 pub fn parse_lossless(text: &str) -> Result<JsonValue, NotLossless> {
-    let value: JsonValue = serde_json::from_str(text).map_err(|err| NotLossless {
-        path: JsonPath::root(),
-        reason: LosslessReason::Unsupported(format!("not valid JSON: {err}")),
-    })?;
-    check_lossless(&value)?;
-    Ok(value)
+    text::parse(text, max_depth())
+}
+
+/// [`parse_lossless`] with an explicit depth limit (a frame around a value nests a level
+/// or two deeper than the value).
+pub fn parse_lossless_within(text: &str, limit: usize) -> Result<JsonValue, NotLossless> {
+    text::parse(text, limit)
+}
+
+/// The compact JSON text of a value (what `serde_json::to_string` writes), without
+/// recursion.
+pub fn to_text(value: &JsonValue) -> String {
+    let mut out = String::new();
+    text::write_compact(value, &mut out);
+    out
+}
+
+/// Appends the compact JSON text of a value to `out` (see [`to_text`]).
+pub fn write_text(value: &JsonValue, out: &mut String) {
+    text::write_compact(value, out);
+}
+
+/// The pretty JSON text of a value, indented by two spaces (what
+/// `serde_json::to_string_pretty` writes), without recursion.
+pub fn to_pretty_text(value: &JsonValue) -> String {
+    to_pretty_text_capped(value, usize::MAX)
+}
+
+/// [`to_pretty_text`] whose indentation stops growing at `max_indent` spaces (deep values
+/// stay readable).
+pub fn to_pretty_text_capped(value: &JsonValue, max_indent: usize) -> String {
+    let mut out = String::new();
+    text::write_pretty(value, &mut out, max_indent);
+    out
 }
 
 /// A short name of a value's JSON type, for messages (`"string"`, `"integer"`, ...).
@@ -287,6 +490,11 @@ pub fn type_name(value: &JsonValue) -> &'static str {
 
 /// A serializer that only checks: it walks a `Serialize` value and fails at the first
 /// thing that is not lossless JSON, remembering the path.
+mod deep;
+mod text;
+
+pub use deep::{deep_clone, dispose};
+
 mod check {
     use serde::ser::{self, Serialize};
 
@@ -334,7 +542,7 @@ mod check {
 
         fn enter(&mut self) -> Result<(), Failure> {
             if self.depth >= MAX_DEPTH {
-                return Err(self.fail(LosslessReason::TooDeep));
+                return Err(self.fail(LosslessReason::TooDeep { limit: MAX_DEPTH }));
             }
             self.depth += 1;
             Ok(())
@@ -904,10 +1112,116 @@ mod tests {
 
     #[test]
     fn depth_is_bounded() {
-        assert!(check_lossless(&nested(MAX_DEPTH)).is_ok());
-        let err = check_lossless(&nested(MAX_DEPTH + 1)).unwrap_err();
-        assert_eq!(err.reason, LosslessReason::TooDeep);
-        assert_eq!(err.path.len(), MAX_DEPTH);
+        assert!(check_lossless_within(&nested(40), 40).is_ok());
+        let err = check_lossless_within(&nested(41), 40).unwrap_err();
+        assert_eq!(err.reason, LosslessReason::TooDeep { limit: 40 });
+        assert_eq!(err.path.len(), 40);
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "${}: arrays and objects nest deeper than 40 levels",
+                "[0]".repeat(40)
+            )
+        );
+    }
+
+    /// Runs `f` on a thread with a small stack: a recursion per level would overflow it.
+    fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+        std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(f)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    #[test]
+    fn values_as_deep_as_the_default_limit_cross_without_recursion() {
+        on_small_stack(|| {
+            let value = nested(DEFAULT_MAX_DEPTH);
+            check_lossless(&value).unwrap();
+            let text = to_text(&value);
+            assert_eq!(text.len(), DEFAULT_MAX_DEPTH * 2 + 1);
+            let parsed = parse_lossless(&text).unwrap();
+            let pretty = to_pretty_text(&parsed);
+            let copy = deep_clone(&parsed);
+            assert_eq!(to_text(&copy), text);
+            let reparsed = parse_lossless(&pretty).unwrap();
+            assert_eq!(to_text(&reparsed), text);
+            let deeper = JsonValue::Array(vec![copy]);
+            let err = check_lossless(&deeper).unwrap_err();
+            assert_eq!(
+                err.reason,
+                LosslessReason::TooDeep {
+                    limit: DEFAULT_MAX_DEPTH
+                }
+            );
+            let err = parse_lossless(&format!("[{text}]")).unwrap_err();
+            assert_eq!(
+                err.reason,
+                LosslessReason::TooDeep {
+                    limit: DEFAULT_MAX_DEPTH
+                }
+            );
+            for value in [value, parsed, reparsed, deeper] {
+                dispose(value);
+            }
+        });
+    }
+
+    #[test]
+    fn negative_zero_and_lone_surrogates_are_refused_with_their_path() {
+        let err = check_lossless(&json!({"z": [-0.0]})).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "$.z[0]: -0 is not JSON (JSON text would make it 0; use 0)"
+        );
+        assert!(check_lossless(&json!({"z": 0.0})).is_ok());
+        for text in ["-0", "-0.0", "-0e5", "[1, -0.0]"] {
+            let err = parse_lossless(text).unwrap_err();
+            assert_eq!(err.reason, LosslessReason::NegativeZero, "{text}");
+        }
+        assert_eq!(parse_lossless("0.0").unwrap(), json!(0.0));
+        let err = parse_lossless(r#"{"a": {"s": "x\ud800y"}}"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "$.a.s: a string with a lone surrogate (U+D800) is not UTF-8 text"
+        );
+        let err = parse_lossless(r#"{"k\udc00": 1}"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "$: a key with a lone surrogate (U+DC00) is not UTF-8 text"
+        );
+        assert_eq!(
+            parse_lossless(r#""\ud83d\ude00""#).unwrap(),
+            json!("\u{1f600}")
+        );
+    }
+
+    #[test]
+    fn syntax_errors_name_the_path_line_and_column() {
+        let err = parse_lossless("{\"a\": [1,\n 2 x]}").unwrap_err();
+        assert_eq!(err.path.to_string(), "$.a[2]");
+        assert!(err.to_string().contains("at line 2 column 4"), "{err}");
+        for bad in [
+            "",
+            "[",
+            "[1,]",
+            "{\"a\" 1}",
+            "01",
+            "1.",
+            "1e",
+            "\"\\x\"",
+            "nul",
+            "[1] 2",
+            "\"\t\"",
+        ] {
+            assert!(parse_lossless(bad).is_err(), "{bad:?}");
+        }
+        let err = parse_lossless("9007199254740993").unwrap_err();
+        assert!(matches!(err.reason, LosslessReason::UnsafeInteger(_)));
+        let err = parse_lossless("1e400").unwrap_err();
+        assert!(matches!(err.reason, LosslessReason::NonFiniteNumber(_)));
     }
 
     #[test]
@@ -923,14 +1237,30 @@ mod tests {
             };
         }
         let err = to_lossless(&node).unwrap_err();
-        assert_eq!(err.reason, LosslessReason::TooDeep);
+        assert_eq!(err.reason, LosslessReason::TooDeep { limit: MAX_DEPTH });
     }
 
     #[test]
     fn hostile_text_of_100_000_levels_is_an_error_not_a_crash() {
         let text = "[".repeat(100_000) + &"]".repeat(100_000);
         let err = parse_lossless(&text).unwrap_err();
-        assert!(err.to_string().contains("not valid JSON"), "{err}");
+        assert!(
+            matches!(err.reason, LosslessReason::TooDeep { .. }),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn long_paths_are_shown_by_their_ends() {
+        let mut path = JsonPath::root();
+        for index in 0..5_000 {
+            path.push_index(index % 10);
+        }
+        let text = path.to_string();
+        assert!(text.starts_with("$[0][1][2]"), "{text}");
+        assert!(text.contains("...(4900 steps)..."), "{text}");
+        assert!(text.ends_with("[7][8][9]"), "{text}");
+        assert!(text.len() < 400);
     }
 
     #[test]

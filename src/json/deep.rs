@@ -1,0 +1,102 @@
+//! Cloning and dropping deep values without recursion.
+//!
+//! `serde_json::Value`'s derived `Clone` and its drop glue recurse once per level of
+//! nesting (cloning a 5,000-deep value of objects takes about 3 MiB of stack). The library
+//! uses these wherever it copies or frees a value that came from a program or a tool.
+
+use super::JsonValue;
+
+/// A copy of `value`, made with a heap stack instead of recursion.
+///
+/// ```
+/// use codemode::json::deep_clone;
+/// let value = serde_json::json!({"a": [1, {"b": null}], "c": "d"});
+/// assert_eq!(deep_clone(&value), value);
+/// ```
+pub fn deep_clone(value: &JsonValue) -> JsonValue {
+    /// A container being copied: the source's remaining members and the copy so far.
+    enum Frame<'a> {
+        Array(std::slice::Iter<'a, JsonValue>, Vec<JsonValue>),
+        Object(
+            serde_json::map::Iter<'a>,
+            serde_json::Map<String, JsonValue>,
+            Option<&'a str>,
+        ),
+    }
+    let shallow = |value: &JsonValue| match value {
+        JsonValue::Array(_) | JsonValue::Object(_) => None,
+        scalar => Some(scalar.clone()),
+    };
+    fn open(value: &JsonValue) -> Frame<'_> {
+        match value {
+            JsonValue::Array(items) => Frame::Array(items.iter(), Vec::with_capacity(items.len())),
+            JsonValue::Object(map) => Frame::Object(map.iter(), serde_json::Map::new(), None),
+            _ => Frame::Array([].iter(), Vec::new()),
+        }
+    }
+    if let Some(scalar) = shallow(value) {
+        return scalar;
+    }
+    let mut frames = vec![open(value)];
+    loop {
+        let Some(frame) = frames.last_mut() else {
+            return JsonValue::Null;
+        };
+        let next = match frame {
+            Frame::Array(items, _) => items.next(),
+            Frame::Object(members, _, key) => members.next().map(|(k, v)| {
+                *key = Some(k.as_str());
+                v
+            }),
+        };
+        let done = match next {
+            Some(child) => match shallow(child) {
+                Some(scalar) => Some(scalar),
+                None => {
+                    frames.push(open(child));
+                    None
+                }
+            },
+            None => {
+                let finished = match frames.pop() {
+                    Some(Frame::Array(_, copy)) => JsonValue::Array(copy),
+                    Some(Frame::Object(_, copy, _)) => JsonValue::Object(copy),
+                    None => JsonValue::Null,
+                };
+                if frames.is_empty() {
+                    return finished;
+                }
+                Some(finished)
+            }
+        };
+        if let Some(copied) = done {
+            match frames.last_mut() {
+                Some(Frame::Array(_, copy)) => copy.push(copied),
+                Some(Frame::Object(_, copy, key)) => {
+                    copy.insert(key.unwrap_or_default().to_owned(), copied);
+                }
+                None => return copied,
+            }
+        }
+    }
+}
+
+/// Frees `value` level by level, so no depth of nesting reaches the thread's stack.
+///
+/// ```
+/// let mut deep = serde_json::json!(0);
+/// for _ in 0..100_000 {
+///     deep = serde_json::Value::Array(vec![deep]);
+/// }
+/// codemode::json::dispose(deep);
+/// ```
+pub fn dispose(value: JsonValue) {
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        match value {
+            JsonValue::Array(items) => pending.extend(items),
+            JsonValue::Object(map) => pending.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}

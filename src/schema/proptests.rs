@@ -45,6 +45,17 @@ fn enum_of(kind: &'static str) -> BoxedStrategy<Value> {
         .boxed()
 }
 
+/// The narrowest subset type of a scalar (`const` needs one).
+fn type_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        _ => "string",
+    }
+}
+
 fn leaf_schema() -> BoxedStrategy<Value> {
     let kinds = prop::sample::select(vec!["string", "number", "integer", "boolean", "null"]);
     prop_oneof![
@@ -52,7 +63,7 @@ fn leaf_schema() -> BoxedStrategy<Value> {
         Just(json!({"description": "anything"})),
         kinds.clone().prop_map(|kind| json!({"type": kind})),
         kinds.prop_flat_map(enum_of),
-        scalar_value().prop_map(|v| json!({"const": v})),
+        scalar_value().prop_map(|v| json!({"type": type_of(&v), "const": v})),
         prop::sample::select(vec![json!(0), json!(2), json!(-3)])
             .prop_map(|v| json!({"type": "integer", "const": v})),
         Just(json!({"type": "array"})),
@@ -203,6 +214,33 @@ proptest! {
         for value in [arbitrary, shaped] {
             prop_assert_eq!(parsed.validate(&value).is_empty(), reference_is_valid(&root, &value));
         }
+    }
+
+    #[test]
+    fn const_must_be_one_of_enum_and_both_need_a_type(
+        schema in prop::sample::select(vec!["string", "number", "integer", "boolean", "null"])
+            .prop_flat_map(enum_of),
+        constant in scalar_value(),
+    ) {
+        let values = schema["enum"].as_array().cloned().unwrap_or_default();
+        let member = values.iter().any(|v| super::validate::json_equal(v, &constant));
+        let mut with_const = schema.clone();
+        with_const["const"] = constant.clone();
+        let parsed = JsonSchema::parse(&with_const);
+        prop_assert_eq!(parsed.is_ok(), member, "{} -> {:?}", with_const, parsed.err());
+        if let Ok(parsed) = parsed {
+            // The node accepts exactly the constant.
+            prop_assert!(parsed.is_valid(&constant));
+        }
+
+        let mut untyped = with_const;
+        if let Some(map) = untyped.as_object_mut() {
+            map.remove("type");
+        }
+        let err = JsonSchema::parse(&untyped).err();
+        let message = err.map(|e| e.to_string()).unwrap_or_default();
+        prop_assert!(message.contains("#/enum: `enum` requires a scalar `type`"), "{}", message);
+        prop_assert!(message.contains("#/const: `const` requires a scalar `type`"), "{}", message);
     }
 
     #[test]

@@ -244,6 +244,30 @@ proptest! {
     }
 
     #[test]
+    fn numbers_that_are_not_lossless_are_never_valid(
+        schema in schema(true),
+        arbitrary in any_value(),
+        magnitude in 9_007_199_254_740_992u64..=u64::MAX,
+        negative in any::<bool>(),
+    ) {
+        let number = if negative {
+            i64::try_from(magnitude).map_or_else(|_| json!(magnitude), |n| json!(-n))
+        } else {
+            json!(magnitude)
+        };
+        let parsed = JsonSchema::parse(&schema).unwrap_or_else(|err| panic!("{schema}: {err}"));
+        prop_assert!(!parsed.is_valid(&number), "{} accepted {}", schema, number);
+        prop_assert!(!parsed.validate(&number).is_empty());
+        for open in [json!({}), json!({"type": "array"}), json!({"type": "array", "items": {}})] {
+            let parsed = JsonSchema::parse(&open).unwrap_or_else(|err| panic!("{open}: {err}"));
+            let value = json!([arbitrary.clone(), number.clone()]);
+            let found = parsed.validate(&value);
+            prop_assert!(found.iter().any(|v| v.path == "$[1]" && v.message.starts_with("not lossless JSON")), "{:?}", found);
+            prop_assert!(!parsed.is_valid(&value));
+        }
+    }
+
+    #[test]
     fn parse_and_validate_never_panic_on_arbitrary_json(schema in any_value(), value in any_value()) {
         if let Ok(parsed) = JsonSchema::parse(&schema) {
             let _ = parsed.validate(&value);

@@ -1,6 +1,6 @@
 //! Validation of values against a checked schema tree: total, path-qualified, bounded.
 
-use crate::json::{JsonPath, JsonValue, MAX_DEPTH, type_name};
+use crate::json::{JsonPath, JsonValue, MAX_DEPTH, check_lossless, type_name};
 
 use super::Violation;
 use super::subset::{Node, ObjectShape, Shape};
@@ -62,6 +62,10 @@ impl Walk {
     fn node(&mut self, node: &Node, value: &JsonValue, depth: usize) {
         if depth >= MAX_DEPTH && (value.is_array() || value.is_object()) {
             self.report(format!("value nests deeper than {MAX_DEPTH} levels"));
+            return;
+        }
+        if value.is_number() && check_lossless(value).is_err() {
+            self.lossless_number(value);
             return;
         }
         match &node.shape {
@@ -159,15 +163,53 @@ impl Walk {
         }
     }
 
-    /// Any value is accepted, but its nesting still counts against [`MAX_DEPTH`]: the
-    /// first place too deep is reported once.
+    /// Any value is accepted, but it must still be lossless JSON: every number that is
+    /// not is reported, and its nesting counts against [`MAX_DEPTH`] (the first place too
+    /// deep is reported once).
     fn bounded(&mut self, value: &JsonValue, depth: usize) {
-        if let Some(too_deep) = too_deep_at(value, depth) {
-            let path = format!("{}{}", self.path, &too_deep.to_string()[1..]);
-            self.violations.push(Violation {
-                path,
-                message: format!("value nests deeper than {MAX_DEPTH} levels"),
-            });
+        let mut too_deep_reported = false;
+        self.bounded_at(value, depth, &mut too_deep_reported);
+    }
+
+    fn bounded_at(&mut self, value: &JsonValue, depth: usize, too_deep_reported: &mut bool) {
+        let enter = |walk: &mut Self, child: &JsonValue, reported: &mut bool| {
+            walk.bounded_at(child, depth + 1, reported);
+            walk.path.pop();
+            walk.done()
+        };
+        match value {
+            JsonValue::Number(_) => self.lossless_number(value),
+            JsonValue::Array(_) | JsonValue::Object(_) if depth >= MAX_DEPTH => {
+                if !*too_deep_reported {
+                    *too_deep_reported = true;
+                    self.report(format!("value nests deeper than {MAX_DEPTH} levels"));
+                }
+            }
+            JsonValue::Array(items) => {
+                for (index, child) in items.iter().enumerate() {
+                    self.path.push_index(index);
+                    if enter(self, child, too_deep_reported) {
+                        return;
+                    }
+                }
+            }
+            JsonValue::Object(map) => {
+                for (key, child) in map {
+                    self.path.push_key(key);
+                    if enter(self, child, too_deep_reported) {
+                        return;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Reports a number JavaScript would change (an integer outside the safe range): no
+    /// schema accepts a value that is not lossless JSON.
+    fn lossless_number(&mut self, value: &JsonValue) {
+        if let Err(err) = check_lossless(value) {
+            self.report(format!("not lossless JSON: {}", err.reason));
         }
     }
 
@@ -197,28 +239,6 @@ impl Walk {
                 return;
             }
         }
-    }
-}
-
-/// The relative path of the first container nested deeper than [`MAX_DEPTH`] in total.
-fn too_deep_at(value: &JsonValue, depth: usize) -> Option<JsonPath> {
-    let enter = |path: JsonPath, child: &JsonValue| {
-        too_deep_at(child, depth + 1).map(|rest| {
-            let mut full = path;
-            full.extend(rest);
-            full
-        })
-    };
-    match value {
-        JsonValue::Array(_) | JsonValue::Object(_) if depth >= MAX_DEPTH => Some(JsonPath::root()),
-        JsonValue::Array(items) => items
-            .iter()
-            .enumerate()
-            .find_map(|(index, child)| enter(JsonPath::root().index(index), child)),
-        JsonValue::Object(map) => map
-            .iter()
-            .find_map(|(key, child)| enter(JsonPath::root().key(key), child)),
-        _ => None,
     }
 }
 
@@ -353,6 +373,53 @@ mod tests {
         );
         assert!(check(json!({"type": "number", "const": 1}), json!(1.0)).is_empty());
         assert!(check(json!({"type": "integer", "enum": [1, 2]}), json!(2.0)).is_empty());
+    }
+
+    #[test]
+    fn numbers_that_are_not_lossless_are_refused_everywhere() {
+        let unsafe_int = json!(9007199254740993u64);
+        let reason = "not lossless JSON: integer 9007199254740993 is outside ±9007199254740991 and would change as a JavaScript number";
+        for schema in [
+            json!({}),
+            json!({"description": "anything"}),
+            json!({"type": "number"}),
+            json!({"type": "integer"}),
+            json!({"oneOf": [{"type": "number"}, {"type": "string"}]}),
+        ] {
+            assert_eq!(
+                check(schema.clone(), unsafe_int.clone()),
+                [format!("$: {reason}")],
+                "{schema}"
+            );
+        }
+        assert_eq!(
+            check(json!({"type": "integer"}), json!(-9007199254740993i64)),
+            [
+                "$: not lossless JSON: integer -9007199254740993 is outside ±9007199254740991 and would change as a JavaScript number"
+            ]
+        );
+        // Inside values no type constrains: arrays without items, open objects, `{}`.
+        assert_eq!(
+            check(
+                json!({"type": "object", "properties": {"a": {"type": "array"}}}),
+                json!({"a": [1, unsafe_int.clone()], "b": {"c": unsafe_int.clone()}})
+            ),
+            [format!("$.a[1]: {reason}"), format!("$.b.c: {reason}")]
+        );
+        // The edges of the safe range are fine.
+        for value in [
+            json!(9007199254740991u64),
+            json!(-9007199254740991i64),
+            json!(1e300),
+        ] {
+            assert!(check(json!({}), value.clone()).is_empty(), "{value}");
+            assert!(
+                check(json!({"type": "number"}), value.clone()).is_empty(),
+                "{value}"
+            );
+        }
+        let any = JsonSchema::parse(&json!({})).unwrap();
+        assert!(!any.is_valid(&json!([unsafe_int])));
     }
 
     #[test]

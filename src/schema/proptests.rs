@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
-use super::{JsonSchema, StructuredOutputSchema};
+use super::{JsonSchema, StructuredOutputSchema, ValueSchema};
 
 const NAMES: [&str; 4] = ["a", "b", "c", "d"];
 
@@ -265,6 +265,27 @@ proptest! {
             prop_assert!(found.iter().any(|v| v.path == "$[1]" && v.message.starts_with("not lossless JSON")), "{:?}", found);
             prop_assert!(!parsed.is_valid(&value));
         }
+    }
+
+    #[test]
+    fn the_json_node_keeps_any_lossless_default_and_examples(
+        default in prop::option::of(any_value()),
+        examples in prop::option::of(any_value()),
+        value in any_value(),
+    ) {
+        let mut spec = json!({"type": "json"});
+        let mut expected = json!({});
+        for (keyword, annotation) in [("default", &default), ("examples", &examples)] {
+            if let Some(annotation) = annotation {
+                spec[keyword] = annotation.clone();
+                expected[keyword] = annotation.clone();
+            }
+        }
+        let read = ValueSchema::from_json(&spec).unwrap_or_else(|err| panic!("{spec}: {err}"));
+        prop_assert_eq!(read.to_json_schema(), expected);
+        let compiled = read.compile().unwrap_or_else(|err| panic!("{spec}: {err}"));
+        // Annotations constrain nothing.
+        prop_assert!(compiled.is_valid(&value));
     }
 
     #[test]

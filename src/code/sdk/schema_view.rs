@@ -37,7 +37,7 @@ pub(crate) enum Ty<'a> {
     Unknown,
     /// Any JSON value (no constraint).
     Any,
-    /// No value at all (`false`, an empty `enum`).
+    /// No value at all (`false`).
     Never,
     String,
     Number,
@@ -681,8 +681,11 @@ impl<'d> DocumentWalker<'_, 'd> {
                 .map(Ty::Literal)
                 .collect();
             return match members.len() {
-                0 => Ty::Never,
-                1 => members.pop().unwrap_or(Ty::Never),
+                // No listed value has the node's type (or none is listed): a contradiction
+                // in the schema, not a type of no value, so it is `unknown` like anything
+                // else the schema does not say (`never` would make the tool uncallable).
+                0 => self.at(path, "/enum", |w, path| w.unknown(path)),
+                1 => members.pop().unwrap_or(Ty::Unknown),
                 _ => Ty::Union(members),
             };
         }
@@ -880,6 +883,45 @@ impl<'d> DocumentWalker<'_, 'd> {
         self.by_pointer.insert(pointer.clone(), id);
         self.pending.push((id, pointer));
         Ty::Alias(id)
+    }
+}
+
+/// What a JSON number literal is, for the renderers: an integer both languages spell
+/// exactly, an integer outside JavaScript's safe range (`±(2^53 - 1)`, which no lossless
+/// value reaches and a TypeScript literal would round), or a number with a fraction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NumberLiteral {
+    SafeInteger(i64),
+    LargeInteger,
+    Fraction,
+}
+
+impl NumberLiteral {
+    pub(crate) fn of(n: &serde_json::Number) -> NumberLiteral {
+        let safe = crate::json::MAX_SAFE_INTEGER;
+        if let Some(i) = n.as_i64() {
+            if i.unsigned_abs() <= safe {
+                NumberLiteral::SafeInteger(i)
+            } else {
+                NumberLiteral::LargeInteger
+            }
+        } else if n.is_u64() {
+            // Not an `i64`, so above `i64::MAX`: far outside the safe range.
+            NumberLiteral::LargeInteger
+        } else {
+            match n.as_f64() {
+                Some(f) if f.is_finite() && f.fract() == 0.0 => {
+                    // `safe` is below 2^53, so the conversions are exact.
+                    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+                    if f.abs() <= safe as f64 {
+                        NumberLiteral::SafeInteger(f as i64)
+                    } else {
+                        NumberLiteral::LargeInteger
+                    }
+                }
+                _ => NumberLiteral::Fraction,
+            }
+        }
     }
 }
 
@@ -1230,6 +1272,23 @@ mod tests {
             vec![
                 "\"schema\" schema#/properties/a".to_owned(),
                 "\"schema\" schema#/properties/b/type".to_owned()
+            ]
+        );
+    }
+
+    #[test]
+    fn contradictory_enums_are_reported_unknowns() {
+        let schema = json!({"type": "object", "properties": {
+            "a": {"type": "string", "enum": [1]},
+            "b": {"type": "integer", "enum": []},
+            "c": {"type": "string", "enum": ["x", 2]}
+        }});
+        let (_, model) = build_single(&schema);
+        assert_eq!(
+            model.unknowns,
+            vec![
+                "\"schema\" schema#/properties/a/enum".to_owned(),
+                "\"schema\" schema#/properties/b/enum".to_owned()
             ]
         );
     }

@@ -257,6 +257,7 @@ impl<'a> ModelBuilder<'a> {
             role,
             by_pointer: HashMap::new(),
             pending: Vec::new(),
+            inlining: Vec::new(),
             budget: DOCUMENT_BUDGET,
         };
         let mut path = String::new();
@@ -370,6 +371,9 @@ struct DocumentWalker<'b, 'd> {
     by_pointer: HashMap<String, AliasId>,
     /// Aliases whose target is still to walk.
     pending: Vec<(AliasId, String)>,
+    /// The `$ref`s being walked in place, innermost last: (target pointer, pointer of the
+    /// node holding the reference).
+    inlining: Vec<(String, String)>,
     budget: usize,
 }
 
@@ -583,7 +587,7 @@ impl<'d> DocumentWalker<'_, 'd> {
         }
         let mut parts = Vec::new();
         if let Some(reference) = map.get(Kw::Ref) {
-            let ty = self.at(path, "/$ref", |w, path| w.reference(reference, path));
+            let ty = self.at(path, "/$ref", |w, path| w.reference(reference, path, depth));
             parts.push(ty);
         }
         parts.push(self.core(map, path, depth));
@@ -740,11 +744,15 @@ impl<'d> DocumentWalker<'_, 'd> {
                     push_pointer_escaped(path, name);
                     let ty = self.walk_node(schema, keywords.as_ref(), path, depth + 1);
                     path.truncate(len);
+                    let doc = match &keywords {
+                        Some(keywords) => doc_with(keywords, &self.referenced_facts(keywords)),
+                        None => Cow::Borrowed(""),
+                    };
                     properties.push(Property {
                         name,
                         ty,
                         required: is_required(name),
-                        doc: keywords.as_ref().map(doc_from).unwrap_or_default(),
+                        doc,
                     });
                 }
             }
@@ -859,7 +867,13 @@ impl<'d> DocumentWalker<'_, 'd> {
         })
     }
 
-    fn reference(&mut self, reference: &JsonValue, path: &str) -> Ty<'d> {
+    /// A `$ref` (`path` ends in `/$ref`). A target that is a definition (`$defs`,
+    /// `definitions`) or the root has a name of its own and becomes a named alias. Any
+    /// other target (`#/properties/a`, as zod-to-json-schema writes for a schema used
+    /// twice) is walked in place: its location names and documents another property, not
+    /// the schema. Only a reference back into what is being walked (which would not end)
+    /// makes such a target an alias.
+    fn reference(&mut self, reference: &JsonValue, path: &mut String, depth: usize) -> Ty<'d> {
         let Some(pointer) = reference.as_str().and_then(local_pointer) else {
             return self.unknown(path);
         };
@@ -869,6 +883,17 @@ impl<'d> DocumentWalker<'_, 'd> {
         let Some(target) = self.root.pointer(&pointer) else {
             return self.unknown(path);
         };
+        let location = path.strip_suffix("/$ref").unwrap_or(path);
+        if !has_own_name(&pointer)
+            && depth < MAX_SCHEMA_DEPTH
+            && !self.is_recursive(&pointer, location)
+        {
+            self.inlining.push((pointer.clone(), location.to_owned()));
+            let mut target_path = pointer;
+            let ty = self.walk(target, &mut target_path, depth + 1);
+            self.inlining.pop();
+            return ty;
+        }
         let suffix = alias_suffix(&pointer, self.role);
         let name = self
             .builder
@@ -922,6 +947,70 @@ impl NumberLiteral {
                 _ => NumberLiteral::Fraction,
             }
         }
+    }
+}
+
+impl<'d> DocumentWalker<'_, 'd> {
+    /// Whether walking `target` in place from the node at `location` would come back to
+    /// it: `target` holds that node, or a reference being walked in place.
+    fn is_recursive(&self, target: &str, location: &str) -> bool {
+        let within = |inner: &str| {
+            inner
+                .strip_prefix(target)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        };
+        within(location)
+            || self
+                .inlining
+                .iter()
+                .any(|(other, at)| other == target || within(at))
+    }
+
+    /// The facts (bounds, formats, ...) of the schema a node refers to when the reference
+    /// is walked in place (see [`Self::reference`]): they belong to the schema, so the
+    /// referring property states them; the target's description does not.
+    fn referenced_facts(&self, map: &Keywords<'d>) -> String {
+        let mut facts = String::new();
+        let mut reference = map.get(Kw::Ref);
+        for _ in 0..MAX_REFERENCE_HOPS {
+            let Some(pointer) = reference
+                .and_then(JsonValue::as_str)
+                .and_then(local_pointer)
+            else {
+                break;
+            };
+            if has_own_name(&pointer) {
+                break;
+            }
+            let Some(target) = self.root.pointer(&pointer).and_then(JsonValue::as_object) else {
+                break;
+            };
+            let keywords = Keywords::of(target);
+            facts_of(&keywords, &mut facts, true);
+            if !facts.is_empty() {
+                break;
+            }
+            reference = keywords.get(Kw::Ref);
+        }
+        facts
+    }
+}
+
+/// References followed to find the facts of a schema written as a `$ref` chain.
+const MAX_REFERENCE_HOPS: usize = 8;
+
+/// Whether the schema at `pointer` has a name of its own: the root, or an entry of
+/// `$defs`/`definitions`.
+fn has_own_name(pointer: &str) -> bool {
+    pointer.is_empty() || definition_name(pointer).is_some()
+}
+
+/// `Name` for `/$defs/Name` and `/definitions/Name` (unescaped).
+fn definition_name(pointer: &str) -> Option<String> {
+    let mut segments = pointer.split('/').skip(1);
+    match (segments.next(), segments.next(), segments.next()) {
+        (Some("$defs" | "definitions"), Some(name), None) => Some(pointer_unescape(name)),
+        _ => None,
     }
 }
 
@@ -1007,12 +1096,12 @@ fn alias_suffix(pointer: &str, role: Role) -> String {
     if pointer.is_empty() {
         return role.root_alias().to_owned();
     }
-    let segments: Vec<String> = pointer.split('/').skip(1).map(pointer_unescape).collect();
-    let words = match segments.as_slice() {
-        [container, name] if container == "$defs" || container == "definitions" => {
-            pascal_case(name)
+    let words = match definition_name(pointer) {
+        Some(name) => pascal_case(&name),
+        None => {
+            let segments: Vec<String> = pointer.split('/').skip(1).map(pointer_unescape).collect();
+            pascal_case(&segments.join(" "))
         }
-        _ => pascal_case(&segments.join(" ")),
     };
     if words.is_empty() {
         "Def".to_owned()
@@ -1104,8 +1193,16 @@ pub(crate) fn doc_of(node: &JsonValue) -> Cow<'_, str> {
 /// [`doc_of`] for a node whose keywords are already read. Borrows the description when
 /// it is the whole documentation and already one line (the common case).
 fn doc_from<'a>(map: &Keywords<'a>) -> Cow<'a, str> {
+    doc_with(map, "")
+}
+
+/// [`doc_from`], with `more` facts (those of a referenced schema) after the node's own.
+fn doc_with<'a>(map: &Keywords<'a>, more: &str) -> Cow<'a, str> {
     let mut facts = String::new();
     facts_of(map, &mut facts, true);
+    if !more.is_empty() && facts != more {
+        push_fact(&mut facts, format_args!("{more}"));
+    }
     let text = map
         .get(Kw::Description)
         .or_else(|| map.get(Kw::Title))
@@ -1274,6 +1371,93 @@ mod tests {
                 "\"schema\" schema#/properties/b/type".to_owned()
             ]
         );
+    }
+
+    /// What `@modelcontextprotocol/server-sequential-thinking` publishes: zod-to-json-schema
+    /// writes the later uses of one shared boolean schema as `$ref`s to its first use.
+    fn sequential_thinking() -> JsonValue {
+        let text = include_str!("../../../fixtures/tools/sequential-thinking.tools.json");
+        let list: JsonValue = serde_json::from_str(text).unwrap();
+        list["tools"][0]["inputSchema"].clone()
+    }
+
+    #[test]
+    fn references_to_other_properties_take_no_name_or_doc_of_theirs() {
+        let schema = sequential_thinking();
+        let (ty, model) = build_single(&schema);
+        // No alias named after (or documented as) `nextThoughtNeeded`.
+        assert!(model.aliases.is_empty(), "{:?}", model.aliases);
+        assert!(model.unknowns.is_empty(), "{:?}", model.unknowns);
+        let Ty::Object(object) = ty else {
+            panic!("{ty:?}")
+        };
+        let property = |name: &str| {
+            object
+                .properties
+                .iter()
+                .find(|p| p.name == name)
+                .unwrap_or_else(|| panic!("{name}"))
+        };
+        for (name, doc) in [
+            ("isRevision", "Whether this revises previous thinking"),
+            ("needsMoreThoughts", "If more thoughts are needed"),
+            (
+                "nextThoughtNeeded",
+                "Whether another thought step is needed",
+            ),
+        ] {
+            assert_eq!(property(name).ty, Ty::Boolean, "{name}");
+            assert_eq!(property(name).doc, doc, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_reference_into_properties_documents_the_facts_of_its_target_only() {
+        let schema = json!({"type": "object", "properties": {
+            "count": {"type": "integer", "minimum": 1, "description": "How many"},
+            "again": {"$ref": "#/properties/count", "description": "How many more"},
+            "bare": {"$ref": "#/properties/count"},
+            "list": {"type": "array", "items": {"type": "string", "format": "uri", "description": "A link"}},
+            "links": {"type": "array", "items": {"$ref": "#/properties/list/items"}}
+        }});
+        let (ty, model) = build_single(&schema);
+        assert!(model.aliases.is_empty(), "{:?}", model.aliases);
+        let Ty::Object(object) = ty else {
+            panic!("{ty:?}")
+        };
+        let docs: Vec<(&str, &str)> = object
+            .properties
+            .iter()
+            .map(|p| (p.name, p.doc.as_ref()))
+            .collect();
+        assert_eq!(
+            docs,
+            vec![
+                ("count", "How many (integer, minimum: 1)"),
+                ("again", "How many more (integer, minimum: 1)"),
+                ("bare", "integer, minimum: 1"),
+                ("list", "each item: format: uri"),
+                ("links", ""),
+            ]
+        );
+        assert_eq!(object.properties[4].ty, Ty::Array(Box::new(Ty::String)));
+    }
+
+    #[test]
+    fn recursive_references_into_properties_stay_named_aliases() {
+        // The reference sits inside its own target: it must stay a name, or it would not end.
+        let schema = json!({"type": "object", "properties": {
+            "tree": {"type": "object", "properties": {
+                "children": {"type": "array", "items": {"$ref": "#/properties/tree"}}
+            }},
+            // Two properties that refer to each other.
+            "a": {"type": "array", "items": {"$ref": "#/properties/b"}},
+            "b": {"type": "array", "items": {"$ref": "#/properties/a"}}
+        }});
+        let (_, model) = build_single(&schema);
+        let names: Vec<&str> = model.aliases.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["SchemaPropertiesTree", "SchemaPropertiesA"]);
+        assert!(model.unknowns.is_empty(), "{:?}", model.unknowns);
     }
 
     #[test]

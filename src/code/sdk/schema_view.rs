@@ -258,6 +258,8 @@ impl<'a> ModelBuilder<'a> {
             by_pointer: HashMap::new(),
             pending: Vec::new(),
             inlining: Vec::new(),
+            inlined: HashMap::new(),
+            too_deep: false,
             budget: DOCUMENT_BUDGET,
         };
         let mut path = String::new();
@@ -374,6 +376,12 @@ struct DocumentWalker<'b, 'd> {
     /// The `$ref`s being walked in place, innermost last: (target pointer, pointer of the
     /// node holding the reference).
     inlining: Vec<(String, String)>,
+    /// Targets already walked in place, by pointer: a type of the target wherever it is
+    /// referred to from, so each is walked once (a chain or fan of such references costs
+    /// linear work, and its unknowns are reported once).
+    inlined: HashMap<String, (Ty<'d>, usize)>,
+    /// Set when a node was deeper than [`MAX_SCHEMA_DEPTH`].
+    too_deep: bool,
     budget: usize,
 }
 
@@ -563,6 +571,7 @@ impl<'d> DocumentWalker<'_, 'd> {
         depth: usize,
     ) -> Ty<'d> {
         if depth > MAX_SCHEMA_DEPTH || self.budget == 0 {
+            self.too_deep |= depth > MAX_SCHEMA_DEPTH;
             return self.unknown(path);
         }
         self.budget -= 1;
@@ -880,6 +889,19 @@ impl<'d> DocumentWalker<'_, 'd> {
         if let Some(&id) = self.by_pointer.get(&pointer) {
             return Ty::Alias(id);
         }
+        if let Some((ty, size)) = self.inlined.get(&pointer) {
+            // Every copy counts against the document's budget, so references cannot
+            // multiply the text; past it, the target is named once instead.
+            if *size <= self.budget {
+                self.budget -= *size;
+                return ty.clone();
+            }
+            let ty = ty.clone();
+            return match self.root.pointer(&pointer) {
+                Some(target) => Ty::Alias(self.alias(pointer, target, Some(ty))),
+                None => self.unknown(path),
+            };
+        }
         let Some(target) = self.root.pointer(&pointer) else {
             return self.unknown(path);
         };
@@ -889,26 +911,83 @@ impl<'d> DocumentWalker<'_, 'd> {
             && !self.is_recursive(&pointer, location)
         {
             self.inlining.push((pointer.clone(), location.to_owned()));
-            let mut target_path = pointer;
+            let unknowns = self.builder.unknowns.len();
+            let outer_too_deep = std::mem::replace(&mut self.too_deep, false);
+            let mut target_path = pointer.clone();
             let ty = self.walk(target, &mut target_path, depth + 1);
             self.inlining.pop();
+            let too_deep = std::mem::replace(&mut self.too_deep, outer_too_deep);
+            if too_deep {
+                // Too deep where it is referred to, not in itself: an alias walks it from
+                // the top instead.
+                self.builder.unknowns.truncate(unknowns);
+                return Ty::Alias(self.alias(pointer, target, None));
+            }
+            // A large type is named once rather than written at every reference (a fan of
+            // references to references would otherwise grow the text exponentially).
+            let size = ty_size(&ty, MAX_INLINE_NODES);
+            if size > MAX_INLINE_NODES {
+                return Ty::Alias(self.alias(pointer, target, Some(ty)));
+            }
+            self.inlined.insert(pointer, (ty.clone(), size));
             return ty;
         }
+        Ty::Alias(self.alias(pointer, target, None))
+    }
+
+    /// Declares the alias of the target at `pointer`: with its type when it is known,
+    /// else its target is walked later (see [`ModelBuilder::walk_document`]).
+    fn alias(&mut self, pointer: String, target: &'d JsonValue, ty: Option<Ty<'d>>) -> AliasId {
         let suffix = alias_suffix(&pointer, self.role);
         let name = self
             .builder
             .names
             .claim(&format!("{}{}", self.stem, suffix));
         let id = self.builder.aliases.len();
+        let pending = ty.is_none();
         self.builder.aliases.push(Alias {
             name,
-            ty: Ty::Unknown,
+            ty: ty.unwrap_or(Ty::Unknown),
             doc: doc_of(target),
         });
         self.by_pointer.insert(pointer.clone(), id);
-        self.pending.push((id, pointer));
-        Ty::Alias(id)
+        if pending {
+            self.pending.push((id, pointer));
+        }
+        id
     }
+}
+
+/// The most nodes of a type written in place of a `$ref` (see
+/// [`DocumentWalker::reference`]); a larger target becomes a named alias.
+const MAX_INLINE_NODES: usize = 256;
+
+/// How many nodes `ty` has, counting at most `cap + 1` (no recursion).
+fn ty_size(ty: &Ty<'_>, cap: usize) -> usize {
+    let mut count = 0;
+    let mut stack = vec![ty];
+    while let Some(ty) = stack.pop() {
+        count += 1;
+        if count > cap {
+            break;
+        }
+        match ty {
+            Ty::Array(item) => stack.push(item),
+            Ty::Tuple(tuple) => {
+                stack.extend(tuple.items.iter());
+                stack.extend(tuple.rest.as_deref());
+            }
+            Ty::Object(object) => {
+                stack.extend(object.properties.iter().map(|p| &p.ty));
+                if let Extra::Typed(extra, _) = &object.extra {
+                    stack.push(extra);
+                }
+            }
+            Ty::Union(members) | Ty::Intersection(members) => stack.extend(members.iter()),
+            _ => {}
+        }
+    }
+    count
 }
 
 /// What a JSON number literal is, for the renderers: an integer both languages spell

@@ -177,14 +177,15 @@ impl Walk {
             walk.path.pop();
             walk.done()
         };
+        if depth >= MAX_DEPTH && (value.is_array() || value.is_object()) {
+            if !*too_deep_reported {
+                *too_deep_reported = true;
+                self.report(format!("value nests deeper than {MAX_DEPTH} levels"));
+            }
+            return;
+        }
         match value {
             JsonValue::Number(_) => self.lossless_number(value),
-            JsonValue::Array(_) | JsonValue::Object(_) if depth >= MAX_DEPTH => {
-                if !*too_deep_reported {
-                    *too_deep_reported = true;
-                    self.report(format!("value nests deeper than {MAX_DEPTH} levels"));
-                }
-            }
             JsonValue::Array(items) => {
                 for (index, child) in items.iter().enumerate() {
                     self.path.push_index(index);

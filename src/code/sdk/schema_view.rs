@@ -882,7 +882,7 @@ impl<'d> DocumentWalker<'_, 'd> {
     /// twice) is walked in place: its location names and documents another property, not
     /// the schema. Only a reference back into what is being walked (which would not end)
     /// makes such a target an alias.
-    fn reference(&mut self, reference: &JsonValue, path: &mut String, depth: usize) -> Ty<'d> {
+    fn reference(&mut self, reference: &JsonValue, path: &str, depth: usize) -> Ty<'d> {
         let Some(pointer) = reference.as_str().and_then(local_pointer) else {
             return self.unknown(path);
         };

@@ -142,7 +142,7 @@ impl Registry {
             self.emit(SessionEvent::ToolCall {
                 call_id: execution.call_id.clone(),
                 name: execution.name.clone(),
-                arguments: (*execution.arguments).clone(),
+                arguments: crate::json::deep_clone(&execution.arguments),
             })
             .await;
         }

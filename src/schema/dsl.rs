@@ -2,7 +2,7 @@
 //! compiled to the enforced JSON Schema subset.
 
 use crate::error::{Error, ErrorCode};
-use crate::json::{JsonValue, MAX_DEPTH};
+use crate::json::{JsonValue, MAX_DEPTH, check_lossless};
 
 use super::subset::JsonSchema;
 use super::{SchemaError, SchemaIssue};
@@ -28,8 +28,9 @@ enum Kind {
 
 /// One schema for any JSON value, written by a tool author: `string`, `number`,
 /// `integer`, `boolean`, `null`, `array`, `object` (with an explicit
-/// `additionalProperties`), `json` (anything) and exactly-one `oneOf`. Scalars may carry
-/// `enum`/`const` values, which must match the node's type.
+/// `additionalProperties`), `json` (anything; it may carry the `default` and `examples`
+/// annotations, lossless JSON) and exactly-one `oneOf`. Scalars may carry `enum`/`const`
+/// values, which must match the node's type.
 ///
 /// Build it in Rust, or read it from the spec's data form with [`ValueSchema::from_json`].
 ///
@@ -53,6 +54,10 @@ pub struct ValueSchema {
     title: Option<String>,
     enum_values: Option<Vec<JsonValue>>,
     constant: Option<JsonValue>,
+    /// `default` (json nodes only): an annotation, lossless JSON, never applied.
+    default: Option<JsonValue>,
+    /// `examples` (json nodes only): an annotation, lossless JSON.
+    examples: Option<JsonValue>,
     /// A builder call that did not fit the node (kept so `compile` reports it).
     misuse: Option<&'static str>,
 }
@@ -76,6 +81,8 @@ impl ValueSchema {
             title: None,
             enum_values: None,
             constant: None,
+            default: None,
+            examples: None,
             misuse: None,
         }
     }
@@ -160,6 +167,20 @@ impl ValueSchema {
         self
     }
 
+    /// Sets the `default` annotation of a json node (documentation only: validation
+    /// never applies it). It must be lossless JSON; other nodes report it at compile.
+    pub fn default_value(mut self, value: impl Into<JsonValue>) -> Self {
+        self.default = Some(value.into());
+        self
+    }
+
+    /// Sets the `examples` annotation of a json node (lossless JSON; other nodes report
+    /// it at compile).
+    pub fn examples(mut self, value: impl Into<JsonValue>) -> Self {
+        self.examples = Some(value.into());
+        self
+    }
+
     /// Restricts a scalar node to these values.
     pub fn enum_values<V: Into<JsonValue>>(mut self, values: impl IntoIterator<Item = V>) -> Self {
         self.enum_values = Some(values.into_iter().map(Into::into).collect());
@@ -218,6 +239,12 @@ impl ValueSchema {
         if let Some(text) = &self.title {
             out.insert("title".into(), JsonValue::String(text.clone()));
         }
+        if let Some(value) = &self.default {
+            out.insert("default".into(), value.clone());
+        }
+        if let Some(value) = &self.examples {
+            out.insert("examples".into(), value.clone());
+        }
         JsonValue::Object(out)
     }
 
@@ -262,6 +289,12 @@ impl ValueSchema {
                 issue(pointer, "`const` is only supported on scalar types".into());
             }
         }
+        if !matches!(self.kind, Kind::Json) && (self.default.is_some() || self.examples.is_some()) {
+            issue(
+                pointer,
+                "`default` and `examples` are annotations of json nodes only".into(),
+            );
+        }
         let saved = pointer.len();
         match &self.kind {
             Kind::Array(Some(items)) => {
@@ -285,7 +318,8 @@ impl ValueSchema {
 
     /// Reads the spec's data form of a value schema: `{"type": "string", "enum": [...]}`,
     /// `{"type": "object", "properties": {"a": {"type": "integer", "required": true}},
-    /// "additionalProperties": false}`, `{"type": "json"}`, `{"oneOf": [...]}`. Unknown keys
+    /// "additionalProperties": false}`, `{"type": "json", "default": ..., "examples": [...]}`,
+    /// `{"oneOf": [...]}`. Unknown keys
     /// and malformed values are reported, every one, with their pointers.
     pub fn from_json(spec: &JsonValue) -> Result<ValueSchema, Error> {
         let mut reader = Reader { issues: Vec::new() };
@@ -484,7 +518,7 @@ impl Reader {
             (_, true) => &["oneOf"],
             (Some("array"), _) => &["type", "items"],
             (Some("object"), _) => &["type", "properties", "additionalProperties"],
-            (Some("json"), _) => &["type"],
+            (Some("json"), _) => &["type", "default", "examples"],
             _ => &["type", "enum", "const"],
         };
         for key in map.keys() {
@@ -611,6 +645,23 @@ impl Reader {
             None => {}
             Some(JsonValue::String(text)) => schema.title = Some(text.clone()),
             Some(other) => self.issue(pointer, format!("`title` must be a string, got {other}")),
+        }
+        if kind_name == Some("json") {
+            for (keyword, slot) in [
+                ("default", &mut schema.default),
+                ("examples", &mut schema.examples),
+            ] {
+                let Some(value) = map.get(keyword) else {
+                    continue;
+                };
+                match check_lossless(value) {
+                    Ok(()) => *slot = Some(value.clone()),
+                    Err(err) => self.issue(
+                        pointer,
+                        format!("`{keyword}` must be lossless JSON data: {err}"),
+                    ),
+                }
+            }
         }
         (schema, required)
     }
@@ -776,6 +827,70 @@ mod tests {
             .optional("raw", ValueSchema::json());
         assert_eq!(params, expected);
         assert!(params.compile().is_ok());
+    }
+
+    #[test]
+    fn the_json_node_carries_default_and_examples() {
+        let built = ValueSchema::json()
+            .description("Any value")
+            .default_value(json!({"a": 1}))
+            .examples(json!([1, "two", null]));
+        let expected = json!({
+            "description": "Any value",
+            "default": {"a": 1},
+            "examples": [1, "two", null]
+        });
+        assert_eq!(built.to_json_schema(), expected);
+        let compiled = built.compile().unwrap();
+        assert!(compiled.is_valid(&json!([1, {"b": null}])));
+
+        let read = ValueSchema::from_json(&json!({
+            "type": "json", "description": "Any value", "default": {"a": 1}, "examples": [1, "two", null]
+        }))
+        .unwrap();
+        assert_eq!(read, built);
+        let params = ParameterSchema::from_json(&json!({
+            "raw": {"type": "json", "required": true, "default": 0, "examples": [[]]}
+        }))
+        .unwrap();
+        assert_eq!(
+            params.to_json_schema()["properties"]["raw"],
+            json!({"default": 0, "examples": [[]]})
+        );
+
+        // Annotations, but lossless JSON data.
+        let err = ValueSchema::json()
+            .default_value(json!(9007199254740993u64))
+            .compile()
+            .unwrap_err();
+        assert!(
+            err.message()
+                .contains("#/default: `default` must be lossless JSON data"),
+            "{err}"
+        );
+        let err =
+            ValueSchema::from_json(&json!({"type": "json", "examples": [9007199254740993u64]}))
+                .unwrap_err();
+        assert!(
+            err.message()
+                .contains("#: `examples` must be lossless JSON data"),
+            "{err}"
+        );
+        // Only the json node has them.
+        let err = ValueSchema::from_json(&json!({"type": "string", "default": "x"})).unwrap_err();
+        assert!(
+            err.message().contains("#: unexpected key `default`"),
+            "{err}"
+        );
+        let err = ValueSchema::string()
+            .examples(json!(["x"]))
+            .compile()
+            .unwrap_err();
+        assert!(
+            err.message()
+                .contains("#: `default` and `examples` are annotations of json nodes only"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
-use super::{JsonSchema, StructuredOutputSchema};
+use super::{JsonSchema, StructuredOutputSchema, ValueSchema};
 
 const NAMES: [&str; 4] = ["a", "b", "c", "d"];
 
@@ -45,6 +45,17 @@ fn enum_of(kind: &'static str) -> BoxedStrategy<Value> {
         .boxed()
 }
 
+/// The narrowest subset type of a scalar (`const` needs one).
+fn type_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        _ => "string",
+    }
+}
+
 fn leaf_schema() -> BoxedStrategy<Value> {
     let kinds = prop::sample::select(vec!["string", "number", "integer", "boolean", "null"]);
     prop_oneof![
@@ -52,7 +63,7 @@ fn leaf_schema() -> BoxedStrategy<Value> {
         Just(json!({"description": "anything"})),
         kinds.clone().prop_map(|kind| json!({"type": kind})),
         kinds.prop_flat_map(enum_of),
-        scalar_value().prop_map(|v| json!({"const": v})),
+        scalar_value().prop_map(|v| json!({"type": type_of(&v), "const": v})),
         prop::sample::select(vec![json!(0), json!(2), json!(-3)])
             .prop_map(|v| json!({"type": "integer", "const": v})),
         Just(json!({"type": "array"})),
@@ -203,6 +214,78 @@ proptest! {
         for value in [arbitrary, shaped] {
             prop_assert_eq!(parsed.validate(&value).is_empty(), reference_is_valid(&root, &value));
         }
+    }
+
+    #[test]
+    fn const_must_be_one_of_enum_and_both_need_a_type(
+        schema in prop::sample::select(vec!["string", "number", "integer", "boolean", "null"])
+            .prop_flat_map(enum_of),
+        constant in scalar_value(),
+    ) {
+        let values = schema["enum"].as_array().cloned().unwrap_or_default();
+        let member = values.iter().any(|v| super::validate::json_equal(v, &constant));
+        let mut with_const = schema.clone();
+        with_const["const"] = constant.clone();
+        let parsed = JsonSchema::parse(&with_const);
+        prop_assert_eq!(parsed.is_ok(), member, "{} -> {:?}", with_const, parsed.err());
+        if let Ok(parsed) = parsed {
+            // The node accepts exactly the constant.
+            prop_assert!(parsed.is_valid(&constant));
+        }
+
+        let mut untyped = with_const;
+        if let Some(map) = untyped.as_object_mut() {
+            map.remove("type");
+        }
+        let err = JsonSchema::parse(&untyped).err();
+        let message = err.map(|e| e.to_string()).unwrap_or_default();
+        prop_assert!(message.contains("#/enum: `enum` requires a scalar `type`"), "{}", message);
+        prop_assert!(message.contains("#/const: `const` requires a scalar `type`"), "{}", message);
+    }
+
+    #[test]
+    fn numbers_that_are_not_lossless_are_never_valid(
+        schema in schema(true),
+        arbitrary in any_value(),
+        magnitude in 9_007_199_254_740_992u64..=u64::MAX,
+        negative in any::<bool>(),
+    ) {
+        let number = if negative {
+            i64::try_from(magnitude).map_or_else(|_| json!(magnitude), |n| json!(-n))
+        } else {
+            json!(magnitude)
+        };
+        let parsed = JsonSchema::parse(&schema).unwrap_or_else(|err| panic!("{schema}: {err}"));
+        prop_assert!(!parsed.is_valid(&number), "{} accepted {}", schema, number);
+        prop_assert!(!parsed.validate(&number).is_empty());
+        for open in [json!({}), json!({"type": "array"}), json!({"type": "array", "items": {}})] {
+            let parsed = JsonSchema::parse(&open).unwrap_or_else(|err| panic!("{open}: {err}"));
+            let value = json!([arbitrary.clone(), number.clone()]);
+            let found = parsed.validate(&value);
+            prop_assert!(found.iter().any(|v| v.path == "$[1]" && v.message.starts_with("not lossless JSON")), "{:?}", found);
+            prop_assert!(!parsed.is_valid(&value));
+        }
+    }
+
+    #[test]
+    fn the_json_node_keeps_any_lossless_default_and_examples(
+        default in prop::option::of(any_value()),
+        examples in prop::option::of(any_value()),
+        value in any_value(),
+    ) {
+        let mut spec = json!({"type": "json"});
+        let mut expected = json!({});
+        for (keyword, annotation) in [("default", &default), ("examples", &examples)] {
+            if let Some(annotation) = annotation {
+                spec[keyword] = annotation.clone();
+                expected[keyword] = annotation.clone();
+            }
+        }
+        let read = ValueSchema::from_json(&spec).unwrap_or_else(|err| panic!("{spec}: {err}"));
+        prop_assert_eq!(read.to_json_schema(), expected);
+        let compiled = read.compile().unwrap_or_else(|err| panic!("{spec}: {err}"));
+        // Annotations constrain nothing.
+        prop_assert!(compiled.is_valid(&value));
     }
 
     #[test]

@@ -165,6 +165,10 @@ pub(crate) enum Dialect {
 
 const ANNOTATIONS: [&str; 4] = ["description", "title", "default", "examples"];
 
+/// The issue of an `enum`/`const` (the `{}`) on a node without `type`.
+const SCALAR_TYPE_NEEDED: &str =
+    "`{}` requires a scalar `type` (string, number, integer, boolean or null)";
+
 impl JsonSchema {
     /// Checks `schema` against the enforced subset (`assertSupportedJsonSchema`): any JSON
     /// root; every unsupported keyword and invalid combination is reported, with its path.
@@ -470,17 +474,36 @@ impl Parser {
             None => Some(None),
             Some(_) => None,
         };
-        let allowed = map
-            .get("enum")
-            .and_then(|values| self.enumeration(values, scalar_type, declared));
+        // `enum` and `const` constrain a scalar node: without `type` the node would be
+        // the unconstrained `{}` and its values would say nothing a type could check.
+        let untyped = !map.contains_key("type");
+        let allowed = map.get("enum").and_then(|values| {
+            if untyped {
+                self.issue_at("enum", SCALAR_TYPE_NEEDED.replace("{}", "enum"));
+            }
+            self.enumeration(values, scalar_type, declared)
+        });
         let constant = map.get("const").and_then(|value| {
             let Some(scalar_type) = scalar_type else {
                 self.issue_at("const", "`const` is only supported on scalar types");
                 return None;
             };
+            if untyped {
+                self.issue_at("const", SCALAR_TYPE_NEEDED.replace("{}", "const"));
+            }
             self.scalar_of(value, scalar_type, "const")
                 .then(|| value.clone())
         });
+        if let (Some(values), Some(value)) = (&allowed, &constant)
+            && !values
+                .iter()
+                .any(|member| super::validate::json_equal(member, value))
+        {
+            self.issue_at(
+                "const",
+                format!("`const` value {} is not one of `enum`", describe(value)),
+            );
+        }
 
         Node {
             shape,
@@ -684,7 +707,8 @@ mod tests {
                 "d": {"oneOf": [{"type": "null"}, {"type": "number"}], "description": "either"},
                 "e": {},
                 "f": {"type": "object", "additionalProperties": false},
-                "g": {"enum": ["x", 1, null, true]}
+                "g": {"type": "boolean", "enum": [true]},
+                "h": {"type": "integer", "enum": [1, 2], "const": 2}
             },
             "required": ["a", "b"],
             "additionalProperties": true
@@ -814,8 +838,15 @@ mod tests {
             vec!["#/enum: `enum` is only supported on scalar types, not object"]
         );
         assert_eq!(
-            issues(json!({"enum": [[1]]})),
+            issues(json!({"type": "string", "enum": [[1]]})),
             vec!["#/enum: `enum` values must be scalars, got [1]"]
+        );
+        assert_eq!(
+            issues(json!({"enum": [[1]]})),
+            vec![
+                "#/enum: `enum` requires a scalar `type` (string, number, integer, boolean or null)",
+                "#/enum: `enum` values must be scalars, got [1]"
+            ]
         );
         assert_eq!(
             issues(json!({"type": "string", "enum": []})),
@@ -828,6 +859,74 @@ mod tests {
         assert_eq!(
             issues(json!({"type": "array", "const": [1]})),
             vec!["#/const: `const` is only supported on scalar types"]
+        );
+    }
+
+    #[test]
+    fn enum_and_const_need_a_scalar_type_and_agree() {
+        let needs = |keyword: &str| {
+            format!(
+                "#/{keyword}: `{keyword}` requires a scalar `type` (string, number, integer, boolean or null)"
+            )
+        };
+        assert_eq!(issues(json!({"enum": ["a", "b"]})), vec![needs("enum")]);
+        assert_eq!(issues(json!({"const": 3})), vec![needs("const")]);
+        assert_eq!(
+            issues(json!({"description": "x", "const": null})),
+            vec![needs("const")]
+        );
+        assert_eq!(
+            issues(json!({"type": "string", "enum": ["a", "b"], "const": "c"})),
+            vec!["#/const: `const` value \"c\" is not one of `enum`"]
+        );
+        // Numbers compare by value, as validation does.
+        assert_eq!(
+            issues(json!({"type": "number", "enum": [1, 2], "const": 2.0})),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            issues(json!({"enum": ["a"], "const": "b"})),
+            vec![
+                needs("enum"),
+                needs("const"),
+                "#/const: `const` value \"b\" is not one of `enum`".to_owned()
+            ]
+        );
+        // Inside `oneOf` branches too.
+        assert_eq!(
+            issues(json!({"oneOf": [{"const": "a"}, {"type": "string", "const": "b"}]})),
+            vec![format!(
+                "#/oneOf/0/const: `const` requires a scalar `type` (string, number, integer, boolean or null)"
+            )]
+        );
+    }
+
+    /// The enforced subset's rules at once, as the spec states them: every violation is
+    /// reported, six here (before `enum`/`const` were checked for a type and for agreeing,
+    /// three of them went unreported).
+    #[test]
+    fn the_combined_case_reports_all_six_issues() {
+        let found = issues(json!({
+            "type": "object",
+            "properties": {
+                "mode": {"enum": ["fast", "slow"], "description": "no type"},
+                "level": {"type": "integer", "enum": [1, 2, 3], "const": 4},
+                "flag": {"const": true},
+                "name": {"type": ["string", "null"]},
+                "size": {"type": "integer", "minimum": 1}
+            },
+            "required": ["mode", "missing"]
+        }));
+        assert_eq!(
+            found,
+            vec![
+                "#/properties/mode/enum: `enum` requires a scalar `type` (string, number, integer, boolean or null)",
+                "#/properties/level/const: `const` value 4 is not one of `enum`",
+                "#/properties/flag/const: `const` requires a scalar `type` (string, number, integer, boolean or null)",
+                "#/properties/name/type: type arrays are not supported; use oneOf",
+                "#/properties/size/minimum: unsupported keyword `minimum`",
+                "#/required: required property \"missing\" is not declared in `properties`",
+            ]
         );
     }
 

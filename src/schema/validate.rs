@@ -1,6 +1,6 @@
 //! Validation of values against a checked schema tree: total, path-qualified, bounded.
 
-use crate::json::{JsonPath, JsonValue, first_too_deep, max_depth, type_name};
+use crate::json::{JsonPath, JsonValue, check_lossless, max_depth, type_name};
 
 use super::Violation;
 use super::subset::{Node, ObjectShape, Shape};
@@ -62,6 +62,10 @@ impl Walk {
     fn node(&mut self, node: &Node, value: &JsonValue, depth: usize) {
         if depth >= max_depth() && (value.is_array() || value.is_object()) {
             self.report(format!("value nests deeper than {} levels", max_depth()));
+            return;
+        }
+        if value.is_number() && check_lossless(value).is_err() {
+            self.lossless_number(value);
             return;
         }
         match &node.shape {
@@ -159,16 +163,89 @@ impl Walk {
         }
     }
 
-    /// Any value is accepted, but its nesting still counts against
-    /// [`max_depth`](crate::json::max_depth): the first place too deep is reported once.
+    /// Any value is accepted, but it must still be lossless JSON: every number that is
+    /// not is reported, and its nesting counts against
+    /// [`max_depth`](crate::json::max_depth) (the first place too deep is reported once).
+    /// Iterative: the walk keeps its own stack.
     fn bounded(&mut self, value: &JsonValue, depth: usize) {
+        /// A container being walked; `pushed` says whether its current child's step is on
+        /// the walk's path.
+        struct Frame<'a> {
+            children: Children<'a>,
+            pushed: bool,
+        }
+        enum Children<'a> {
+            Array(std::iter::Enumerate<std::slice::Iter<'a, JsonValue>>),
+            Object(serde_json::map::Iter<'a>),
+        }
         let limit = max_depth();
-        if let Some(too_deep) = first_too_deep(value, limit.saturating_sub(depth)) {
-            let path = format!("{}{}", self.path, &too_deep.to_string()[1..]);
-            self.violations.push(Violation {
-                path,
-                message: format!("value nests deeper than {limit} levels"),
-            });
+        let mut too_deep_reported = false;
+        let mut frames: Vec<Frame<'_>> = Vec::new();
+        let mut next = Some(value);
+        loop {
+            if let Some(value) = next.take() {
+                let container = value.is_array() || value.is_object();
+                if container && depth + frames.len() >= limit {
+                    // Too deep: reported once, and never entered.
+                    if !std::mem::replace(&mut too_deep_reported, true) {
+                        self.report(format!("value nests deeper than {limit} levels"));
+                    }
+                } else {
+                    match value {
+                        JsonValue::Number(_) => self.lossless_number(value),
+                        JsonValue::Array(items) => frames.push(Frame {
+                            children: Children::Array(items.iter().enumerate()),
+                            pushed: false,
+                        }),
+                        JsonValue::Object(map) => frames.push(Frame {
+                            children: Children::Object(map.iter()),
+                            pushed: false,
+                        }),
+                        _ => {}
+                    }
+                }
+                if self.done() {
+                    let pushed = frames.iter().filter(|frame| frame.pushed).count();
+                    for _ in 0..pushed {
+                        self.path.pop();
+                    }
+                    return;
+                }
+            }
+            let Some(frame) = frames.last_mut() else {
+                return;
+            };
+            if frame.pushed {
+                self.path.pop();
+                frame.pushed = false;
+            }
+            let child = match &mut frame.children {
+                Children::Array(items) => items.next().map(|(index, child)| {
+                    self.path.push_index(index);
+                    child
+                }),
+                Children::Object(members) => members.next().map(|(key, child)| {
+                    self.path.push_key(key);
+                    child
+                }),
+            };
+            match child {
+                Some(child) => {
+                    frame.pushed = true;
+                    next = Some(child);
+                }
+                None => {
+                    frames.pop();
+                }
+            }
+        }
+    }
+
+    /// Reports a number JavaScript would change (an integer outside the safe range): no
+    /// schema accepts a value that is not lossless JSON.
+    fn lossless_number(&mut self, value: &JsonValue) {
+        if let Err(err) = check_lossless(value) {
+            self.report(format!("not lossless JSON: {}", err.reason));
         }
     }
 
@@ -325,11 +402,60 @@ mod tests {
             check(json!({"type": "string", "enum": ["a", "b"]}), json!("c")),
             ["$: expected one of \"a\", \"b\", got \"c\""]
         );
+        // (`enum`/`const` need a scalar `type`: a schema without one is refused by parse.)
         assert_eq!(
-            check(json!({"const": null}), json!(0)),
-            ["$: expected null, got 0"]
+            check(json!({"type": "integer", "const": 3}), json!(4)),
+            ["$: expected 3, got 4"]
         );
-        assert!(check(json!({"enum": ["x", 1, null]}), json!(null)).is_empty());
+        assert!(check(json!({"type": "number", "const": 1}), json!(1.0)).is_empty());
+        assert!(check(json!({"type": "integer", "enum": [1, 2]}), json!(2.0)).is_empty());
+    }
+
+    #[test]
+    fn numbers_that_are_not_lossless_are_refused_everywhere() {
+        let unsafe_int = json!(9007199254740993u64);
+        let reason = "not lossless JSON: integer 9007199254740993 is outside ±9007199254740991 and would change as a JavaScript number";
+        for schema in [
+            json!({}),
+            json!({"description": "anything"}),
+            json!({"type": "number"}),
+            json!({"type": "integer"}),
+            json!({"oneOf": [{"type": "number"}, {"type": "string"}]}),
+        ] {
+            assert_eq!(
+                check(schema.clone(), unsafe_int.clone()),
+                [format!("$: {reason}")],
+                "{schema}"
+            );
+        }
+        assert_eq!(
+            check(json!({"type": "integer"}), json!(-9007199254740993i64)),
+            [
+                "$: not lossless JSON: integer -9007199254740993 is outside ±9007199254740991 and would change as a JavaScript number"
+            ]
+        );
+        // Inside values no type constrains: arrays without items, open objects, `{}`.
+        assert_eq!(
+            check(
+                json!({"type": "object", "properties": {"a": {"type": "array"}}}),
+                json!({"a": [1, unsafe_int.clone()], "b": {"c": unsafe_int.clone()}})
+            ),
+            [format!("$.a[1]: {reason}"), format!("$.b.c: {reason}")]
+        );
+        // The edges of the safe range are fine.
+        for value in [
+            json!(9007199254740991u64),
+            json!(-9007199254740991i64),
+            json!(1e300),
+        ] {
+            assert!(check(json!({}), value.clone()).is_empty(), "{value}");
+            assert!(
+                check(json!({"type": "number"}), value.clone()).is_empty(),
+                "{value}"
+            );
+        }
+        let any = JsonSchema::parse(&json!({})).unwrap();
+        assert!(!any.is_valid(&json!([unsafe_int])));
     }
 
     #[test]

@@ -98,6 +98,83 @@ proptest! {
     }
 
     #[test]
+    fn a_reference_to_another_property_is_its_schema_with_the_referrer_s_doc(
+        target in prop_oneof![
+            Just(json!({"type": "boolean"})),
+            Just(json!({"type": "integer", "minimum": 1})),
+            Just(json!({"type": "string", "format": "uri", "enum": ["a", "b"]})),
+            Just(json!({"type": "array", "items": {"type": "number"}})),
+            Just(json!({"type": ["string", "null"], "maxLength": 3})),
+            Just(json!({"type": "object", "additionalProperties": {"type": "integer"}})),
+        ],
+        target_doc in "[a-z]{1,8}",
+        own_doc in prop::option::of("[A-Z]{1,8}"),
+    ) {
+        let target_doc = format!("Target doc {target_doc}.");
+        let mut target = target;
+        target["description"] = json!(target_doc);
+        let mut referrer = json!({"$ref": "#/properties/p"});
+        let own_doc = own_doc.map(|doc| format!("Own doc {doc}."));
+        if let Some(doc) = &own_doc {
+            referrer["description"] = json!(doc);
+        }
+        let schema = json!({"type": "object", "properties": {"p": target, "q": referrer}, "additionalProperties": false});
+        let tool = SdkTool { name: "t".into(), description: String::new(), parameters: schema, output: None };
+        let text = render_sdk_section(SdkLanguage::TypeScript, std::slice::from_ref(&tool));
+        let line = |name: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(&format!("    {name}?: ")))
+                .map(str::to_owned)
+        };
+        prop_assert!(line("q").is_some(), "{}", text);
+        prop_assert_eq!(line("q"), line("p"), "{}", text);
+        // No alias, and the target's description is not the referrer's documentation.
+        prop_assert!(!text.contains("TPropertiesP"), "{}", text);
+        let docs: Vec<&str> = text.lines().filter(|l| l.contains(&target_doc)).collect();
+        prop_assert_eq!(docs.len(), 1, "{}", text);
+        if let Some(doc) = own_doc {
+            prop_assert!(text.contains(&format!("    /** {doc}")), "{}", text);
+        }
+    }
+
+    #[test]
+    fn integer_constants_render_as_integers_or_number_and_int(
+        value in prop_oneof![
+            any::<i64>().prop_map(|n| json!(n)),
+            any::<u64>().prop_map(|n| json!(n)),
+            (-1e18f64..1e18).prop_map(|f| json!(f.trunc())),
+            prop_oneof![Just(1e300f64), Just(-4e20), Just(9007199254740992.0)].prop_map(|f| json!(f)),
+        ],
+    ) {
+        let ts = json_schema_to_ts(&json!({"type": "integer", "const": value}));
+        let exact = value.as_f64().filter(|f| f.abs() <= 9_007_199_254_740_991.0);
+        match exact {
+            Some(f) => {
+                prop_assert!(ts.chars().all(|c| c.is_ascii_digit() || c == '-'), "{} -> {}", value, ts);
+                prop_assert_eq!(ts.parse::<f64>().ok(), Some(f), "{} -> {}", value, ts);
+            }
+            None => prop_assert_eq!(&ts, "number", "{}", value),
+        }
+        let schema = json!({"type": "object", "properties": {"v": {"type": "integer", "const": value}}, "required": ["v"], "additionalProperties": false});
+        let tool = SdkTool { name: "t".into(), description: String::new(), parameters: schema, output: None };
+        let py = render_sdk_section(SdkLanguage::Python, std::slice::from_ref(&tool));
+        let field = py.lines().find_map(|l| l.strip_prefix("    v: ")).unwrap_or_default().to_owned();
+        match exact {
+            Some(_) => prop_assert_eq!(field, format!("Literal[{ts}]")),
+            None => prop_assert_eq!(field, "int"),
+        }
+    }
+
+    #[test]
+    fn python_names_with_a_leading_underscore_are_subscripts(name in "_[a-z0-9_]{0,8}") {
+        let tool = SdkTool { name: name.clone(), description: String::new(), parameters: json!({}), output: None };
+        let py = render_sdk_section(SdkLanguage::Python, std::slice::from_ref(&tool));
+        let expected = format!("    # tools[\"{name}\"](args: ");
+        prop_assert!(py.contains(&expected), "{}", py);
+        prop_assert!(!py.contains("async def"), "{}", py);
+    }
+
+    #[test]
     fn any_json_as_a_schema_renders_without_panicking(schema in arbitrary_json()) {
         let text = json_schema_to_ts(&schema);
         prop_assert!(!text.is_empty());
@@ -150,4 +227,63 @@ fn long_reference_chains_render_without_deep_recursion() {
     for language in [SdkLanguage::TypeScript, SdkLanguage::Python] {
         assert!(render_sdk_section(language, std::slice::from_ref(&tool)).contains("ChainD4999"));
     }
+}
+
+#[test]
+fn long_reference_chains_between_properties_render_in_linear_work() {
+    // zod-to-json-schema style: each property is the schema of the next one.
+    let mut properties = serde_json::Map::new();
+    for index in 0..5_000 {
+        properties.insert(
+            format!("p{index}"),
+            json!({"$ref": format!("#/properties/p{}", index + 1), "description": format!("p{index}")}),
+        );
+    }
+    properties.insert("p5000".into(), json!({"type": "integer", "minimum": 0}));
+    let schema = json!({"type": "object", "properties": properties});
+    let tool = SdkTool {
+        name: "chain".into(),
+        description: String::new(),
+        parameters: schema.clone(),
+        output: None,
+    };
+    let unknowns = super::unknown_types(std::slice::from_ref(&tool));
+    assert!(
+        unknowns.is_empty(),
+        "{} {:?}",
+        unknowns.len(),
+        &unknowns[..unknowns.len().min(5)]
+    );
+    let text = render_sdk_section(SdkLanguage::TypeScript, std::slice::from_ref(&tool));
+    assert!(
+        text.contains("  /** p4999 (integer, minimum: 0) */\n    p4999?: number;\n"),
+        "{text}"
+    );
+    for language in [SdkLanguage::TypeScript, SdkLanguage::Python] {
+        assert!(render_sdk_section(language, std::slice::from_ref(&tool)).contains("p0"));
+    }
+    // A fan of references (each property twice the next) is walked once per target too.
+    let mut fan = serde_json::Map::new();
+    for index in 0..200 {
+        let next = format!("#/properties/f{}", index + 1);
+        fan.insert(
+            format!("f{index}"),
+            json!({"anyOf": [{"$ref": next}, {"type": "array", "items": {"$ref": next}}]}),
+        );
+    }
+    fan.insert("f200".into(), json!({"type": "string"}));
+    let fan = json!({"type": "object", "properties": fan});
+    let tool = SdkTool {
+        name: "fan".into(),
+        description: String::new(),
+        parameters: fan,
+        output: None,
+    };
+    let unknowns = super::unknown_types(std::slice::from_ref(&tool));
+    assert!(
+        unknowns.is_empty(),
+        "{} {:?}",
+        unknowns.len(),
+        &unknowns[..unknowns.len().min(5)]
+    );
 }

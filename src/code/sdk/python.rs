@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
-use super::schema_view::{AliasId, Extra, ObjectTy, SdkModel, Ty};
+use super::schema_view::{AliasId, Extra, NumberLiteral, ObjectTy, SdkModel, Ty};
 use super::text::{
     NameLayer, is_python_attribute, is_python_class_key, pascal_case, push_docstring_text,
     push_string_literal,
@@ -439,7 +439,9 @@ impl<'m> PyWriter<'m> {
     fn literal_fallback(&mut self, value: &JsonValue) -> Cow<'m, str> {
         Cow::Borrowed(match value {
             JsonValue::Null => "None",
-            JsonValue::Number(_) => "float",
+            // An integer outside the safe range is still an integer.
+            JsonValue::Number(n) if NumberLiteral::of(n) == NumberLiteral::Fraction => "float",
+            JsonValue::Number(_) => "int",
             JsonValue::Array(_) => {
                 self.json_value = true;
                 "list[JsonValue]"
@@ -634,11 +636,12 @@ fn push_runtime_text(out: &mut String, qualifier: Qualifier, expr: &Expr) {
     }
 }
 
-/// Whether `Literal[...]` can hold a JSON scalar (not floats, not `null`).
+/// Whether `Literal[...]` can hold a JSON scalar (integers in the safe range, however
+/// spelled; not fractions, not `null`).
 fn is_python_literal(value: &JsonValue) -> bool {
     match value {
         JsonValue::String(_) | JsonValue::Bool(_) => true,
-        JsonValue::Number(n) => n.is_i64() || n.is_u64(),
+        JsonValue::Number(n) => matches!(NumberLiteral::of(n), NumberLiteral::SafeInteger(_)),
         _ => false,
     }
 }
@@ -651,7 +654,9 @@ fn push_python_literal(out: &mut String, value: &JsonValue) {
         JsonValue::Bool(false) => out.push_str("False"),
         // Writing to a `String` cannot fail.
         JsonValue::Number(n) => {
-            let _ = write!(out, "{n}");
+            if let NumberLiteral::SafeInteger(i) = NumberLiteral::of(n) {
+                let _ = write!(out, "{i}");
+            }
         }
         _ => {}
     }
@@ -660,6 +665,87 @@ fn push_python_literal(out: &mut String, value: &JsonValue) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::code::sdk::{SdkLanguage, SdkTool, render_sdk_section};
+    use serde_json::json;
+
+    fn tool(name: &str, parameters: JsonValue) -> SdkTool {
+        SdkTool {
+            name: name.into(),
+            description: String::new(),
+            parameters,
+            output: None,
+        }
+    }
+
+    /// The Python type of a required property whose schema is `schema`.
+    fn py(schema: JsonValue) -> String {
+        let parameters = json!({
+            "type": "object", "properties": {"v": schema}, "required": ["v"], "additionalProperties": false
+        });
+        let text = render_sdk_section(SdkLanguage::Python, &[tool("t", parameters)]);
+        text.lines()
+            .find_map(|line| line.strip_prefix("    v: "))
+            .map(str::to_owned)
+            .unwrap_or_else(|| panic!("no field in\n{text}"))
+    }
+
+    #[test]
+    fn contradictory_enums_are_any_not_never() {
+        assert_eq!(py(json!({"type": "string", "enum": [1, 2]})), "Any");
+        assert_eq!(py(json!({"type": "integer", "enum": [1.5]})), "Any");
+        assert_eq!(py(json!({"type": "string", "enum": []})), "Any");
+        assert_eq!(
+            py(json!({"type": "string", "enum": ["a", 1]})),
+            "Literal[\"a\"]"
+        );
+    }
+
+    #[test]
+    fn integer_constants_of_any_size_are_integer_literals_or_int() {
+        assert_eq!(py(json!({"const": 2})), "Literal[2]");
+        assert_eq!(py(json!({"type": "integer", "const": 2.0})), "Literal[2]");
+        assert_eq!(
+            py(json!({"type": "integer", "const": 1e15})),
+            "Literal[1000000000000000]"
+        );
+        assert_eq!(py(json!({"const": 9007199254740993u64})), "int");
+        assert_eq!(py(json!({"const": u64::MAX})), "int");
+        assert_eq!(py(json!({"const": i64::MIN})), "int");
+        assert_eq!(py(json!({"type": "integer", "const": 1e300})), "int");
+        assert_eq!(
+            py(json!({"type": "integer", "enum": [1.0, 2, 3.0]})),
+            "Literal[1, 2, 3]"
+        );
+        assert_eq!(
+            py(json!({"type": "number", "enum": [1, 1e300]})),
+            "Literal[1] | int"
+        );
+        // Fractions are floats.
+        assert_eq!(py(json!({"const": 1.5})), "float");
+    }
+
+    #[test]
+    fn every_name_starting_with_an_underscore_is_reached_by_subscript() {
+        let empty = json!({"type": "object", "additionalProperties": false});
+        let tools: Vec<SdkTool> = ["_private", "_", "__x", "_x_", "get_me"]
+            .into_iter()
+            .map(|name| tool(name, empty.clone()))
+            .collect();
+        let text = render_sdk_section(SdkLanguage::Python, &tools);
+        assert!(
+            text.contains("    async def get_me(self, args: dict[str, Never]) -> JsonValue:"),
+            "{text}"
+        );
+        for name in ["_private", "_", "__x", "_x_"] {
+            assert!(
+                text.contains(&format!(
+                    "    # tools[\"{name}\"](args: dict[str, Never]) -> JsonValue\n"
+                )),
+                "{name}: {text}"
+            );
+            assert!(!text.contains(&format!("def {name}(")), "{name}: {text}");
+        }
+    }
 
     #[test]
     fn imports_are_listed_in_byte_order() {

@@ -37,7 +37,7 @@ pub(crate) enum Ty<'a> {
     Unknown,
     /// Any JSON value (no constraint).
     Any,
-    /// No value at all (`false`, an empty `enum`).
+    /// No value at all (`false`).
     Never,
     String,
     Number,
@@ -257,6 +257,9 @@ impl<'a> ModelBuilder<'a> {
             role,
             by_pointer: HashMap::new(),
             pending: Vec::new(),
+            inlining: Vec::new(),
+            inlined: HashMap::new(),
+            too_deep: false,
             budget: DOCUMENT_BUDGET,
         };
         let mut path = String::new();
@@ -370,6 +373,15 @@ struct DocumentWalker<'b, 'd> {
     by_pointer: HashMap<String, AliasId>,
     /// Aliases whose target is still to walk.
     pending: Vec<(AliasId, String)>,
+    /// The `$ref`s being walked in place, innermost last: (target pointer, pointer of the
+    /// node holding the reference).
+    inlining: Vec<(String, String)>,
+    /// Targets already walked in place, by pointer: a type of the target wherever it is
+    /// referred to from, so each is walked once (a chain or fan of such references costs
+    /// linear work, and its unknowns are reported once).
+    inlined: HashMap<String, (Ty<'d>, usize)>,
+    /// Set when a node was deeper than [`MAX_SCHEMA_DEPTH`].
+    too_deep: bool,
     budget: usize,
 }
 
@@ -559,6 +571,7 @@ impl<'d> DocumentWalker<'_, 'd> {
         depth: usize,
     ) -> Ty<'d> {
         if depth > MAX_SCHEMA_DEPTH || self.budget == 0 {
+            self.too_deep |= depth > MAX_SCHEMA_DEPTH;
             return self.unknown(path);
         }
         self.budget -= 1;
@@ -583,7 +596,7 @@ impl<'d> DocumentWalker<'_, 'd> {
         }
         let mut parts = Vec::new();
         if let Some(reference) = map.get(Kw::Ref) {
-            let ty = self.at(path, "/$ref", |w, path| w.reference(reference, path));
+            let ty = self.at(path, "/$ref", |w, path| w.reference(reference, path, depth));
             parts.push(ty);
         }
         parts.push(self.core(map, path, depth));
@@ -681,8 +694,11 @@ impl<'d> DocumentWalker<'_, 'd> {
                 .map(Ty::Literal)
                 .collect();
             return match members.len() {
-                0 => Ty::Never,
-                1 => members.pop().unwrap_or(Ty::Never),
+                // No listed value has the node's type (or none is listed): a contradiction
+                // in the schema, not a type of no value, so it is `unknown` like anything
+                // else the schema does not say (`never` would make the tool uncallable).
+                0 => self.at(path, "/enum", |w, path| w.unknown(path)),
+                1 => members.pop().unwrap_or(Ty::Unknown),
                 _ => Ty::Union(members),
             };
         }
@@ -737,11 +753,15 @@ impl<'d> DocumentWalker<'_, 'd> {
                     push_pointer_escaped(path, name);
                     let ty = self.walk_node(schema, keywords.as_ref(), path, depth + 1);
                     path.truncate(len);
+                    let doc = match &keywords {
+                        Some(keywords) => doc_with(keywords, &self.referenced_facts(keywords)),
+                        None => Cow::Borrowed(""),
+                    };
                     properties.push(Property {
                         name,
                         ty,
                         required: is_required(name),
-                        doc: keywords.as_ref().map(doc_from).unwrap_or_default(),
+                        doc,
                     });
                 }
             }
@@ -856,30 +876,220 @@ impl<'d> DocumentWalker<'_, 'd> {
         })
     }
 
-    fn reference(&mut self, reference: &JsonValue, path: &str) -> Ty<'d> {
+    /// A `$ref` (`path` ends in `/$ref`). A target that is a definition (`$defs`,
+    /// `definitions`) or the root has a name of its own and becomes a named alias. Any
+    /// other target (`#/properties/a`, as zod-to-json-schema writes for a schema used
+    /// twice) is walked in place: its location names and documents another property, not
+    /// the schema. Only a reference back into what is being walked (which would not end)
+    /// makes such a target an alias.
+    fn reference(&mut self, reference: &JsonValue, path: &str, depth: usize) -> Ty<'d> {
         let Some(pointer) = reference.as_str().and_then(local_pointer) else {
             return self.unknown(path);
         };
         if let Some(&id) = self.by_pointer.get(&pointer) {
             return Ty::Alias(id);
         }
+        if let Some((ty, size)) = self.inlined.get(&pointer) {
+            // Every copy counts against the document's budget, so references cannot
+            // multiply the text; past it, the target is named once instead.
+            if *size <= self.budget {
+                self.budget -= *size;
+                return ty.clone();
+            }
+            let ty = ty.clone();
+            return match self.root.pointer(&pointer) {
+                Some(target) => Ty::Alias(self.alias(pointer, target, Some(ty))),
+                None => self.unknown(path),
+            };
+        }
         let Some(target) = self.root.pointer(&pointer) else {
             return self.unknown(path);
         };
+        let location = path.strip_suffix("/$ref").unwrap_or(path);
+        if !has_own_name(&pointer)
+            && depth < MAX_SCHEMA_DEPTH
+            && !self.is_recursive(&pointer, location)
+        {
+            self.inlining.push((pointer.clone(), location.to_owned()));
+            let unknowns = self.builder.unknowns.len();
+            let outer_too_deep = std::mem::replace(&mut self.too_deep, false);
+            let mut target_path = pointer.clone();
+            let ty = self.walk(target, &mut target_path, depth + 1);
+            self.inlining.pop();
+            let too_deep = std::mem::replace(&mut self.too_deep, outer_too_deep);
+            if too_deep {
+                // Too deep where it is referred to, not in itself: an alias walks it from
+                // the top instead.
+                self.builder.unknowns.truncate(unknowns);
+                return Ty::Alias(self.alias(pointer, target, None));
+            }
+            // A large type is named once rather than written at every reference (a fan of
+            // references to references would otherwise grow the text exponentially).
+            let size = ty_size(&ty, MAX_INLINE_NODES);
+            if size > MAX_INLINE_NODES {
+                return Ty::Alias(self.alias(pointer, target, Some(ty)));
+            }
+            self.inlined.insert(pointer, (ty.clone(), size));
+            return ty;
+        }
+        Ty::Alias(self.alias(pointer, target, None))
+    }
+
+    /// Declares the alias of the target at `pointer`: with its type when it is known,
+    /// else its target is walked later (see [`ModelBuilder::walk_document`]).
+    fn alias(&mut self, pointer: String, target: &'d JsonValue, ty: Option<Ty<'d>>) -> AliasId {
         let suffix = alias_suffix(&pointer, self.role);
         let name = self
             .builder
             .names
             .claim(&format!("{}{}", self.stem, suffix));
         let id = self.builder.aliases.len();
+        let pending = ty.is_none();
         self.builder.aliases.push(Alias {
             name,
-            ty: Ty::Unknown,
+            ty: ty.unwrap_or(Ty::Unknown),
             doc: doc_of(target),
         });
         self.by_pointer.insert(pointer.clone(), id);
-        self.pending.push((id, pointer));
-        Ty::Alias(id)
+        if pending {
+            self.pending.push((id, pointer));
+        }
+        id
+    }
+}
+
+/// The most nodes of a type written in place of a `$ref` (see
+/// [`DocumentWalker::reference`]); a larger target becomes a named alias.
+const MAX_INLINE_NODES: usize = 256;
+
+/// How many nodes `ty` has, counting at most `cap + 1` (no recursion).
+fn ty_size(ty: &Ty<'_>, cap: usize) -> usize {
+    let mut count = 0;
+    let mut stack = vec![ty];
+    while let Some(ty) = stack.pop() {
+        count += 1;
+        if count > cap {
+            break;
+        }
+        match ty {
+            Ty::Array(item) => stack.push(item),
+            Ty::Tuple(tuple) => {
+                stack.extend(tuple.items.iter());
+                stack.extend(tuple.rest.as_deref());
+            }
+            Ty::Object(object) => {
+                stack.extend(object.properties.iter().map(|p| &p.ty));
+                if let Extra::Typed(extra, _) = &object.extra {
+                    stack.push(extra);
+                }
+            }
+            Ty::Union(members) | Ty::Intersection(members) => stack.extend(members.iter()),
+            _ => {}
+        }
+    }
+    count
+}
+
+/// What a JSON number literal is, for the renderers: an integer both languages spell
+/// exactly, an integer outside JavaScript's safe range (`±(2^53 - 1)`, which no lossless
+/// value reaches and a TypeScript literal would round), or a number with a fraction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NumberLiteral {
+    SafeInteger(i64),
+    LargeInteger,
+    Fraction,
+}
+
+impl NumberLiteral {
+    pub(crate) fn of(n: &serde_json::Number) -> NumberLiteral {
+        let safe = crate::json::MAX_SAFE_INTEGER;
+        if let Some(i) = n.as_i64() {
+            if i.unsigned_abs() <= safe {
+                NumberLiteral::SafeInteger(i)
+            } else {
+                NumberLiteral::LargeInteger
+            }
+        } else if n.is_u64() {
+            // Not an `i64`, so above `i64::MAX`: far outside the safe range.
+            NumberLiteral::LargeInteger
+        } else {
+            match n.as_f64() {
+                Some(f) if f.is_finite() && f.fract() == 0.0 => {
+                    // `safe` is below 2^53, so the conversions are exact.
+                    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+                    if f.abs() <= safe as f64 {
+                        NumberLiteral::SafeInteger(f as i64)
+                    } else {
+                        NumberLiteral::LargeInteger
+                    }
+                }
+                _ => NumberLiteral::Fraction,
+            }
+        }
+    }
+}
+
+impl<'d> DocumentWalker<'_, 'd> {
+    /// Whether walking `target` in place from the node at `location` would come back to
+    /// it: `target` holds that node, or a reference being walked in place.
+    fn is_recursive(&self, target: &str, location: &str) -> bool {
+        let within = |inner: &str| {
+            inner
+                .strip_prefix(target)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        };
+        within(location)
+            || self
+                .inlining
+                .iter()
+                .any(|(other, at)| other == target || within(at))
+    }
+
+    /// The facts (bounds, formats, ...) of the schema a node refers to when the reference
+    /// is walked in place (see [`Self::reference`]): they belong to the schema, so the
+    /// referring property states them; the target's description does not.
+    fn referenced_facts(&self, map: &Keywords<'d>) -> String {
+        let mut facts = String::new();
+        let mut reference = map.get(Kw::Ref);
+        for _ in 0..MAX_REFERENCE_HOPS {
+            let Some(pointer) = reference
+                .and_then(JsonValue::as_str)
+                .and_then(local_pointer)
+            else {
+                break;
+            };
+            if has_own_name(&pointer) {
+                break;
+            }
+            let Some(target) = self.root.pointer(&pointer).and_then(JsonValue::as_object) else {
+                break;
+            };
+            let keywords = Keywords::of(target);
+            facts_of(&keywords, &mut facts, true);
+            if !facts.is_empty() {
+                break;
+            }
+            reference = keywords.get(Kw::Ref);
+        }
+        facts
+    }
+}
+
+/// References followed to find the facts of a schema written as a `$ref` chain.
+const MAX_REFERENCE_HOPS: usize = 8;
+
+/// Whether the schema at `pointer` has a name of its own: the root, or an entry of
+/// `$defs`/`definitions`.
+fn has_own_name(pointer: &str) -> bool {
+    pointer.is_empty() || definition_name(pointer).is_some()
+}
+
+/// `Name` for `/$defs/Name` and `/definitions/Name` (unescaped).
+fn definition_name(pointer: &str) -> Option<String> {
+    let mut segments = pointer.split('/').skip(1);
+    match (segments.next(), segments.next(), segments.next()) {
+        (Some("$defs" | "definitions"), Some(name), None) => Some(pointer_unescape(name)),
+        _ => None,
     }
 }
 
@@ -965,12 +1175,12 @@ fn alias_suffix(pointer: &str, role: Role) -> String {
     if pointer.is_empty() {
         return role.root_alias().to_owned();
     }
-    let segments: Vec<String> = pointer.split('/').skip(1).map(pointer_unescape).collect();
-    let words = match segments.as_slice() {
-        [container, name] if container == "$defs" || container == "definitions" => {
-            pascal_case(name)
+    let words = match definition_name(pointer) {
+        Some(name) => pascal_case(&name),
+        None => {
+            let segments: Vec<String> = pointer.split('/').skip(1).map(pointer_unescape).collect();
+            pascal_case(&segments.join(" "))
         }
-        _ => pascal_case(&segments.join(" ")),
     };
     if words.is_empty() {
         "Def".to_owned()
@@ -1062,8 +1272,16 @@ pub(crate) fn doc_of(node: &JsonValue) -> Cow<'_, str> {
 /// [`doc_of`] for a node whose keywords are already read. Borrows the description when
 /// it is the whole documentation and already one line (the common case).
 fn doc_from<'a>(map: &Keywords<'a>) -> Cow<'a, str> {
+    doc_with(map, "")
+}
+
+/// [`doc_from`], with `more` facts (those of a referenced schema) after the node's own.
+fn doc_with<'a>(map: &Keywords<'a>, more: &str) -> Cow<'a, str> {
     let mut facts = String::new();
     facts_of(map, &mut facts, true);
+    if !more.is_empty() && facts != more {
+        push_fact(&mut facts, format_args!("{more}"));
+    }
     let text = map
         .get(Kw::Description)
         .or_else(|| map.get(Kw::Title))
@@ -1230,6 +1448,110 @@ mod tests {
             vec![
                 "\"schema\" schema#/properties/a".to_owned(),
                 "\"schema\" schema#/properties/b/type".to_owned()
+            ]
+        );
+    }
+
+    /// What `@modelcontextprotocol/server-sequential-thinking` publishes: zod-to-json-schema
+    /// writes the later uses of one shared boolean schema as `$ref`s to its first use.
+    fn sequential_thinking() -> JsonValue {
+        let text = include_str!("../../../fixtures/tools/sequential-thinking.tools.json");
+        let list: JsonValue = serde_json::from_str(text).unwrap();
+        list["tools"][0]["inputSchema"].clone()
+    }
+
+    #[test]
+    fn references_to_other_properties_take_no_name_or_doc_of_theirs() {
+        let schema = sequential_thinking();
+        let (ty, model) = build_single(&schema);
+        // No alias named after (or documented as) `nextThoughtNeeded`.
+        assert!(model.aliases.is_empty(), "{:?}", model.aliases);
+        assert!(model.unknowns.is_empty(), "{:?}", model.unknowns);
+        let Ty::Object(object) = ty else {
+            panic!("{ty:?}")
+        };
+        let property = |name: &str| {
+            object
+                .properties
+                .iter()
+                .find(|p| p.name == name)
+                .unwrap_or_else(|| panic!("{name}"))
+        };
+        for (name, doc) in [
+            ("isRevision", "Whether this revises previous thinking"),
+            ("needsMoreThoughts", "If more thoughts are needed"),
+            (
+                "nextThoughtNeeded",
+                "Whether another thought step is needed",
+            ),
+        ] {
+            assert_eq!(property(name).ty, Ty::Boolean, "{name}");
+            assert_eq!(property(name).doc, doc, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_reference_into_properties_documents_the_facts_of_its_target_only() {
+        let schema = json!({"type": "object", "properties": {
+            "count": {"type": "integer", "minimum": 1, "description": "How many"},
+            "again": {"$ref": "#/properties/count", "description": "How many more"},
+            "bare": {"$ref": "#/properties/count"},
+            "list": {"type": "array", "items": {"type": "string", "format": "uri", "description": "A link"}},
+            "links": {"type": "array", "items": {"$ref": "#/properties/list/items"}}
+        }});
+        let (ty, model) = build_single(&schema);
+        assert!(model.aliases.is_empty(), "{:?}", model.aliases);
+        let Ty::Object(object) = ty else {
+            panic!("{ty:?}")
+        };
+        let docs: Vec<(&str, &str)> = object
+            .properties
+            .iter()
+            .map(|p| (p.name, p.doc.as_ref()))
+            .collect();
+        assert_eq!(
+            docs,
+            vec![
+                ("count", "How many (integer, minimum: 1)"),
+                ("again", "How many more (integer, minimum: 1)"),
+                ("bare", "integer, minimum: 1"),
+                ("list", "each item: format: uri"),
+                ("links", ""),
+            ]
+        );
+        assert_eq!(object.properties[4].ty, Ty::Array(Box::new(Ty::String)));
+    }
+
+    #[test]
+    fn recursive_references_into_properties_stay_named_aliases() {
+        // The reference sits inside its own target: it must stay a name, or it would not end.
+        let schema = json!({"type": "object", "properties": {
+            "tree": {"type": "object", "properties": {
+                "children": {"type": "array", "items": {"$ref": "#/properties/tree"}}
+            }},
+            // Two properties that refer to each other.
+            "a": {"type": "array", "items": {"$ref": "#/properties/b"}},
+            "b": {"type": "array", "items": {"$ref": "#/properties/a"}}
+        }});
+        let (_, model) = build_single(&schema);
+        let names: Vec<&str> = model.aliases.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["SchemaPropertiesTree", "SchemaPropertiesA"]);
+        assert!(model.unknowns.is_empty(), "{:?}", model.unknowns);
+    }
+
+    #[test]
+    fn contradictory_enums_are_reported_unknowns() {
+        let schema = json!({"type": "object", "properties": {
+            "a": {"type": "string", "enum": [1]},
+            "b": {"type": "integer", "enum": []},
+            "c": {"type": "string", "enum": ["x", 2]}
+        }});
+        let (_, model) = build_single(&schema);
+        assert_eq!(
+            model.unknowns,
+            vec![
+                "\"schema\" schema#/properties/a/enum".to_owned(),
+                "\"schema\" schema#/properties/b/enum".to_owned()
             ]
         );
     }

@@ -91,9 +91,10 @@ pub(crate) fn is_python_class_key(name: &str) -> bool {
 }
 
 /// Whether `name` can be a method of the `Tools` protocol and be called as
-/// `tools.name(...)`: an identifier, no soft keyword, no dunder or mangled name.
+/// `tools.name(...)`: an identifier, no soft keyword, and no leading `_` (Python's
+/// private names, dunder and mangled ones included): those are `tools["_name"]`.
 pub(crate) fn is_python_attribute(name: &str) -> bool {
-    is_python_class_key(name) && !PYTHON_SOFT_KEYWORDS.contains(&name)
+    is_python_class_key(name) && !name.starts_with('_') && !PYTHON_SOFT_KEYWORDS.contains(&name)
 }
 
 /// A double-quoted string literal that TypeScript and Python both read back as `text`:
@@ -454,6 +455,8 @@ mod tests {
             "match",
             "type",
             "_",
+            "_private",
+            "_x_",
             "__proto__",
             "__x",
             "路径",

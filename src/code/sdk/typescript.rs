@@ -8,7 +8,9 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use super::schema_view::{Alias, AliasId, Extra, ObjectTy, SdkModel, ToolModel, TupleTy, Ty};
+use super::schema_view::{
+    Alias, AliasId, Extra, NumberLiteral, ObjectTy, SdkModel, ToolModel, TupleTy, Ty,
+};
 use super::text::{is_ts_identifier, push_jsdoc_text, push_string_literal};
 use crate::json::JsonValue;
 
@@ -374,10 +376,18 @@ fn push_literal(out: &mut String, value: &JsonValue, depth: usize) {
         JsonValue::Null => out.push_str("null"),
         JsonValue::Bool(true) => out.push_str("true"),
         JsonValue::Bool(false) => out.push_str("false"),
-        // Writing to a `String` cannot fail.
-        JsonValue::Number(n) => {
-            let _ = write!(out, "{n}");
-        }
+        // An integer is written as one (`2`, not `2.0` or `2e0`); one outside the safe
+        // range is `number`, since a TypeScript literal would round it. Writing to a
+        // `String` cannot fail.
+        JsonValue::Number(n) => match NumberLiteral::of(n) {
+            NumberLiteral::SafeInteger(i) => {
+                let _ = write!(out, "{i}");
+            }
+            NumberLiteral::LargeInteger => out.push_str("number"),
+            NumberLiteral::Fraction => {
+                let _ = write!(out, "{n}");
+            }
+        },
         JsonValue::String(s) => push_string_literal(out, s),
         JsonValue::Array(items) => {
             out.push('[');
@@ -491,6 +501,59 @@ mod tests {
             "$defs": {"n": {"type": "object", "additionalProperties": false, "properties": {"next": {"$ref": "#/$defs/n"}}}}
         }));
         assert_eq!(text, "{\n  next?: unknown;\n}");
+    }
+
+    #[test]
+    fn contradictory_enums_are_unknown_not_never() {
+        assert_eq!(ts(json!({"type": "string", "enum": [1, 2]})), "unknown");
+        assert_eq!(
+            ts(json!({"type": "integer", "enum": [1.5, "a"]})),
+            "unknown"
+        );
+        assert_eq!(
+            ts(json!({"type": ["boolean", "null"], "enum": ["x"]})),
+            "unknown"
+        );
+        assert_eq!(ts(json!({"type": "string", "enum": []})), "unknown");
+        assert_eq!(
+            ts(
+                json!({"type": "object", "properties": {"a": {"type": "boolean", "enum": [0]}}, "additionalProperties": false})
+            ),
+            "{\n  a?: unknown;\n}"
+        );
+        // Members that fit stay; `false` is still the schema of no value.
+        assert_eq!(ts(json!({"type": "string", "enum": ["a", 1]})), "\"a\"");
+        assert_eq!(ts(json!(false)), "never");
+    }
+
+    #[test]
+    fn integer_constants_of_any_size_are_integer_literals_or_number() {
+        assert_eq!(ts(json!({"const": 2.0})), "2");
+        assert_eq!(ts(json!({"type": "integer", "const": -0.0})), "0");
+        assert_eq!(
+            ts(json!({"type": "integer", "const": 1e15})),
+            "1000000000000000"
+        );
+        assert_eq!(
+            ts(json!({"const": 9007199254740991u64})),
+            "9007199254740991"
+        );
+        assert_eq!(
+            ts(json!({"const": -9007199254740991i64})),
+            "-9007199254740991"
+        );
+        // Outside the safe range a JavaScript number cannot hold the integer.
+        assert_eq!(ts(json!({"const": 9007199254740993u64})), "number");
+        assert_eq!(ts(json!({"const": u64::MAX})), "number");
+        assert_eq!(ts(json!({"const": i64::MIN})), "number");
+        assert_eq!(ts(json!({"type": "integer", "const": 1e300})), "number");
+        assert_eq!(
+            ts(json!({"const": {"n": 1e20, "m": 3.0}})),
+            "{ n: number; m: 3 }"
+        );
+        assert_eq!(ts(json!({"type": "integer", "enum": [1.0, 2]})), "1 | 2");
+        // Fractions stay as written.
+        assert_eq!(ts(json!({"const": 1.5})), "1.5");
     }
 
     #[test]

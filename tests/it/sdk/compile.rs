@@ -161,7 +161,7 @@ fn is_plain_identifier(name: &str) -> bool {
 }
 
 /// The SDK's rule for `tools.name` in Python (ASCII identifier, no keyword or soft
-/// keyword, no leading `__`), restated so the test notices if the SDK changes it.
+/// keyword, no leading `_`), restated so the test notices if the SDK changes it.
 fn is_python_attribute(name: &str) -> bool {
     const KEYWORDS: [&str; 39] = [
         "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
@@ -173,7 +173,7 @@ fn is_python_attribute(name: &str) -> bool {
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !KEYWORDS.contains(&name)
-        && !name.starts_with("__")
+        && !name.starts_with('_')
 }
 
 /// A JSON value the schema's type accepts (only what the type system checks: required

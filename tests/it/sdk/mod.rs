@@ -26,7 +26,7 @@ pub fn fixture(relative: &str) -> Vec<SdkTool> {
 }
 
 /// Every fixture tool list of the corpus, by short name.
-pub const CORPUS: [(&str, &str); 7] = [
+pub const CORPUS: [(&str, &str); 8] = [
     ("github", "corpus/github-mcp-server.tools.json"),
     ("subset", "tools/subset.tools.json"),
     ("real_world", "tools/real-world.tools.json"),
@@ -34,4 +34,8 @@ pub const CORPUS: [(&str, &str); 7] = [
     ("malformed", "tools/malformed.tools.json"),
     ("example", "tools/example.tools.json"),
     ("empty", "tools/empty.tools.json"),
+    (
+        "sequential_thinking",
+        "tools/sequential-thinking.tools.json",
+    ),
 ];

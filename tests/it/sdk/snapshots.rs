@@ -44,6 +44,32 @@ fn empty_tool_set() {
     snapshot_both("empty", CORPUS[6].1);
 }
 
+/// zod-to-json-schema's `$ref`s to another property (`isRevision` -> `nextThoughtNeeded`)
+/// are that property's schema, not its name or its documentation.
+#[test]
+fn sequential_thinking_references_between_properties() {
+    snapshot_both("sequential_thinking", CORPUS[7].1);
+    let tools = fixture(CORPUS[7].1);
+    let ts = render_sdk_section(SdkLanguage::TypeScript, &tools);
+    assert!(!ts.contains("NextThoughtNeeded"), "{ts}");
+    assert!(
+        ts.contains(
+            "    /** Whether this revises previous thinking */\n    isRevision?: boolean;\n"
+        ),
+        "{ts}"
+    );
+    assert!(
+        ts.contains("    /** If more thoughts are needed */\n    needsMoreThoughts?: boolean;\n"),
+        "{ts}"
+    );
+    let py = render_sdk_section(SdkLanguage::Python, &tools);
+    assert!(!py.contains("NextThoughtNeeded"), "{py}");
+    assert!(
+        py.contains("    # Whether this revises previous thinking\n    isRevision: bool\n"),
+        "{py}"
+    );
+}
+
 #[test]
 fn github_mcp_server_corpus() {
     snapshot_both("github", CORPUS[0].1);

@@ -306,8 +306,8 @@ fn local_tools(config: &Config) -> Result<Vec<ToolDefinition>, Error> {
 }
 
 /// Starts the MCP servers and registers their tools (see [`crate::mcp::client`] for naming
-/// and collisions), adding their per-tool policies; returns each server's status and the
-/// policy names no available source serves (a server is down).
+/// and collisions), and follows their changes ([`McpTools`]); returns each server's status
+/// and the policy names no available source serves (a server is down).
 #[cfg(feature = "mcp")]
 async fn register_mcp(
     config: &Config,
@@ -315,21 +315,41 @@ async fn register_mcp(
     local_names: &BTreeSet<String>,
     policies: &mut BTreeMap<String, Policy>,
 ) -> Result<(Vec<ServerStatus>, Vec<String>), Error> {
-    let taken = |name: &str| local_names.contains(name) || registry.reserved(name).is_some();
-    let mut load = crate::mcp::client::load(&config.mcp, &taken).await;
+    if config.mcp.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let local = local_names.clone();
+    let weak = registry.downgrade();
+    let taken = move |name: &str| {
+        local.contains(name) || weak.upgrade().is_some_and(|r| r.reserved(name).is_some())
+    };
+    let (mut load, mut catalog) = crate::mcp::client::load(&config.mcp, &taken).await?;
     let global = registry.global();
-    for tool in std::mem::take(&mut load.tools) {
-        let settings = config
-            .mcp
-            .iter()
-            .find(|server| server.name == tool.server)
-            .and_then(|server| server.tools.get(&tool.remote_name));
-        if let Some(policy) = settings.and_then(|settings| settings.policy) {
-            policies
-                .entry(tool.definition.name().to_owned())
-                .or_insert(policy);
-        }
-        global.register(tool.definition)?.keep();
+    let servers = catalog.take_servers();
+    // The registry keeps the servers running, also while one lists no tools.
+    global.extend(McpServers(servers.clone())).keep();
+    let tools = Arc::new(McpTools {
+        registry: registry.downgrade(),
+        catalog: parking_lot::Mutex::new(catalog),
+        registered: parking_lot::Mutex::new(BTreeMap::new()),
+        policies: Arc::new(parking_lot::RwLock::new(BTreeMap::new())),
+        fixed: policies.keys().cloned().collect(),
+        settings: config.mcp.clone(),
+        taken: Box::new(taken),
+    });
+    // `[mcp.tools.NAME] policy` follows the tool's registered name as it changes;
+    // `[policy]` wins over it.
+    let lookup = tools.policies.clone();
+    global
+        .install_policy_lookup(move |name| lookup.read().get(name).copied())
+        .keep();
+    tools.apply(std::mem::take(&mut load.tools))?;
+    for server in &servers {
+        let tools = tools.clone();
+        tokio::spawn(crate::mcp::client::follow::follow(
+            Arc::downgrade(server),
+            move |name, listed, skipped| tools.relisted(name, listed, skipped),
+        ));
     }
     // With a server down, a policy may name one of its tools: that tool cannot be called,
     // so the policy waits for it instead of failing the configuration.
@@ -350,6 +370,119 @@ async fn register_mcp(
         Vec::new()
     };
     Ok((load.servers, unavailable))
+}
+
+/// The MCP servers, held by the registry so they live as long as it does.
+#[cfg(feature = "mcp")]
+struct McpServers(#[allow(dead_code)] Vec<Arc<crate::mcp::client::ServerConnection>>);
+
+/// The registered MCP tools, kept equal to what the servers list: each new list (a server's
+/// `tools/list_changed`) is named with every server's tools by the rules of the start, and
+/// only the tools whose name or listing changed are unregistered and registered again.
+#[cfg(feature = "mcp")]
+struct McpTools {
+    registry: crate::registry::WeakRegistry,
+    catalog: parking_lot::Mutex<crate::mcp::client::McpCatalog>,
+    /// Registered name → (server, the tool as listed, its registration).
+    registered: parking_lot::Mutex<
+        BTreeMap<
+            String,
+            (
+                String,
+                crate::mcp::client::McpToolSpec,
+                crate::registry::Disposer,
+            ),
+        >,
+    >,
+    /// `[mcp.tools.NAME] policy` by registered name.
+    policies: Arc<parking_lot::RwLock<BTreeMap<String, Policy>>>,
+    /// The names `[policy]` and command tools set a policy for (they win).
+    fixed: BTreeSet<String>,
+    settings: Vec<crate::config::mcp::McpServerConfig>,
+    taken: Box<dyn Fn(&str) -> bool + Send + Sync>,
+}
+
+#[cfg(feature = "mcp")]
+impl McpTools {
+    /// A server listed its tools again; returns whether to keep following (the registry
+    /// is still there).
+    fn relisted(
+        &self,
+        server: &str,
+        listed: Vec<crate::mcp::client::McpToolSpec>,
+        skipped: Vec<crate::mcp::client::SkippedTool>,
+    ) -> bool {
+        if self.registry.upgrade().is_none() {
+            return false;
+        }
+        let tools = {
+            let mut catalog = self.catalog.lock();
+            catalog.set(server, listed, skipped);
+            catalog.tools(&*self.taken).0
+        };
+        if let Err(err) = self.apply(tools) {
+            tracing::warn!(server = %server, "MCP server `{server}`: {}", err.message());
+        }
+        true
+    }
+
+    /// Makes the registered MCP tools `tools`.
+    fn apply(&self, tools: Vec<crate::mcp::client::McpTool>) -> Result<(), Error> {
+        let Some(registry) = self.registry.upgrade() else {
+            return Ok(());
+        };
+        let global = registry.global();
+        let mut registered = self.registered.lock();
+        let mut next_policies = BTreeMap::new();
+        for tool in &tools {
+            let policy = self
+                .settings
+                .iter()
+                .find(|server| server.name == tool.server)
+                .and_then(|server| server.tools.get(&tool.remote_name))
+                .and_then(|settings| settings.policy);
+            let name = tool.definition.name();
+            if let Some(policy) = policy
+                && !self.fixed.contains(name)
+            {
+                next_policies.insert(name.to_owned(), policy);
+            }
+        }
+        // A tool is never registered before its policy, nor left without its policy while
+        // it is still registered.
+        {
+            let mut policies = self.policies.write();
+            policies.extend(next_policies.clone());
+        }
+        let mut wanted: BTreeMap<String, crate::mcp::client::McpTool> = tools
+            .into_iter()
+            .map(|tool| (tool.definition.name().to_owned(), tool))
+            .collect();
+        registered.retain(|name, (server, spec, registration)| {
+            let same = wanted
+                .get(name)
+                .is_some_and(|tool| &tool.server == server && &tool.spec == spec);
+            if same {
+                wanted.remove(name);
+            } else {
+                registration.dispose();
+            }
+            same
+        });
+        let mut first_error = None;
+        for (name, tool) in wanted {
+            match global.register(tool.definition) {
+                Ok(registration) => {
+                    registered.insert(name, (tool.server, tool.spec, registration));
+                }
+                Err(err) => {
+                    first_error.get_or_insert(err);
+                }
+            }
+        }
+        *self.policies.write() = next_policies;
+        first_error.map_or(Ok(()), Err)
+    }
 }
 
 /// Without MCP support, a configuration with MCP servers cannot be served.

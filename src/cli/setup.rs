@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use codemode::config::Config;
-use codemode::host::{Engine, Host, ServerState};
+use codemode::host::{Engine, Host};
 
 use super::Failure;
 
@@ -31,18 +31,13 @@ pub(crate) fn load_config(explicit: Option<&Path>) -> Result<Config, Failure> {
 }
 
 /// The host the configuration describes ([`Host`], the library's composition root). An MCP
-/// server that cannot be started is reported on standard error; the other tools still work.
+/// server that cannot be started is reported on standard error (by the library's warning,
+/// once); the other tools still work.
 pub(crate) async fn host(config: Config, engine: Engine) -> Result<Host, Failure> {
-    let host = host_with_status(config, engine).await?;
-    for server in host.servers() {
-        if let ServerState::Failed { message } = &server.state {
-            eprintln!("codemode: warning: {message}");
-        }
-    }
-    Ok(host)
+    host_with_status(config, engine).await
 }
 
-/// [`host`], reporting nothing about the MCP servers (the caller shows their status).
+/// [`host`], for a caller that also shows the servers' status.
 pub(crate) async fn host_with_status(config: Config, engine: Engine) -> Result<Host, Failure> {
     Host::builder(config)
         .engine(engine)
@@ -70,14 +65,73 @@ pub(crate) fn tokio_runtime() -> Result<tokio::runtime::Runtime, Failure> {
 const LOG_ENV: &str = "CODEMODE_LOG";
 
 /// Sends the library's `tracing` events (warnings by default; `CODEMODE_LOG` sets the filter)
-/// to stderr, which never carries protocol.
+/// to stderr, which never carries protocol, as `codemode: warning: MESSAGE` lines. The MCP
+/// SDK's own events are off by default: codemode reports every failure it sees, naming the
+/// server (`CODEMODE_LOG=warn,rmcp=debug` shows them).
 pub(crate) fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_env(LOG_ENV)
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rmcp=off"));
     // A second initialization (there is none) would only be refused.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_ansi(false)
+        .event_format(Lines)
         .try_init();
+}
+
+/// One line per event: `codemode: warning: MESSAGE` (errors and warnings: the message
+/// names what it is about), `codemode: debug TARGET: MESSAGE FIELDS` below.
+struct Lines;
+
+impl<S, N> tracing_subscriber::fmt::FormatEvent<S, N> for Lines
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    N: for<'a> tracing_subscriber::fmt::FormatFields<'a> + 'static,
+{
+    fn format_event(
+        &self,
+        ctx: &tracing_subscriber::fmt::FmtContext<'_, S, N>,
+        mut writer: tracing_subscriber::fmt::format::Writer<'_>,
+        event: &tracing::Event<'_>,
+    ) -> std::fmt::Result {
+        let meta = event.metadata();
+        let level = *meta.level();
+        if level <= tracing::Level::WARN {
+            let label = if level == tracing::Level::ERROR {
+                "error"
+            } else {
+                "warning"
+            };
+            let mut message = Message(String::new());
+            event.record(&mut message);
+            writeln!(writer, "codemode: {label}: {}", message.0)
+        } else {
+            write!(
+                writer,
+                "codemode: {} {}: ",
+                level.as_str().to_ascii_lowercase(),
+                meta.target()
+            )?;
+            ctx.field_format().format_fields(writer.by_ref(), event)?;
+            writeln!(writer)
+        }
+    }
+}
+
+/// The `message` field of an event.
+struct Message(String);
+
+impl tracing::field::Visit for Message {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        if field.name() == "message" {
+            self.0 = format!("{value:?}");
+        }
+    }
+
+    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+        if field.name() == "message" {
+            value.clone_into(&mut self.0);
+        }
+    }
 }

@@ -36,6 +36,54 @@ pub struct McpServerConfig {
     pub startup_timeout_ms: f64,
     /// Per-tool settings, by the tool's name on the server.
     pub tools: BTreeMap<String, McpToolSettings>,
+    /// Which of its tools are served (`include` / `exclude`).
+    pub filter: ToolFilter,
+}
+
+/// `include` / `exclude` of an `[[mcp]]` entry: lists of the server's own tool names. At
+/// most one of them is given (both is a configuration error). A name the server does not
+/// list is a configuration error found when it is first listed ([`ToolFilter::unknown`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ToolFilter {
+    /// Only these tools are served (`None`: every tool).
+    pub include: Option<Vec<String>>,
+    /// These tools are not served.
+    pub exclude: Vec<String>,
+    /// Where the list is written (`codemode.toml:7:11`), for errors found later.
+    pub place: Option<String>,
+}
+
+impl ToolFilter {
+    /// Whether the tool `name` (its name on the server) is served.
+    pub fn admits(&self, name: &str) -> bool {
+        match &self.include {
+            Some(include) => include.iter().any(|n| n == name),
+            None => !self.exclude.iter().any(|n| n == name),
+        }
+    }
+
+    /// The key that holds the list (`include` or `exclude`), if any.
+    pub fn key(&self) -> Option<&'static str> {
+        if self.include.is_some() {
+            Some("include")
+        } else if !self.exclude.is_empty() {
+            Some("exclude")
+        } else {
+            None
+        }
+    }
+
+    /// The names of the list that are not in `listed`.
+    pub fn unknown<'a>(&'a self, listed: &[&str]) -> Vec<&'a str> {
+        self.include
+            .as_deref()
+            .unwrap_or(&self.exclude)
+            .iter()
+            .filter(|name| !listed.contains(&name.as_str()))
+            .map(String::as_str)
+            .collect()
+    }
 }
 
 /// How a server is reached.
@@ -84,6 +132,8 @@ pub(crate) struct RawMcpServer {
     headers: Option<Spanned<BTreeMap<String, String>>>,
     timeout_ms: Option<Spanned<f64>>,
     startup_timeout_ms: Option<Spanned<f64>>,
+    include: Option<Spanned<Vec<String>>>,
+    exclude: Option<Spanned<Vec<String>>>,
     #[serde(default)]
     tools: BTreeMap<String, Spanned<RawToolSettings>>,
 }
@@ -111,11 +161,13 @@ impl RawMcpServer {
         (self.name.get_ref(), self.name.span())
     }
 
-    /// Checks the entry; `error(span, message)` places a problem in the file.
+    /// Checks the entry; `error(span, message)` places a problem in the file, `at(span)`
+    /// is the place itself (`file:line:col`).
     pub(crate) fn check(
         self,
         base_dir: &Path,
         error: &dyn Fn(Range<usize>, String) -> Error,
+        at: &dyn Fn(Range<usize>) -> String,
     ) -> Result<McpServerConfig, Error> {
         let name = self.name.get_ref().clone();
         if !is_valid_server_name(&name) {
@@ -258,12 +310,51 @@ impl RawMcpServer {
                 },
             );
         }
+        let filter = match (self.include, self.exclude) {
+            (Some(_), Some(exclude)) => {
+                return Err(error(
+                    exclude.span(),
+                    format!("{entry}: give either `include` or `exclude`, not both"),
+                ));
+            }
+            (include, exclude) => {
+                let list = include.as_ref().or(exclude.as_ref());
+                if let Some(list) = list {
+                    let key = if include.is_some() {
+                        "include"
+                    } else {
+                        "exclude"
+                    };
+                    let mut seen = std::collections::BTreeSet::new();
+                    for tool in list.get_ref() {
+                        if tool.is_empty() {
+                            return Err(error(
+                                list.span(),
+                                format!("{entry}: `{key}` has an empty tool name"),
+                            ));
+                        }
+                        if !seen.insert(tool.as_str()) {
+                            return Err(error(
+                                list.span(),
+                                format!("{entry}: `{key}` names `{tool}` twice"),
+                            ));
+                        }
+                    }
+                }
+                ToolFilter {
+                    place: list.map(|list| at(list.span())),
+                    include: include.map(Spanned::into_inner),
+                    exclude: exclude.map(Spanned::into_inner).unwrap_or_default(),
+                }
+            }
+        };
         Ok(McpServerConfig {
             name,
             transport,
             timeout_ms,
             startup_timeout_ms,
             tools,
+            filter,
         })
     }
 }

@@ -63,12 +63,76 @@ struct RawConfig {
     max_parallel_sub_calls: Option<Spanned<i64>>,
     runtime: Option<RawRuntime>,
     #[serde(default)]
-    tools: Vec<RawCommandTool>,
+    tools: EntryList<RawCommandTool>,
     builtin: Option<RawBuiltin>,
     #[serde(default)]
     policy: BTreeMap<String, Spanned<Policy>>,
     #[serde(default)]
-    mcp: Vec<RawMcpServer>,
+    mcp: EntryList<RawMcpServer>,
+}
+
+/// An array of tables (`[[tools]]`, `[[mcp]]`) that explains the table written by mistake
+/// (`[mcp.tools.x]` before any `[[mcp]]`, `[tools.x]`) instead of serde's "expected a
+/// sequence"; the error keeps the place of the key.
+struct EntryList<T>(Vec<T>);
+
+impl<T> Default for EntryList<T> {
+    fn default() -> Self {
+        EntryList(Vec::new())
+    }
+}
+
+/// What an [`EntryList`] of `T` is called in messages.
+trait Entries {
+    /// The key (`mcp`, `tools`).
+    const KEY: &'static str;
+    /// What to write instead of a table.
+    const HINT: &'static str;
+}
+
+impl Entries for RawCommandTool {
+    const KEY: &'static str = "tools";
+    const HINT: &'static str = "each command tool is a `[[tools]]` entry with a `name` and a `command`; \
+        settings of an MCP server's tool go in `[mcp.tools.NAME]` below that server's `[[mcp]]` entry";
+}
+
+impl Entries for RawMcpServer {
+    const KEY: &'static str = "mcp";
+    const HINT: &'static str = "each MCP server is an `[[mcp]]` entry with a `name` and a `command` or `url`; \
+        `[mcp.tools.NAME]` settings go below the `[[mcp]]` entry of the server that lists the tool";
+}
+
+impl<'de, T: Deserialize<'de> + Entries> Deserialize<'de> for EntryList<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de> + Entries> serde::de::Visitor<'de> for Visit<T> {
+            type Value = EntryList<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "`[[{}]]` entries ({})", T::KEY, T::HINT)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = seq.next_element()? {
+                    entries.push(entry);
+                }
+                Ok(EntryList(entries))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                _map: A,
+            ) -> Result<Self::Value, A::Error> {
+                Err(serde::de::Error::custom(format_args!(
+                    "`{key}` is a table here (`[{key}]` or `[{key}.…]`), not a list of `[[{key}]]` entries: {hint}",
+                    key = T::KEY,
+                    hint = T::HINT
+                )))
+            }
+        }
+        deserializer.deserialize_seq(Visit(std::marker::PhantomData))
+    }
 }
 
 #[derive(Deserialize)]
@@ -146,13 +210,21 @@ struct Place<'a> {
 
 impl Place<'_> {
     fn error(&self, span: std::ops::Range<usize>, message: impl std::fmt::Display) -> Error {
-        let before = &self.text[..span.start.min(self.text.len())];
-        let line = before.matches('\n').count() + 1;
-        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
         Error::new(
             ErrorCode::InvalidConfig,
-            format!("{}:{line}:{column}: {message}", self.path),
+            format!("{}: {message}", self.at(span)),
         )
+    }
+
+    /// `file:line:column` of the start of `span`.
+    fn at(&self, span: std::ops::Range<usize>) -> String {
+        let before = self
+            .text
+            .get(..span.start.min(self.text.len()))
+            .unwrap_or(self.text);
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        format!("{}:{line}:{column}", self.path)
     }
 }
 
@@ -238,7 +310,7 @@ impl Config {
             config.engine = engine_config(&place, runtime)?;
         }
         let mut seen = BTreeMap::new();
-        for tool in raw.tools {
+        for tool in raw.tools.0 {
             let name = tool.name.get_ref().clone();
             if name.is_empty() {
                 return Err(place.error(tool.name.span(), "a tool needs a non-empty `name`"));
@@ -286,7 +358,7 @@ impl Config {
             }
         }
         let mut servers = BTreeMap::new();
-        for server in raw.mcp {
+        for server in raw.mcp.0 {
             let (name, span) = server.name();
             if servers.insert(name.to_owned(), ()).is_some() {
                 return Err(place.error(
@@ -294,9 +366,11 @@ impl Config {
                     format!("an MCP server named `{name}` is declared twice"),
                 ));
             }
-            let checked = server.check(&config.base_dir, &|span, message| {
-                place.error(span, message)
-            })?;
+            let checked = server.check(
+                &config.base_dir,
+                &|span, message| place.error(span, message),
+                &|span| place.at(span),
+            )?;
             config.mcp.push(checked);
         }
         for (name, policy) in raw.policy {
@@ -650,6 +724,81 @@ startup_timeout_ms = 2000
         assert_eq!(
             parse("[[mcp]]\nname = \"a\"\n").unwrap_err().code(),
             ErrorCode::InvalidConfig
+        );
+    }
+
+    #[test]
+    fn tables_written_instead_of_entries_say_where_the_settings_go() {
+        let err = |text: &str| parse(text).unwrap_err().to_string();
+        let orphan = err("[mcp.tools.write_file]\npolicy = \"deny\"\n");
+        assert!(
+            orphan.contains("dir/codemode.toml:1:2: `mcp` is a table here"),
+            "{orphan}"
+        );
+        assert!(
+            orphan.contains("`[mcp.tools.NAME]` settings go below the `[[mcp]]` entry of the server that lists the tool"),
+            "{orphan}"
+        );
+        let single = err("[mcp]\nname = \"a\"\ncommand = [\"x\"]\n");
+        assert!(single.contains(":1:1: `mcp` is a table here"), "{single}");
+        assert!(
+            single.contains("each MCP server is an `[[mcp]]` entry"),
+            "{single}"
+        );
+        let command_tools =
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\n[tools.write_file]\npolicy = \"ask\"\n");
+        assert!(
+            command_tools.contains(":4:2: `tools` is a table here"),
+            "{command_tools}"
+        );
+        assert!(
+            command_tools.contains("settings of an MCP server's tool go in `[mcp.tools.NAME]`"),
+            "{command_tools}"
+        );
+        let scalar = err("mcp = 3\n");
+        assert!(
+            scalar.contains(":1:7: invalid type: integer `3`, expected `[[mcp]]` entries"),
+            "{scalar}"
+        );
+    }
+
+    #[test]
+    fn include_and_exclude_are_read_and_checked() {
+        let config = parse(
+            "[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\ninclude = [\"one\", \"two\"]\n[[mcp]]\nname = \"b\"\ncommand = [\"x\"]\nexclude = [\"three\"]\n[[mcp]]\nname = \"c\"\ncommand = [\"x\"]\n",
+        )
+        .unwrap();
+        let [a, b, c] = &config.mcp[..] else {
+            panic!("three servers")
+        };
+        assert_eq!(
+            a.filter.include,
+            Some(vec!["one".to_owned(), "two".to_owned()])
+        );
+        assert_eq!(a.filter.place.as_deref(), Some("dir/codemode.toml:4:11"));
+        assert!(a.filter.admits("one") && !a.filter.admits("three"));
+        assert_eq!(a.filter.unknown(&["two", "three"]), ["one"]);
+        assert_eq!(b.filter.key(), Some("exclude"));
+        assert!(!b.filter.admits("three") && b.filter.admits("one"));
+        assert_eq!(c.filter.key(), None);
+        assert!(c.filter.admits("anything"));
+
+        let err = |text: &str| parse(text).unwrap_err().to_string();
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\ninclude = [\"t\"]\nexclude = [\"u\"]\n")
+                .contains(":5:11: MCP server `a`: give either `include` or `exclude`, not both")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\nexclude = [\"t\", \"t\"]\n")
+                .contains(":4:11: MCP server `a`: `exclude` names `t` twice")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\ninclude = [\"\"]\n")
+                .contains(":4:11: MCP server `a`: `include` has an empty tool name")
+        );
+        assert!(
+            err("[[mcp]]\nname = \"a\"\ncommand = [\"x\"]\ninclude = \"t\"\n")
+                .contains(":4:11: invalid type: string \"t\", expected a sequence")
         );
     }
 

@@ -33,9 +33,18 @@ impl Scope {
         if policies.is_empty() {
             return None;
         }
-        let policies = Arc::new(policies);
-        Some(self.on_pre_execute(move |execution, next| {
-            let policy = policies.get(&execution.name).copied();
+        Some(self.install_policy_lookup(move |name| policies.get(name).copied()))
+    }
+
+    /// Like [`Scope::install_policies`] for a table that changes: `lookup(name)` is asked
+    /// at each call (for example the policies of tools a source adds later).
+    pub fn install_policy_lookup(
+        &self,
+        lookup: impl Fn(&str) -> Option<Policy> + Send + Sync + 'static,
+    ) -> Disposer {
+        let lookup = Arc::new(lookup);
+        self.on_pre_execute(move |execution, next| {
+            let policy = lookup(&execution.name);
             async move {
                 match policy {
                     Some(Policy::Deny) => Ok(PreToolDecision::Deny {
@@ -47,6 +56,6 @@ impl Scope {
                     Some(Policy::Allow) | None => next.run().await,
                 }
             }
-        }))
+        })
     }
 }

@@ -14,6 +14,8 @@ PLAN_JSON is an object:
   steps        a list of {"op": "list"} | {"op": "call", "name": ..., "arguments": {...}}
                | {"op": "cancel_call", "name": ..., "arguments": {...}, "after": seconds}
                | {"op": "sleep", "seconds": s}
+               | {"op": "wait_list_changed", "count": n, "timeout": s}: until n
+                 notifications/tools/list_changed were received (fails after s seconds)
 
 Output: {"initialize": {...}, "steps": [...], "elicitations": [messages],
          "listChanged": n, "stderr": "..."}.
@@ -60,7 +62,9 @@ class Recorder:
             self.list_changed += 1
 
 
-async def run_steps(session: ClientSession, steps: list[dict[str, Any]]) -> list[Any]:
+async def run_steps(
+    session: ClientSession, steps: list[dict[str, Any]], recorder: Recorder
+) -> list[Any]:
     out: list[Any] = []
     for step in steps:
         op = step["op"]
@@ -85,6 +89,15 @@ async def run_steps(session: ClientSession, steps: list[dict[str, Any]]) -> list
         elif op == "sleep":
             await anyio.sleep(step["seconds"])
             out.append({})
+        elif op == "wait_list_changed":
+            deadline = time.monotonic() + step.get("timeout", 30)
+            while recorder.list_changed < step["count"]:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"only {recorder.list_changed} tools/list_changed of {step['count']} arrived"
+                    )
+                await anyio.sleep(0.05)
+            out.append({"listChanged": recorder.list_changed})
         else:
             raise ValueError(f"unknown op {op!r}")
     return out
@@ -96,7 +109,7 @@ async def with_session(read: Any, write: Any, plan: dict[str, Any], recorder: Re
         read, write, elicitation_callback=callback, message_handler=recorder.on_message
     ) as session:
         init = await session.initialize()
-        steps = await run_steps(session, plan["steps"])
+        steps = await run_steps(session, plan["steps"], recorder)
         return {"initialize": dump(init), "steps": steps}
 
 

@@ -85,7 +85,8 @@ pub(crate) async fn call_tool(
             "MCP server `{name}` answered the call to `{shown}` with a malformed result"
         ))),
         Err(other) => Err(failed(format!(
-            "the call to `{shown}` on MCP server `{name}` failed: {other}"
+            "the call to `{shown}` on MCP server `{name}` failed: {}",
+            super::connect::service_problem(&other)
         ))),
     }
 }

@@ -63,10 +63,12 @@ pub(crate) async fn list_tools(
     for _ in 0..MAX_PAGES {
         let params = cursor.as_ref().map(|cursor| json!({ "cursor": cursor }));
         let request = ClientRequest::CustomRequest(CustomRequest::new("tools/list", params));
-        let result = peer
-            .send_request(request)
-            .await
-            .map_err(|err| failed(format!("tools/list failed: {err}")))?;
+        let result = peer.send_request(request).await.map_err(|err| {
+            failed(format!(
+                "tools/list failed: {}",
+                super::connect::service_problem(&err)
+            ))
+        })?;
         let page = serde_json::to_value(&result)
             .map_err(|err| failed(format!("tools/list answered something unreadable: {err}")))?;
         let Some(listed) = page.get("tools").and_then(JsonValue::as_array) else {

@@ -17,6 +17,11 @@
 //!   reason; a server that cannot start is reported ([`ServerState::Failed`]) and the rest
 //!   keep working; a server that stops fails its in-flight calls and is restarted on the
 //!   next call ([`ServerConnection`]).
+//! - **Choice.** `include` / `exclude` keep or drop tools by their names on the server; a
+//!   name the server does not list is an `INVALID_CONFIG` error when it is first listed.
+//! - **Changes.** [`follow`] lists a server's tools again after its
+//!   `notifications/tools/list_changed`; [`McpCatalog`] names the new lists of every server
+//!   together, by the rules above, for the host to register.
 //!
 //! This module owns MCP connections and the definitions of their tools; it must not touch
 //! the registry (the host registers what it returns).
@@ -25,6 +30,7 @@ pub mod call;
 
 mod connect;
 pub mod discover;
+pub mod follow;
 mod supervise;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -57,44 +63,88 @@ pub struct McpSource {
 }
 
 /// Connects to the server described by `config` and lists its tools, within its startup
-/// timeout.
+/// timeout. An `include` / `exclude` name the server does not list is an
+/// `INVALID_CONFIG` error at the list's place in the file.
 pub async fn start(config: McpServerConfig) -> Result<McpSource, Error> {
-    let timeout = Duration::from_secs_f64(config.startup_timeout_ms / 1000.0);
-    let deadline = tokio::time::Instant::now() + timeout;
     let name = config.name.clone();
-    let connection = connect::connect(&config).await?;
+    let changed = Arc::new(connect::ToolsChanged::new(0));
+    let connection = connect::connect(&config, &changed).await?;
     let peer = connection.peer();
-    let listed = tokio::time::timeout_at(deadline, discover::list_tools(&name, &peer)).await;
-    let (tools, skipped) = match listed {
-        Ok(listed) => listed?,
-        Err(_) => {
-            return Err(Error::new(
-                crate::error::ErrorCode::ToolFailed,
-                format!(
-                    "MCP server `{name}` did not list its tools within {} ms",
-                    timeout.as_millis()
-                ),
-            ));
-        }
-    };
-    for skip in &skipped {
-        tracing::warn!(
-            server = %name,
-            tool = %skip.name,
-            "MCP server `{name}`: skipped the tool `{}`: {}",
-            skip.name,
-            skip.reason
-        );
+    // A change announced from here on is followed (see `follow`).
+    let version = *changed.borrow();
+    let (tools, skipped) = list_within(&config, &peer).await?;
+    let listed: Vec<&str> = tools
+        .iter()
+        .map(|t| t.name.as_str())
+        .chain(skipped.iter().map(|t| t.name.as_str()))
+        .collect();
+    let unknown = config.filter.unknown(&listed);
+    if let Some(key) = config.filter.key()
+        && !unknown.is_empty()
+    {
+        let place = config
+            .filter
+            .place
+            .as_deref()
+            .map_or_else(String::new, |place| format!("{place}: "));
+        let names: Vec<String> = unknown.iter().map(|n| format!("`{n}`")).collect();
+        let mut known: Vec<&str> = listed.clone();
+        known.sort_unstable();
+        return Err(Error::new(
+            crate::error::ErrorCode::InvalidConfig,
+            format!(
+                "{place}MCP server `{name}`: `{key}` names {} that the server does not list (it lists: {})",
+                names.join(", "),
+                known.join(", ")
+            ),
+        ));
     }
-    let malformed = connection.report().malformed();
-    if malformed > 0 {
-        tracing::warn!(server = %name, "MCP server `{name}` sent {malformed} malformed message(s)");
-    }
+    let (tools, skipped) = filtered(&config, tools, skipped);
     Ok(McpSource {
-        server: ServerConnection::new(config, connection),
+        server: ServerConnection::new(config, connection, changed, version),
         tools,
         skipped,
     })
+}
+
+/// `tools/list` on `peer`, within the server's startup timeout.
+async fn list_within(
+    config: &McpServerConfig,
+    peer: &rmcp::service::Peer<rmcp::service::RoleClient>,
+) -> Result<(Vec<McpToolSpec>, Vec<SkippedTool>), Error> {
+    let timeout = Duration::from_secs_f64(config.startup_timeout_ms / 1000.0);
+    match tokio::time::timeout(timeout, discover::list_tools(&config.name, peer)).await {
+        Ok(listed) => listed,
+        Err(_) => Err(Error::new(
+            crate::error::ErrorCode::ToolFailed,
+            format!(
+                "MCP server `{}` did not list its tools within {} ms",
+                config.name,
+                timeout.as_millis()
+            ),
+        )),
+    }
+}
+
+/// The tools (and skipped tools) `include` / `exclude` let through.
+fn filtered(
+    config: &McpServerConfig,
+    mut tools: Vec<McpToolSpec>,
+    mut skipped: Vec<SkippedTool>,
+) -> (Vec<McpToolSpec>, Vec<SkippedTool>) {
+    tools.retain(|tool| config.filter.admits(&tool.name));
+    skipped.retain(|tool| config.filter.admits(&tool.name));
+    (tools, skipped)
+}
+
+/// Lists the tools of `server` again (its current session, started again if it ended),
+/// through the same checks and `include` / `exclude` as at start.
+pub async fn relist(
+    server: &ServerConnection,
+) -> Result<(Vec<McpToolSpec>, Vec<SkippedTool>), Error> {
+    let session = server.session().await?;
+    let (tools, skipped) = list_within(server.config(), &session.peer()).await?;
+    Ok(filtered(server.config(), tools, skipped))
 }
 
 /// What became of one configured server.
@@ -133,6 +183,8 @@ pub struct McpTool {
     pub server: String,
     /// Its name on the server.
     pub remote_name: String,
+    /// The tool as the server lists it.
+    pub spec: McpToolSpec,
     /// The definition (under the registered name).
     pub definition: ToolDefinition,
 }
@@ -157,8 +209,13 @@ impl McpLoad {
 
 /// Starts every server (concurrently), names their tools against `taken` (the names of
 /// the other sources and the names the registry reserves) and builds the definitions. A
-/// server that fails is reported in its status and logged; the others still load.
-pub async fn load(configs: &[McpServerConfig], taken: &(dyn Fn(&str) -> bool + Sync)) -> McpLoad {
+/// server that fails is reported in its status and logged; the others still load. An
+/// `include` / `exclude` naming a tool its server does not list is an error (a typo must
+/// not serve a tool meant to be left out). The [`McpCatalog`] follows later changes.
+pub async fn load(
+    configs: &[McpServerConfig],
+    taken: &(dyn Fn(&str) -> bool + Sync),
+) -> Result<(McpLoad, McpCatalog), Error> {
     let started = futures::future::join_all(configs.iter().cloned().map(start)).await;
     let mut sources = Vec::new();
     let mut statuses: Vec<Option<ServerStatus>> = Vec::new();
@@ -168,6 +225,7 @@ pub async fn load(configs: &[McpServerConfig], taken: &(dyn Fn(&str) -> bool + S
                 sources.push(source);
                 statuses.push(None);
             }
+            Err(err) if err.code() == crate::error::ErrorCode::InvalidConfig => return Err(err),
             Err(err) => {
                 tracing::warn!(server = %config.name, "{}", err.message());
                 statuses.push(Some(ServerStatus {
@@ -179,79 +237,158 @@ pub async fn load(configs: &[McpServerConfig], taken: &(dyn Fn(&str) -> bool + S
             }
         }
     }
-    let listed: Vec<(&str, Vec<&str>)> = sources
-        .iter()
-        .map(|source| {
-            (
-                source.server.name(),
-                source.tools.iter().map(|t| t.name.as_str()).collect(),
-            )
-        })
-        .collect();
-    let names = resolve_names(taken, &listed);
-    let mut load = McpLoad::default();
-    let mut ready = HashMap::new();
-    for (source, names) in sources.iter().zip(names) {
-        let server_name = source.server.name().to_owned();
+    for source in &sources {
+        let server_name = source.server.name();
         for configured in source.server.config().tools.keys() {
             if !source.tools.iter().any(|tool| &tool.name == configured) {
                 tracing::warn!(server = %server_name, "MCP server `{server_name}` lists no tool `{configured}`; its `[mcp.tools.{configured}]` settings apply to nothing");
             }
         }
-        let mut renamed = Vec::new();
-        let mut skipped = source.skipped.clone();
-        let mut count = 0;
-        for (spec, name) in source.tools.iter().zip(names) {
-            let registered = match name {
-                Ok(registered) => registered,
-                Err(reason) => {
-                    tracing::warn!(server = %server_name, tool = %spec.name, "MCP server `{server_name}`: skipped the tool `{}`: {reason}", spec.name);
-                    skipped.push(SkippedTool {
-                        name: spec.name.clone(),
-                        reason,
-                    });
-                    continue;
-                }
-            };
-            match definition(&source.server, spec, registered.clone()) {
-                Ok(definition) => {
-                    if registered != spec.name {
-                        renamed.push((spec.name.clone(), registered));
+    }
+    let mut catalog = McpCatalog {
+        servers: sources
+            .into_iter()
+            .map(|source| CatalogEntry {
+                name: source.server.name().to_owned(),
+                server: Arc::downgrade(&source.server),
+                strong: Some(source.server),
+                tools: source.tools,
+                skipped: source.skipped,
+            })
+            .collect(),
+        warned: BTreeSet::new(),
+    };
+    let (tools, ready) = catalog.tools(taken);
+    let mut ready: HashMap<String, ServerStatus> = ready
+        .into_iter()
+        .map(|status| (status.name.clone(), status))
+        .collect();
+    let load = McpLoad {
+        tools,
+        servers: configs
+            .iter()
+            .zip(statuses)
+            .filter_map(|(config, status)| status.or_else(|| ready.remove(&config.name)))
+            .collect(),
+    };
+    Ok((load, catalog))
+}
+
+/// The listed tools of every server that started, named together: what is registered is
+/// `tools()` of the current lists, so a server whose tools change ([`McpCatalog::set`])
+/// is named by exactly the rules of the start (a new tool that collides renames every
+/// holder of the name).
+#[derive(Debug, Default)]
+pub struct McpCatalog {
+    servers: Vec<CatalogEntry>,
+    /// (server, tool, reason) already warned about, so a re-list does not repeat them.
+    warned: BTreeSet<(String, String, String)>,
+}
+
+#[derive(Debug)]
+struct CatalogEntry {
+    name: String,
+    server: std::sync::Weak<ServerConnection>,
+    /// Held until [`McpCatalog::take_servers`] hands it to the registry's owner.
+    strong: Option<Arc<ServerConnection>>,
+    tools: Vec<McpToolSpec>,
+    skipped: Vec<SkippedTool>,
+}
+
+impl McpCatalog {
+    /// The servers (whoever holds them keeps them running; the catalog itself does not).
+    pub fn take_servers(&mut self) -> Vec<Arc<ServerConnection>> {
+        self.servers
+            .iter_mut()
+            .filter_map(|entry| entry.strong.take())
+            .collect()
+    }
+
+    /// Replaces what `server` lists.
+    pub fn set(&mut self, server: &str, tools: Vec<McpToolSpec>, skipped: Vec<SkippedTool>) {
+        if let Some(entry) = self.servers.iter_mut().find(|entry| entry.name == server) {
+            entry.tools = tools;
+            entry.skipped = skipped;
+        }
+    }
+
+    /// Every tool to register (configuration order, then server order) and each server's
+    /// status. Skipped tools are warned about once.
+    pub fn tools(
+        &mut self,
+        taken: &(dyn Fn(&str) -> bool + Sync),
+    ) -> (Vec<McpTool>, Vec<ServerStatus>) {
+        let live: Vec<(&CatalogEntry, Arc<ServerConnection>)> = self
+            .servers
+            .iter()
+            .filter_map(|entry| entry.server.upgrade().map(|server| (entry, server)))
+            .collect();
+        let listed: Vec<(&str, Vec<&str>)> = live
+            .iter()
+            .map(|(entry, _)| {
+                (
+                    entry.name.as_str(),
+                    entry.tools.iter().map(|t| t.name.as_str()).collect(),
+                )
+            })
+            .collect();
+        let names = resolve_names(taken, &listed);
+        let mut tools = Vec::new();
+        let mut statuses = Vec::new();
+        let mut warnings = Vec::new();
+        for ((entry, server), names) in live.iter().zip(names) {
+            let server_name = entry.name.clone();
+            let mut renamed = Vec::new();
+            let mut skipped = entry.skipped.clone();
+            for skip in &skipped {
+                warnings.push((server_name.clone(), skip.name.clone(), skip.reason.clone()));
+            }
+            let mut count = 0;
+            for (spec, name) in entry.tools.iter().zip(names) {
+                let built = name.and_then(|registered| {
+                    definition(server, spec, registered.clone())
+                        .map(|definition| (registered, definition))
+                        .map_err(|err| err.message().to_owned())
+                });
+                match built {
+                    Ok((registered, definition)) => {
+                        if registered != spec.name {
+                            renamed.push((spec.name.clone(), registered));
+                        }
+                        count += 1;
+                        tools.push(McpTool {
+                            server: server_name.clone(),
+                            remote_name: spec.name.clone(),
+                            spec: spec.clone(),
+                            definition,
+                        });
                     }
-                    count += 1;
-                    load.tools.push(McpTool {
-                        server: server_name.clone(),
-                        remote_name: spec.name.clone(),
-                        definition,
-                    });
-                }
-                Err(err) => {
-                    tracing::warn!(server = %server_name, tool = %spec.name, "MCP server `{server_name}`: skipped the tool `{}`: {}", spec.name, err.message());
-                    skipped.push(SkippedTool {
-                        name: spec.name.clone(),
-                        reason: err.message().to_owned(),
-                    });
+                    Err(reason) => {
+                        warnings.push((server_name.clone(), spec.name.clone(), reason.clone()));
+                        skipped.push(SkippedTool {
+                            name: spec.name.clone(),
+                            reason,
+                        });
+                    }
                 }
             }
-        }
-        ready.insert(
-            server_name.clone(),
-            ServerStatus {
+            statuses.push(ServerStatus {
                 name: server_name,
                 state: ServerState::Ready {
                     tools: count,
                     renamed,
                     skipped,
                 },
-            },
-        );
+            });
+        }
+        for warning in warnings {
+            if self.warned.insert(warning.clone()) {
+                let (server, tool, reason) = warning;
+                tracing::warn!(server = %server, tool = %tool, "MCP server `{server}`: skipped the tool `{tool}`: {reason}");
+            }
+        }
+        (tools, statuses)
     }
-    load.servers = configs
-        .iter()
-        .zip(statuses)
-        .filter_map(|(config, status)| status.or_else(|| ready.remove(&config.name)))
-        .collect();
-    load
 }
 
 /// The registered name of every listed tool: its own name, or `<server>__<tool>` when a

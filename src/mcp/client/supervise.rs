@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::connect::{Connection, connect};
+use super::connect::{Connection, ToolsChanged, connect};
 use crate::config::mcp::McpServerConfig;
 use crate::error::Error;
 
@@ -18,6 +18,9 @@ pub struct ServerConnection {
     config: McpServerConfig,
     live: tokio::sync::Mutex<Option<Arc<Connection>>>,
     starts: AtomicU64,
+    changed: Arc<ToolsChanged>,
+    /// The count of `changed` when the tools were first listed.
+    listed: u64,
 }
 
 impl std::fmt::Debug for ServerConnection {
@@ -30,12 +33,30 @@ impl std::fmt::Debug for ServerConnection {
 }
 
 impl ServerConnection {
-    pub(crate) fn new(config: McpServerConfig, first: Connection) -> Arc<Self> {
+    pub(crate) fn new(
+        config: McpServerConfig,
+        first: Connection,
+        changed: Arc<ToolsChanged>,
+        listed: u64,
+    ) -> Arc<Self> {
         Arc::new(ServerConnection {
             config,
             live: tokio::sync::Mutex::new(Some(Arc::new(first))),
             starts: AtomicU64::new(1),
+            changed,
+            listed,
         })
+    }
+
+    /// Whether the server's tools may have changed since they were first listed.
+    pub(crate) fn changed_since_listed(&self) -> bool {
+        *self.changed.borrow() != self.listed
+    }
+
+    /// Changes whenever the server says its tools changed (`notifications/tools/list_changed`)
+    /// and when it was started again (its tools may differ); ends with the server.
+    pub fn tools_changed(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.changed.subscribe()
     }
 
     /// The server's configured name.
@@ -69,9 +90,12 @@ impl ServerConnection {
                 old.report().describe()
             );
         }
-        let connection = Arc::new(connect(&self.config).await?);
+        let connection = Arc::new(connect(&self.config, &self.changed).await?);
         self.starts.fetch_add(1, Ordering::Relaxed);
         *live = Some(connection.clone());
+        // A restarted server may list other tools.
+        self.changed
+            .send_modify(|count| *count = count.wrapping_add(1));
         Ok(connection)
     }
 

@@ -99,6 +99,20 @@ fn usage_and_configuration_errors_exit_2_with_a_message() {
         "{}",
         stderr(&bad)
     );
+    // Tool settings without the `[[mcp]]` entry they belong to.
+    std::fs::write(
+        dir.path().join("codemode.toml"),
+        "[mcp.tools.write_file]\npolicy = \"deny\"\n",
+    )
+    .unwrap();
+    let orphan = codemode(dir.path(), &["run", "-"], "return 1");
+    assert_eq!(orphan.status.code(), Some(2));
+    assert!(
+        stderr(&orphan).contains("codemode.toml:1:2: `mcp` is a table here")
+            && stderr(&orphan).contains("below the `[[mcp]]` entry of the server"),
+        "{}",
+        stderr(&orphan)
+    );
 }
 
 #[test]

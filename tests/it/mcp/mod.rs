@@ -3,7 +3,9 @@
 //! `tests/tools/` by `.ci/tools`) and a misbehaving fixture server
 //! (`fixtures/mcp/fixture_server.py`: malformed schemas, noise, crashes, hangs).
 
+mod changes;
 mod fixture;
+mod noise;
 mod servers;
 
 use std::path::{Path, PathBuf};

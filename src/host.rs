@@ -415,12 +415,15 @@ impl McpTools {
         if self.registry.upgrade().is_none() {
             return false;
         }
-        let tools = {
-            let mut catalog = self.catalog.lock();
-            catalog.set(server, listed, skipped);
-            catalog.tools(&*self.taken).0
-        };
-        if let Err(err) = self.apply(tools) {
+        // The catalog stays locked through `apply`: two servers re-listing at once apply
+        // their combined lists in the order they computed them, so a later change is never
+        // undone by an earlier list (lock order: catalog, then registered).
+        let mut catalog = self.catalog.lock();
+        catalog.set(server, listed, skipped);
+        let tools = catalog.tools(&*self.taken).0;
+        let applied = self.apply(tools);
+        drop(catalog);
+        if let Err(err) = applied {
             tracing::warn!(server = %server, "MCP server `{server}`: {}", err.message());
         }
         true

@@ -92,12 +92,30 @@ impl Failure {
 pub(crate) fn run() -> ExitCode {
     let cli = Cli::parse();
     setup::init_logging();
-    let outcome = match cli.command {
-        Command::Run(args) => run::run(&args),
-        Command::Sdk(args) => sdk::run(&args),
-        Command::Tools(args) => tools::run(&args),
-        Command::Serve(args) => serve::run(&args),
-    };
+    // The subcommand runs on a thread with the same 16 MiB of stack as the runtime's
+    // workers (only what is touched is committed): what it awaits is polled here, and
+    // serde_json's own clone, drop and serialization recurse over deep values.
+    let outcome = std::thread::Builder::new()
+        .name("codemode".to_owned())
+        .stack_size(setup::STACK_BYTES)
+        .spawn(move || match cli.command {
+            Command::Run(args) => run::run(&args),
+            Command::Sdk(args) => sdk::run(&args),
+            Command::Tools(args) => tools::run(&args),
+            Command::Serve(args) => serve::run(&args),
+        })
+        .map_err(|err| Failure {
+            message: format!("cannot start the command's thread: {err}"),
+            status: 1,
+        })
+        .and_then(|thread| {
+            thread.join().unwrap_or_else(|_| {
+                Err(Failure {
+                    message: "the command failed unexpectedly (a panic; see above)".to_owned(),
+                    status: 1,
+                })
+            })
+        });
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {

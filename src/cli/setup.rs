@@ -46,13 +46,16 @@ pub(crate) async fn host_with_status(config: Config, engine: Engine) -> Result<H
         .map_err(|err| Failure::from_error(&err))
 }
 
-/// A tokio runtime for a subcommand. Its threads get 16 MiB of stack (only what is touched
-/// is committed): `serde_json::Value`'s own clone, drop and serialization recurse over
-/// deep values (see `codemode::json::max_depth`).
+/// The stack of the command's threads: 16 MiB (only what is touched is committed), for
+/// `serde_json::Value`'s own clone, drop and serialization, which recurse over deep values
+/// (see `codemode::json::max_depth`; 10,000 levels of objects take about 6 MiB).
+pub(crate) const STACK_BYTES: usize = 16 << 20;
+
+/// A tokio runtime for a subcommand, its threads with [`STACK_BYTES`] of stack.
 pub(crate) fn tokio_runtime() -> Result<tokio::runtime::Runtime, Failure> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
-        .thread_stack_size(16 << 20)
+        .thread_stack_size(STACK_BYTES)
         .enable_all()
         .build()
         .map_err(|err| Failure {

@@ -77,6 +77,26 @@ mod tests {
     }
 
     #[test]
+    fn values_as_deep_as_the_limit_render_without_recursion() {
+        // A 256 KiB stack: a recursion per level over 5,000 levels would overflow it.
+        std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let mut value = json!(1);
+                for _ in 0..crate::json::DEFAULT_VALUE_DEPTH {
+                    value = JsonValue::Array(vec![value]);
+                }
+                let text = render_value(&value);
+                assert!(text.starts_with("[\n  [\n    ["));
+                assert!(text.lines().all(|line| line.len() <= 11));
+                crate::json::dispose(value);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    #[test]
     fn indentation_is_capped_at_ten_characters() {
         let value = json!([[[[[[[1]]]]]]]);
         let text = render_value(&value);

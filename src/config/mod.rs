@@ -150,6 +150,8 @@ struct RawRuntime {
     heap_mb: Option<Spanned<u64>>,
     max_output_bytes: Option<Spanned<u64>>,
     warm_pool: Option<Spanned<usize>>,
+    max_call_bytes: Option<Spanned<u64>>,
+    max_json_depth: Option<Spanned<usize>>,
     language: Option<Spanned<String>>,
     allow_unconfined: Option<bool>,
 }
@@ -414,6 +416,12 @@ fn engine_config(place: &Place<'_>, raw: RawRuntime) -> Result<EngineConfig, Err
         c.max_output_bytes = v
     })?;
     check(place, &mut config, raw.warm_pool, |c, v| c.warm_pool = v)?;
+    check(place, &mut config, raw.max_call_bytes, |c, v| {
+        c.max_call_bytes = v
+    })?;
+    check(place, &mut config, raw.max_json_depth, |c, v| {
+        c.max_json_depth = v
+    })?;
     config.validate()?;
     Ok(config)
 }
@@ -556,6 +564,18 @@ policy = "allow"
             err.message()
                 .starts_with("dir/codemode.toml:2:11: runtime.heap_mb must be between"),
             "{err}"
+        );
+        let err = parse("[runtime]\nmax_json_depth = 0\n").unwrap_err();
+        assert!(
+            err.message().starts_with(
+                "dir/codemode.toml:2:18: runtime.max_json_depth must be between 1 and"
+            ),
+            "{err}"
+        );
+        let config = parse("[runtime]\nmax_json_depth = 300\nmax_call_bytes = 4096\n").unwrap();
+        assert_eq!(
+            (config.engine.max_json_depth, config.engine.max_call_bytes),
+            (300, 4096)
         );
         let err = parse("[runtime]\nheap = 1\n").unwrap_err();
         assert!(

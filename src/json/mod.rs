@@ -33,8 +33,9 @@ pub const WRAP_DEPTH: usize = 8;
 /// The default of [`max_depth`]: [`DEFAULT_VALUE_DEPTH`] plus [`WRAP_DEPTH`].
 pub const DEFAULT_MAX_DEPTH: usize = DEFAULT_VALUE_DEPTH + WRAP_DEPTH;
 
-/// The highest value [`set_max_depth`] accepts.
-pub const MAX_DEPTH_CEILING: usize = 100_000;
+/// The highest value [`set_max_depth`] accepts: what the recursion left in
+/// `serde_json::Value`'s own drop and serialization survives on the command's threads.
+pub const MAX_DEPTH_CEILING: usize = 10_000;
 
 static VALUE_DEPTH: AtomicUsize = AtomicUsize::new(DEFAULT_MAX_DEPTH);
 

@@ -39,6 +39,9 @@ use crate::error::{Error, ErrorCode};
 const STDERR_TAIL_BYTES: usize = 4 * 1024;
 /// The longest line a stdio server may send (one JSON-RPC message).
 const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+
+/// The longest line of a server's standard error kept (longer ones are shown shortened).
+const MAX_STDERR_LINE_BYTES: usize = 64 * 1024;
 /// How often, at most, lines that are not JSON-RPC are reported once a server runs.
 const NOISE_REPORT_INTERVAL: Duration = Duration::from_secs(60);
 
@@ -502,10 +505,25 @@ pub(crate) async fn settle(report: &ProcessReport) {
 
 /// Keeps the end of the server's standard error (and logs it at debug level).
 async fn keep_stderr(server: String, stderr: impl AsyncRead + Unpin, report: Arc<ProcessReport>) {
-    let mut lines = BufReader::new(stderr).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        tracing::debug!(server = %server, "{line}");
-        report.push_stderr(line);
+    let mut reader = BufReader::new(stderr);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        // Bounded and lossy: a server's endless line or bytes that are not UTF-8 are
+        // shown shortened, and the stream is read to its end (never left to block it).
+        let text = match read_line(&mut reader, &mut line, MAX_STDERR_LINE_BYTES).await {
+            Ok(LineEnd::Eof) | Err(_) => break,
+            Ok(LineEnd::TooLong) => format!("(a line over {} KiB)", MAX_STDERR_LINE_BYTES / 1024),
+            Ok(LineEnd::Line) => {
+                let end = line
+                    .iter()
+                    .rposition(|b| !matches!(b, b'\n' | b'\r'))
+                    .map_or(0, |last| last + 1);
+                String::from_utf8_lossy(&line[..end]).into_owned()
+            }
+        };
+        tracing::debug!(server = %server, "{text}");
+        report.push_stderr(text);
     }
 }
 
@@ -522,7 +540,7 @@ async fn screen_stdout(
     let mut line = Vec::new();
     loop {
         line.clear();
-        match read_line(&mut reader, &mut line).await {
+        match read_line(&mut reader, &mut line, MAX_LINE_BYTES).await {
             Ok(LineEnd::Eof) => break,
             Ok(LineEnd::TooLong) => {
                 report.noise(&server, || {
@@ -566,6 +584,7 @@ enum LineEnd {
 async fn read_line(
     reader: &mut (impl tokio::io::AsyncBufRead + Unpin),
     line: &mut Vec<u8>,
+    max: usize,
 ) -> std::io::Result<LineEnd> {
     let mut too_long = false;
     loop {
@@ -583,7 +602,7 @@ async fn read_line(
         };
         let used = chunk.len();
         if !too_long {
-            if line.len() + used > MAX_LINE_BYTES {
+            if line.len() + used > max {
                 too_long = true;
                 line.clear();
             } else {

@@ -54,6 +54,30 @@ const SESSION_HEADER: &str = "mcp-session-id";
 /// TypeScript and Python MCP SDKs answer `Session not found` with it).
 const SESSION_NOT_FOUND: i64 = -32001;
 
+/// The hosts requests may name (the DNS-rebinding defence; rmcp enforces it too).
+pub(crate) const ALLOWED_HOSTS: [&str; 4] = ["localhost", "127.0.0.1", "::1", "[::1]"];
+
+/// Whether the request's `Host` names an allowed host (any port). A request that does not
+/// is passed to rmcp untouched, which refuses it: the guard never reads its body or
+/// answers whether a session exists.
+fn host_allowed(headers: &axum::http::HeaderMap) -> bool {
+    let Some(host) = headers
+        .get(header::HOST)
+        .and_then(|value| value.to_str().ok())
+    else {
+        return true;
+    };
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().map(|inner| format!("[{inner}]")),
+        None => host.split(':').next().map(str::to_owned),
+    };
+    name.is_some_and(|name| {
+        ALLOWED_HOSTS
+            .iter()
+            .any(|allowed| allowed.eq_ignore_ascii_case(&name))
+    })
+}
+
 /// What the guard needs: the body limit and the sessions (to know a `DELETE`'s).
 #[derive(Clone)]
 pub(crate) struct Guard {
@@ -63,6 +87,9 @@ pub(crate) struct Guard {
 
 /// The middleware: answers the edges itself, passes everything else to `next` (rmcp).
 pub(crate) async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> Response {
+    if !host_allowed(request.headers()) {
+        return next.run(request).await;
+    }
     if request.method() == Method::POST && has_json_content_type(request.headers()) {
         return match read_message(&guard, request).await {
             Ok(request) => next.run(request).await,
@@ -149,7 +176,7 @@ async fn read_message(guard: &Guard, request: Request) -> Result<Request, Respon
     if let Some((id, reason)) = envelope::problem(&value) {
         return Err(invalid_request(id, reason));
     }
-    if let Err(err) = serde_json::from_value::<ClientJsonRpcMessage>(value.clone()) {
+    if let Err(err) = <ClientJsonRpcMessage as serde::Deserialize>::deserialize(&value) {
         let id = value.get("id").cloned().unwrap_or(Value::Null);
         return Err(invalid_request(
             id,

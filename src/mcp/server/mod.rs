@@ -245,7 +245,7 @@ impl HttpServer {
         let max_body_bytes = server.max_body_bytes;
         let config = StreamableHttpServerConfig::default()
             .with_cancellation_token(shutdown.child_token())
-            .with_allowed_hosts(["localhost", "127.0.0.1", "::1", "[::1]"])
+            .with_allowed_hosts(http::ALLOWED_HOSTS)
             .with_max_request_body_bytes(max_body_bytes);
         let sessions = Arc::new(LocalSessionManager::default());
         let service = StreamableHttpService::new(

@@ -64,6 +64,9 @@ pub(crate) struct RunState {
     pub(crate) host_budget: u64,
     /// How deep values crossing the run may nest (`max_json_depth`).
     pub(crate) depth_limit: usize,
+    /// The most bytes of JSON one call's arguments may have (`max_call_bytes`; the
+    /// bootstrap counts UTF-16 units, this counts the UTF-8 bytes).
+    pub(crate) call_limit: u64,
     /// The timers, each known by its id (the bootstrap holds the callbacks).
     pub(crate) timers: RefCell<Timers>,
     /// The first failure outside the program's promise.
@@ -79,11 +82,13 @@ impl RunState {
         stop: Arc<RunStop>,
         host_budget: u64,
         depth_limit: usize,
+        call_limit: u64,
     ) -> RunState {
         RunState {
             host_bytes: std::cell::Cell::new(0),
             host_budget,
             depth_limit,
+            call_limit,
             namespaces,
             ledger,
             stop,
@@ -411,6 +416,13 @@ fn start_call(
         .and_then(|member| members.get(member))
         .ok_or_else(|| "unknown binding".to_owned())?;
     let text = args.get(2).to_rust_string_lossy(scope);
+    if text.len() as u64 > run.call_limit {
+        return Err(format!(
+            "the arguments are over the per-call limit: their JSON text is {} bytes, more than {} (runtime.max_call_bytes)",
+            text.len(),
+            run.call_limit
+        ));
+    }
     let charge = call_charge(text.len());
     let held = run.host_bytes.get().saturating_add(charge);
     if held > run.host_budget {

@@ -61,6 +61,7 @@ pub(crate) async fn execute(
                 job.stop.clone(),
                 config.heap_bytes() as u64,
                 config.max_json_depth,
+                config.max_call_bytes,
             ));
             sandbox.isolate.set_slot(run.clone());
             watch_heap(Some(job.stop.clone()));

@@ -190,6 +190,18 @@ impl CodeRuntime for PythonEngine {
         let pool = self.pool.clone();
         let config = self.config;
         Box::pin(async move {
+            // The same cap as TypeScript programs (checked before a worker is taken).
+            let limit = crate::runtime::strip::MAX_PROGRAM_BYTES;
+            if request.program.len() > limit {
+                let message = format!(
+                    "the program is {} bytes; the limit is {limit} bytes",
+                    request.program.len()
+                );
+                return CodeRunOutcome {
+                    error: Some(CodeRunError::new(CodeRunErrorKind::Exception, message)),
+                    ..CodeRunOutcome::default()
+                };
+            }
             let worker = match pool.take().await {
                 Ok(worker) => worker,
                 Err(message) => {

@@ -204,12 +204,25 @@ pub(crate) fn decode<T: Frame>(body: &[u8]) -> Result<T, ReadError> {
             }
         }
     }
+    // What is left is decoded by serde, which recurses (an internally tagged enum buffers
+    // every member first): the rest of a frame is shallow, or the frame is refused.
+    if crate::json::first_too_deep(&value, SHALLOW_DEPTH).is_some() {
+        crate::json::dispose(value);
+        deep.into_iter()
+            .for_each(|(_, member)| crate::json::dispose(member));
+        return Err(malformed(
+            "a frame nests deeper than its shape allows outside its values".to_owned(),
+        ));
+    }
     let mut frame: T = serde_json::from_value(value).map_err(|err| malformed(err.to_string()))?;
     for (key, member) in deep {
         frame.restore(key, member);
     }
     Ok(frame)
 }
+
+/// How deep a frame may nest once its values are taken out (every frame shape is flat).
+const SHALLOW_DEPTH: usize = 4;
 
 /// A frame type [`decode`] reads: which members may be deep, and how they go back in.
 pub(crate) trait Frame: serde::de::DeserializeOwned {
@@ -238,6 +251,28 @@ impl Frame for FromWorker {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn deep_values_decode_without_recursion_and_deep_junk_is_refused() {
+        std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let deep = "[".repeat(5_000) + &"]".repeat(5_000);
+                let call = format!(r#"{{"t":"call","id":1,"ns":0,"m":"echo","args":{deep}}}"#);
+                match decode::<FromWorker>(call.as_bytes()) {
+                    Ok(FromWorker::Call { args, .. }) => crate::json::dispose(args),
+                    other => panic!("{other:?}"),
+                }
+                let junk = format!(r#"{{"t":"log","s":"x","z":{deep}}}"#);
+                assert!(matches!(
+                    decode::<FromWorker>(junk.as_bytes()),
+                    Err(ReadError::Malformed(_))
+                ));
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
 
     #[test]
     fn frames_round_trip_and_the_wire_shape_is_the_documented_one() {

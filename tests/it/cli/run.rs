@@ -137,6 +137,32 @@ fn json_output_has_the_outer_result_and_the_sub_call_log() {
 }
 
 #[test]
+fn json_lists_every_call_even_the_ones_the_run_abandoned() {
+    let dir = workspace();
+    let output = codemode(
+        dir.path(),
+        &["run", "-", "--json"],
+        "for (let i = 0; i < 50; i++) tools.read_file({path: 'src/lib.rs'}); return 1",
+    );
+    let json: Value = serde_json::from_str(&succeeded(&output)).expect("JSON output");
+    let calls = json["subCalls"].as_array().unwrap();
+    let ids: Vec<&str> = calls.iter().map(|c| c["id"].as_str().unwrap()).collect();
+    let expected: Vec<String> = (1..=50).map(|n| format!("run:code:{n}")).collect();
+    assert_eq!(ids, expected);
+    for call in calls {
+        if call["startMs"].is_null() {
+            assert_eq!(call["error"]["code"], "ABORTED_BEFORE_DISPATCH", "{call}");
+            assert_eq!(call["mode"], Value::Null);
+        } else {
+            assert!(
+                call["dispatchedMs"].as_f64() >= call["startMs"].as_f64(),
+                "{call}"
+            );
+        }
+    }
+}
+
+#[test]
 fn trace_files_are_chrome_trace_events() {
     let dir = workspace();
     let trace = dir.path().join("trace.json");

@@ -112,15 +112,30 @@ async fn intermediate_values_are_not_capped_by_the_outer_results_cap() {
         text(&result),
         "the arguments are over the per-call limit: their JSON text is longer than 1048576 bytes (runtime.max_call_bytes)"
     );
+    // The cap is in UTF-8 bytes: 400,000 three-byte characters are 1.2 MB of JSON text.
+    let result = run_program(
+        &capped(1 << 20),
+        "try { await tools.echo({value: '語'.repeat(400_000)}); return 'crossed' } catch (e) { return e.message }",
+    )
+    .await;
+    assert_eq!(
+        text(&result),
+        "the arguments are over the per-call limit: their JSON text is 1200012 bytes, more than 1048576 (runtime.max_call_bytes)"
+    );
 }
 
-/// Runs `f` on a runtime whose threads have room for serde_json's own recursion over deep
-/// values (as the README tells hosts; the library's walks do not recurse).
-fn on_deep_stack(f: impl FnOnce(tokio::runtime::Runtime) + Send + 'static) {
+/// Runs `f` on a runtime whose threads have the command's 16 MiB of stack: room for
+/// serde_json's own recursive drop of deep values (as the README tells hosts), far too
+/// little for a recursion per level in the library's walks over 5,000 levels in a debug
+/// build.
+fn on_command_stacks(f: impl FnOnce(tokio::runtime::Runtime) + Send + 'static) {
+    const STACK: usize = 16 << 20;
     std::thread::Builder::new()
-        .stack_size(64 << 20)
+        .stack_size(STACK)
         .spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .thread_stack_size(STACK)
                 .enable_all()
                 .build()
                 .unwrap();
@@ -133,7 +148,7 @@ fn on_deep_stack(f: impl FnOnce(tokio::runtime::Runtime) + Send + 'static) {
 
 #[test]
 fn values_5000_levels_deep_cross_a_tool_call_both_ways_and_are_returned() {
-    on_deep_stack(|runtime| {
+    on_command_stacks(|runtime| {
         runtime.block_on(async {
             let registry = echo_registry();
             // The arguments `{value: v}` nest 5,000 levels; the result 4,999; the returned
@@ -146,10 +161,9 @@ fn values_5000_levels_deep_cross_a_tool_call_both_ways_and_are_returned() {
                  return [depth === 4999 ? 'ok' : depth, back];",
             )
             .await;
-            let value = result
-                .value()
-                .unwrap_or_else(|| panic!("{}", &text(&result)[..2000.min(text(&result).len())]))
-                .clone();
+            let value = codemode::json::deep_clone(result.value().unwrap_or_else(|| {
+                panic!("{}", &text(&result)[..2000.min(text(&result).len())])
+            }));
             let returned = &value["value"];
             assert_eq!(returned[0], json!("ok"), "{}", text(&result).len());
             assert!(text(&result).starts_with("[\n  \"ok\",\n  {\n"));

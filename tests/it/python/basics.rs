@@ -10,6 +10,17 @@ use super::{ENGINE, engine_with, request, run, run_with_tools, test_config};
 use crate::runtime::{TestHost, failure, tools, value};
 
 #[tokio::test]
+async fn programs_over_the_size_cap_are_refused_like_typescript_ones() {
+    let limit = codemode::runtime::strip::MAX_PROGRAM_BYTES;
+    let outcome = run(&"x = 1\n".repeat(limit / 6 + 1)).await;
+    let message = failure(&outcome, CodeRunErrorKind::Exception);
+    assert!(
+        message.ends_with(&format!("the limit is {limit} bytes")),
+        "{message}"
+    );
+}
+
+#[tokio::test]
 async fn values_none_and_no_output() {
     assert_eq!(value(&run("return 6 * 7").await), json!(42));
     assert_eq!(

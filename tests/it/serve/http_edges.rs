@@ -143,6 +143,26 @@ async fn initialize(client: &reqwest::Client, url: &str) -> String {
 }
 
 #[tokio::test]
+async fn a_foreign_host_is_refused_before_the_guard_reads_anything() {
+    let workspace = Workspace::new("mode = \"both\"");
+    let served = serve(&workspace);
+    let client = client();
+    for (method, body) in [("POST", "{not json"), ("DELETE", "")] {
+        let response = client
+            .request(method.parse().unwrap(), &served.url)
+            .header("host", "attacker.example:8931")
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .header("mcp-session-id", "nope")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 403, "{method}");
+    }
+}
+
+#[tokio::test]
 async fn bodies_that_are_not_one_message_get_400_with_json_rpc_errors() {
     let workspace = Workspace::new("mode = \"both\"");
     let served = serve(&workspace);

@@ -164,6 +164,9 @@ impl RunBridge {
     /// so every call the lane started began before the settlement, and calls' starts stay
     /// in submission order.
     async fn admission(&self, ticket: Ticket, input: &ToolExecutionInput) -> Option<Admission> {
+        // Settled before this call asked: its ticket is never given back to the lane,
+        // which is harmless because every later call is abandoned the same way (the lane
+        // is never used again after the run settles).
         if self.run_signal.is_cancelled() {
             return None;
         }

@@ -163,6 +163,43 @@ fn json_lists_every_call_even_the_ones_the_run_abandoned() {
 }
 
 #[test]
+fn the_configured_depth_and_call_caps_apply() {
+    let dir = workspace();
+    std::fs::write(
+        dir.path().join("codemode.toml"),
+        "[runtime]\nmax_json_depth = 50\nmax_call_bytes = 2048\n",
+    )
+    .unwrap();
+    let deep = codemode(
+        dir.path(),
+        &["run", "-"],
+        "let v: any = 1; for (let i = 0; i < 51; i++) v = [v]; return v",
+    );
+    assert_eq!(deep.status.code(), Some(1));
+    assert!(
+        stdout(&deep).contains("arrays and objects nest deeper than 50 levels"),
+        "{}",
+        stdout(&deep)
+    );
+    let fits = codemode(
+        dir.path(),
+        &["run", "-"],
+        "let v: any = 1; for (let i = 0; i < 50; i++) v = [v]; return JSON.stringify(v).length",
+    );
+    assert_eq!(succeeded(&fits), "101\n");
+    let big = codemode(
+        dir.path(),
+        &["run", "-"],
+        "try { await tools.glob({pattern: 'x'.repeat(3000)}) } catch (e) { return e.message }",
+    );
+    assert!(
+        succeeded(&big).contains("over the per-call limit"),
+        "{}",
+        stdout(&big)
+    );
+}
+
+#[test]
 fn trace_files_are_chrome_trace_events() {
     let dir = workspace();
     let trace = dir.path().join("trace.json");

@@ -79,11 +79,10 @@ fn read_tool_list(path: &PathBuf) -> Result<Vec<SdkTool>, Failure> {
     tools.map_err(|err| Failure::usage(format!("{label}: {}", err.message())))
 }
 
-/// The JSON of a tool list. `serde_json` reads any number as it is written but stops at
-/// 128 levels of nesting; a deeper text (a schema may nest as deep as the library's value
-/// limit, each level of subschemas two levels of JSON) is read by the library's own
-/// parser, which has no such limit on the stack but refuses numbers a JavaScript number
-/// cannot hold.
+/// The JSON of a tool list. `serde_json` stops at 128 levels of nesting; a deeper text (a
+/// schema may nest as deep as the library's value limit, each level of subschemas two
+/// levels of JSON) is read, the same way, by the library's parser, which keeps its stack
+/// on the heap.
 fn parse_json(label: &str, text: &str) -> Result<JsonValue, Failure> {
     let err = match serde_json::from_str(text) {
         Ok(value) => return Ok(value),
@@ -101,7 +100,7 @@ fn parse_json(label: &str, text: &str) -> Result<JsonValue, Failure> {
     let limit = codemode::json::max_depth()
         .saturating_mul(2)
         .saturating_add(TOOL_LIST_LEVELS);
-    codemode::json::parse_lossless_within(text, limit)
+    codemode::json::parse_within(text, limit)
         .map_err(|err| Failure::usage(format!("{label}: not readable JSON: {err}")))
 }
 

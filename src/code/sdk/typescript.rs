@@ -10,6 +10,7 @@
 //! reached); indentation stops growing at [`MAX_INDENT`] spaces, so the text of a deep
 //! type grows linearly with its depth.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use super::schema_view::{
@@ -320,7 +321,7 @@ impl<'m> TsWriter<'m> {
             let start = out.len();
             self.write(out, &property.ty, inner);
             if typed_extra {
-                property_types.push(out[start..].to_owned());
+                property_types.push(repeatable(&out[start..]));
             }
             out.push_str(";\n");
         }
@@ -332,10 +333,10 @@ impl<'m> TsWriter<'m> {
             let start = out.len();
             self.write(out, ty, inner);
             let mut members = vec![(start, out.len())];
-            for text in property_types {
+            for text in &property_types {
                 let seen = members
                     .iter()
-                    .any(|&(from, to)| out.get(from..to) == Some(text.as_str()));
+                    .any(|&(from, to)| out.get(from..to) == Some(text.as_ref()));
                 if !seen {
                     out.push_str(" | ");
                     let from = out.len();
@@ -349,6 +350,23 @@ impl<'m> TsWriter<'m> {
         out.push('}');
     }
 }
+
+/// The text of a declared property's type as its object's index signature repeats it: as
+/// it is when short, else `JsonValue` (which every type the writer spells but `unknown`
+/// fits), or `unknown`. Repeating long texts would double the text at every level of
+/// objects with typed extra keys nested in each other.
+fn repeatable(text: &str) -> Cow<'static, str> {
+    if text.len() <= MAX_REPEATED_TYPE {
+        Cow::Owned(text.to_owned())
+    } else if text.contains("unknown") {
+        Cow::Borrowed("unknown")
+    } else {
+        Cow::Borrowed("JsonValue")
+    }
+}
+
+/// The longest type text an index signature repeats (see [`repeatable`]).
+const MAX_REPEATED_TYPE: usize = 256;
 
 /// Puts the text from `start` to the end of `out` in parentheses when an expression that
 /// binds as `prec` stands where `context` is needed.
@@ -583,6 +601,24 @@ mod tests {
         assert_eq!(ts(json!({"type": "integer", "enum": [1.0, 2]})), "1 | 2");
         // Fractions stay as written.
         assert_eq!(ts(json!({"const": 1.5})), "1.5");
+    }
+
+    #[test]
+    fn index_signatures_repeat_long_property_types_as_json_value() {
+        let mut schema = json!({"type": "string"});
+        for _ in 0..40 {
+            schema = json!({
+                "type": "object", "properties": {"a": schema}, "required": ["a"],
+                "additionalProperties": {"type": "string"}
+            });
+        }
+        let text = ts(schema);
+        // Repeating each property's type in its index signature doubled the text per level.
+        assert!(text.len() < 200 * 40, "{} bytes", text.len());
+        assert!(
+            text.contains("[key: string]: string | JsonValue;"),
+            "{text}"
+        );
     }
 
     #[test]

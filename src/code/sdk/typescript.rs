@@ -57,6 +57,8 @@ pub(crate) struct TsWriter<'m> {
     limit: usize,
     /// Whether [`Self::limit`] cut anything.
     pub(crate) depth_limited: bool,
+    /// How many times `unknown` was written (see [`repeatable`]).
+    unknowns: usize,
 }
 
 impl<'m> TsWriter<'m> {
@@ -71,6 +73,7 @@ impl<'m> TsWriter<'m> {
             depth: 0,
             limit,
             depth_limited: false,
+            unknowns: 0,
         }
     }
 
@@ -94,7 +97,7 @@ impl<'m> TsWriter<'m> {
     fn write(&mut self, out: &mut String, ty: &Ty, indent: usize) -> Prec {
         if self.budget == 0 || self.depth >= self.limit {
             self.depth_limited |= self.depth >= self.limit;
-            out.push_str("unknown");
+            self.push_unknown(out);
             return Prec::Atom;
         }
         self.budget -= 1;
@@ -104,10 +107,18 @@ impl<'m> TsWriter<'m> {
         prec
     }
 
+    fn push_unknown(&mut self, out: &mut String) {
+        self.unknowns += 1;
+        out.push_str("unknown");
+    }
+
     /// [`Self::write`] within the bounds.
     fn write_type(&mut self, out: &mut String, ty: &Ty, indent: usize) -> Prec {
         let atom = match ty {
-            Ty::Unknown => "unknown",
+            Ty::Unknown => {
+                self.push_unknown(out);
+                return Prec::Atom;
+            }
             Ty::Any => "JsonValue",
             Ty::Never => "never",
             Ty::String => "string",
@@ -143,7 +154,7 @@ impl<'m> TsWriter<'m> {
     fn alias(&mut self, out: &mut String, id: AliasId, indent: usize) -> Prec {
         let aliases = self.aliases;
         let Some(alias) = aliases.get(id) else {
-            out.push_str("unknown");
+            self.push_unknown(out);
             return Prec::Atom;
         };
         let Some(stack) = &mut self.inlining else {
@@ -151,7 +162,7 @@ impl<'m> TsWriter<'m> {
             return Prec::Atom;
         };
         if stack.contains(&id) {
-            out.push_str("unknown");
+            self.push_unknown(out);
             return Prec::Atom;
         }
         stack.push(id);
@@ -319,9 +330,12 @@ impl<'m> TsWriter<'m> {
             push_key(out, property.name);
             out.push_str(if property.required { ": " } else { "?: " });
             let start = out.len();
+            let unknowns = self.unknowns;
             self.write(out, &property.ty, inner);
             if typed_extra {
-                property_types.push(repeatable(&out[start..]));
+                let repeated = repeatable(&out[start..], self.unknowns > unknowns);
+                self.unknowns += usize::from(repeated == "unknown");
+                property_types.push(repeated);
             }
             out.push_str(";\n");
         }
@@ -353,12 +367,12 @@ impl<'m> TsWriter<'m> {
 
 /// The text of a declared property's type as its object's index signature repeats it: as
 /// it is when short, else `JsonValue` (which every type the writer spells but `unknown`
-/// fits), or `unknown`. Repeating long texts would double the text at every level of
-/// objects with typed extra keys nested in each other.
-fn repeatable(text: &str) -> Cow<'static, str> {
+/// fits), or `unknown` when the text has an `unknown` in it. Repeating long texts would
+/// double the text at every level of objects with typed extra keys nested in each other.
+fn repeatable(text: &str, has_unknown: bool) -> Cow<'static, str> {
     if text.len() <= MAX_REPEATED_TYPE {
         Cow::Owned(text.to_owned())
-    } else if text.contains("unknown") {
+    } else if has_unknown {
         Cow::Borrowed("unknown")
     } else {
         Cow::Borrowed("JsonValue")

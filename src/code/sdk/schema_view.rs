@@ -696,7 +696,7 @@ impl<'d> DocumentWalker<'_, 'd> {
     /// `type`, `const`, `enum` and the type-specific keywords of one node.
     fn core(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Ty<'d> {
         if let Some(value) = map.get(Kw::Const) {
-            return Ty::Literal(value);
+            return literal(value);
         }
         let types = match map.get(Kw::Type) {
             None => {
@@ -736,8 +736,11 @@ impl<'d> DocumentWalker<'_, 'd> {
             let mut members: Vec<Ty<'d>> = values
                 .iter()
                 .filter(|value| types.is_empty() || types.iter().any(|t| value_has_type(value, *t)))
-                .map(Ty::Literal)
+                .map(literal)
                 .collect();
+            if members.iter().any(|member| matches!(member, Ty::Any)) {
+                return Ty::Any;
+            }
             return match members.len() {
                 // No listed value has the node's type (or none is listed): a contradiction
                 // in the schema, not a type of no value, so it is `unknown` like anything
@@ -1002,6 +1005,46 @@ impl<'d> DocumentWalker<'_, 'd> {
         }
         id
     }
+}
+
+/// The deepest `const` or `enum` value that is a literal type; a deeper one is any value.
+/// Types are compared (to remove duplicates) with `serde_json`'s equality for literals,
+/// which recurses once per level of the value.
+const MAX_LITERAL_NESTING: usize = 64;
+
+/// The literal type of `value` (see [`MAX_LITERAL_NESTING`]).
+fn literal(value: &JsonValue) -> Ty<'_> {
+    if nests_deeper(value, MAX_LITERAL_NESTING) {
+        Ty::Any
+    } else {
+        Ty::Literal(value)
+    }
+}
+
+/// Whether `value` nests arrays and objects more than `limit` levels (its own is 1).
+/// Iterative; no allocation for a scalar.
+fn nests_deeper(value: &JsonValue, limit: usize) -> bool {
+    if !matches!(value, JsonValue::Array(_) | JsonValue::Object(_)) {
+        return false;
+    }
+    let mut pending = vec![(value, 1usize)];
+    while let Some((value, level)) = pending.pop() {
+        if level > limit {
+            return true;
+        }
+        let container =
+            |child: &&JsonValue| matches!(child, JsonValue::Array(_) | JsonValue::Object(_));
+        match value {
+            JsonValue::Array(items) => {
+                pending.extend(items.iter().filter(container).map(|item| (item, level + 1)));
+            }
+            JsonValue::Object(map) => {
+                pending.extend(map.values().filter(container).map(|item| (item, level + 1)));
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The most nodes of a type written in place of a `$ref` (see
@@ -1611,6 +1654,19 @@ mod tests {
         }
         let (_, model) = build_single(&schema, SHALLOW_DEPTH);
         assert_eq!(model.unknowns.len(), 1);
+    }
+
+    #[test]
+    fn deeply_nested_constants_are_any_value() {
+        let mut value = json!(1);
+        for _ in 0..MAX_LITERAL_NESTING {
+            value = json!([value]);
+        }
+        assert_eq!(literal(&value), Ty::Literal(&value));
+        let deeper = json!([value]);
+        assert_eq!(literal(&deeper), Ty::Any);
+        let schema = json!({"enum": [1, deeper]});
+        assert_eq!(build_single(&schema, SHALLOW_DEPTH).0, Ty::Any);
     }
 
     #[test]

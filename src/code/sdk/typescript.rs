@@ -354,7 +354,7 @@ impl<'m> TsWriter<'m> {
                 if !seen {
                     out.push_str(" | ");
                     let from = out.len();
-                    out.push_str(&text);
+                    out.push_str(text);
                     members.push((from, out.len()));
                 }
             }

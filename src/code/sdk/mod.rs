@@ -17,10 +17,10 @@
 //! **Depth.** Schemas render fully up to [`max_depth`](crate::json::max_depth) levels of
 //! subschemas; deeper parts are `unknown` / `Any` and listed by [`unknown_types`]. The
 //! walker and the writers recurse a few frames per level, so every entry point first
-//! works within [`SHALLOW_DEPTH`](schema_view::SHALLOW_DEPTH) levels on the caller's
-//! thread (nearly every schema fits, at no extra cost) and only when that limit decides
-//! anything does it all again, within the full limit, on a thread whose stack has room
-//! for it ([`within_depth`]). No input can overflow a stack.
+//! works within 64 levels (`schema_view::SHALLOW_DEPTH`) on the caller's thread (nearly
+//! every schema fits, at no extra cost) and only when that limit decides anything does it
+//! all again, within the full limit, on a thread whose stack has room for it
+//! (`within_depth`). No input can overflow a stack.
 
 mod python;
 mod schema_view;

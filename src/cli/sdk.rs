@@ -41,6 +41,13 @@ pub(crate) fn run(args: &SdkArgs) -> Result<(), Failure> {
         None => configured_tools(args.config.as_deref())?,
     };
     let section = render_sdk_section(args.lang.unwrap_or(configured), &tools);
+    // Freed without recursion: a schema may nest deep.
+    for tool in tools {
+        codemode::json::dispose(tool.parameters);
+        if let Some(output) = tool.output {
+            codemode::json::dispose(output);
+        }
+    }
     let mut stdout = std::io::stdout().lock();
     stdout
         .write_all(section.as_bytes())
@@ -66,16 +73,39 @@ fn configured_tools(
 
 fn read_tool_list(path: &PathBuf) -> Result<Vec<SdkTool>, Failure> {
     let (label, text) = read_input(path)?;
-    let value: JsonValue = serde_json::from_str(&text).map_err(|err| {
-        Failure::usage(format!(
+    let value = parse_json(&label, &text)?;
+    let tools = parse_tool_list(&value);
+    codemode::json::dispose(value);
+    tools.map_err(|err| Failure::usage(format!("{label}: {}", err.message())))
+}
+
+/// The JSON of a tool list. `serde_json` stops at 128 levels of nesting; a deeper text (a
+/// schema may nest as deep as the library's value limit, each level of subschemas two
+/// levels of JSON) is read, the same way, by the library's parser, which keeps its stack
+/// on the heap.
+fn parse_json(label: &str, text: &str) -> Result<JsonValue, Failure> {
+    let err = match serde_json::from_str(text) {
+        Ok(value) => return Ok(value),
+        Err(err) => err,
+    };
+    if !err.to_string().starts_with("recursion limit exceeded") {
+        return Err(Failure::usage(format!(
             "{label}:{}:{}: not valid JSON: {}",
             err.line(),
             err.column(),
             strip_position(&err.to_string())
-        ))
-    })?;
-    parse_tool_list(&value).map_err(|err| Failure::usage(format!("{label}: {}", err.message())))
+        )));
+    }
+    // The tool list around a schema: `{"tools": [{"inputSchema": ...}]}`.
+    let limit = codemode::json::max_depth()
+        .saturating_mul(2)
+        .saturating_add(TOOL_LIST_LEVELS);
+    codemode::json::parse_within(text, limit)
+        .map_err(|err| Failure::usage(format!("{label}: not readable JSON: {err}")))
 }
+
+/// Levels of JSON around a schema in an MCP `tools/list` result, with slack.
+const TOOL_LIST_LEVELS: usize = 8;
 
 fn read_input(path: &PathBuf) -> Result<(String, String), Failure> {
     if path.as_os_str() == "-" {

@@ -449,6 +449,20 @@ pub fn parse_lossless_within(text: &str, limit: usize) -> Result<JsonValue, NotL
     text::parse(text, limit)
 }
 
+/// JSON text as `serde_json` reads it (numbers as written, of any size), nesting at most
+/// `limit`, without recursion: for text that is not a value crossing a boundary (a tool
+/// list's schemas may hold integers no JavaScript number can, in `maximum` say). A value
+/// read this way need not be lossless.
+///
+/// ```
+/// let value = codemode::json::parse_within(r#"{"maximum": 18446744073709551615}"#, 8).unwrap();
+/// assert_eq!(value["maximum"].as_u64(), Some(u64::MAX));
+/// assert!(codemode::json::parse_within("[[1]]", 1).is_err());
+/// ```
+pub fn parse_within(text: &str, limit: usize) -> Result<JsonValue, NotLossless> {
+    text::parse_as_written(text, limit)
+}
+
 /// The compact JSON text of a value (what `serde_json::to_string` writes), without
 /// recursion.
 pub fn to_text(value: &JsonValue) -> String {

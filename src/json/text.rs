@@ -1,6 +1,7 @@
 //! JSON text both ways, without recursion: a parser that checks losslessness as it goes
 //! (refusing, with the path, what [`check_lossless`](super::check_lossless) refuses, and
-//! lone surrogates), and writers (compact and pretty) whose output matches `serde_json`'s.
+//! lone surrogates) or, asked to, reads numbers as `serde_json` does (any size, as
+//! written), and writers (compact and pretty) whose output matches `serde_json`'s.
 //!
 //! Values may nest up to the limit the caller gives ([`max_depth`](super::max_depth) by
 //! default); every walk here keeps its own stack on the
@@ -17,8 +18,18 @@ enum Open {
     Object(serde_json::Map<String, JsonValue>, Option<String>),
 }
 
+/// What the parser makes of numbers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Numbers {
+    /// Refuses what a JavaScript number cannot hold exactly (and `-0`).
+    Lossless,
+    /// Reads them as `serde_json` does: any integer of `u64` or `i64`, else a double.
+    AsWritten,
+}
+
 struct Parser<'a> {
     limit: usize,
+    numbers: Numbers,
     text: &'a str,
     bytes: &'a [u8],
     at: usize,
@@ -30,8 +41,20 @@ struct Parser<'a> {
 /// is refused); nesting is at most `limit`. An error names the path where the
 /// problem is and, for a syntax error, the line and column.
 pub(super) fn parse(text: &str, limit: usize) -> Result<JsonValue, NotLossless> {
+    run(text, limit, Numbers::Lossless)
+}
+
+/// Parses JSON text as `serde_json` does (numbers as written, of any size; lone
+/// surrogates refused), nesting at most `limit`: for text that is not a value crossing a
+/// boundary, such as a tool list's schemas.
+pub(super) fn parse_as_written(text: &str, limit: usize) -> Result<JsonValue, NotLossless> {
+    run(text, limit, Numbers::AsWritten)
+}
+
+fn run(text: &str, limit: usize, numbers: Numbers) -> Result<JsonValue, NotLossless> {
     let mut parser = Parser {
         limit,
+        numbers,
         text,
         bytes: text.as_bytes(),
         at: 0,
@@ -287,6 +310,12 @@ impl Parser<'_> {
             }
         }
         let literal = &self.text[start..self.at];
+        if self.numbers == Numbers::AsWritten {
+            // One number, no nesting: `serde_json` reads it as it reads any number.
+            return serde_json::from_str::<serde_json::Number>(literal)
+                .map(JsonValue::Number)
+                .map_err(|_| self.syntax("number out of range"));
+        }
         if integral {
             let magnitude = &self.text[int_start..self.at];
             let safe = magnitude
@@ -465,7 +494,7 @@ mod tests {
     use proptest::prelude::*;
     use serde_json::Value;
 
-    use super::super::{deep_clone, parse_lossless, to_pretty_text, to_text};
+    use super::super::{deep_clone, parse_lossless, parse_within, to_pretty_text, to_text};
 
     fn scalar() -> impl Strategy<Value = Value> {
         prop_oneof![
@@ -516,6 +545,21 @@ mod tests {
             }
             if theirs.is_err() {
                 prop_assert!(ours.is_err());
+            }
+        }
+
+        /// Reading numbers as written, the parser agrees with serde_json on every text:
+        /// the same value, or both refuse it.
+        #[test]
+        fn as_written_text_reads_like_serde_json(
+            text in "[\\[\\]{}\",:0-9.eE+\\-a-z \\\\]{0,24}|-?[0-9]{1,40}(\\.[0-9]{1,5})?([eE][+-]?[0-9]{1,4})?"
+        ) {
+            let ours = parse_within(&text, 128);
+            let theirs: Result<Value, _> = serde_json::from_str(&text);
+            match (&ours, &theirs) {
+                (Ok(ours), Ok(theirs)) => prop_assert_eq!(ours, theirs),
+                (Err(_), Err(_)) => {}
+                _ => prop_assert!(false, "{:?} vs {:?}", ours, theirs),
             }
         }
     }

@@ -13,6 +13,14 @@
 //! rendered once and cut at the blocks, which the renderers write in place), `text` the
 //! quoting and naming helpers. This module must not know about the registry,
 //! prompt assembly or the engine.
+//!
+//! **Depth.** Schemas render fully up to [`max_depth`](crate::json::max_depth) levels of
+//! subschemas; deeper parts are `unknown` / `Any` and listed by [`unknown_types`]. The
+//! walker and the writers recurse a few frames per level, so every entry point first
+//! works within 64 levels (`schema_view::SHALLOW_DEPTH`) on the caller's thread (nearly
+//! every schema fits, at no extra cost) and only when that limit decides anything does it
+//! all again, within the full limit, on a thread whose stack has room for it
+//! (`within_depth`). No input can overflow a stack.
 
 mod python;
 mod schema_view;
@@ -63,7 +71,14 @@ pub type SdkLanguage = crate::runtime::Language;
 /// assert_eq!(text, render_sdk_section(SdkLanguage::TypeScript, &tools));
 /// ```
 pub fn render_sdk_section(language: SdkLanguage, tools: &[SdkTool]) -> String {
+    within_depth(|limit| render_within(language, tools, limit))
+}
+
+/// [`render_sdk_section`] with subschemas nested at most `limit` deep; with whether the
+/// limit decided anything.
+fn render_within(language: SdkLanguage, tools: &[SdkTool], limit: usize) -> (String, bool) {
     use templates::{Piece, PythonBlock, TypeScriptBlock};
+    let levels = schema_view::type_levels(limit);
     match language {
         SdkLanguage::TypeScript => {
             // Each tool's members are written as soon as it is walked (see
@@ -71,9 +86,12 @@ pub fn render_sdk_section(language: SdkLanguage, tools: &[SdkTool]) -> String {
             // only at the end, so the members wait in their own buffers.
             let mut args = String::with_capacity(tools.len() * 768);
             let mut outputs = String::with_capacity(tools.len() * 128);
-            let model = schema_view::walk_tools(tools, |aliases, tool| {
-                typescript::write_tool_members(&mut args, &mut outputs, aliases, &tool);
+            let mut limited = false;
+            let model = schema_view::walk_tools(tools, limit, |aliases, tool| {
+                limited |=
+                    typescript::write_tool_members(&mut args, &mut outputs, aliases, &tool, levels);
             });
+            limited |= model.depth_limited;
             let skeleton = templates::typescript(!model.aliases.is_empty());
             let mut out = String::with_capacity(
                 templates::fixed_len(skeleton) + args.len() + outputs.len() + 1024,
@@ -82,19 +100,19 @@ pub fn render_sdk_section(language: SdkLanguage, tools: &[SdkTool]) -> String {
                 match piece {
                     Piece::Text(text) => out.push_str(text),
                     Piece::Block(TypeScriptBlock::Aliases) => {
-                        typescript::write_alias_declarations(&mut out, &model);
+                        limited |= typescript::write_alias_declarations(&mut out, &model, levels);
                     }
                     Piece::Block(TypeScriptBlock::Args) => out.push_str(&args),
                     Piece::Block(TypeScriptBlock::Outputs) => out.push_str(&outputs),
                 }
             }
-            out
+            (out, limited)
         }
         SdkLanguage::Python => {
-            let model = schema_view::build_model(tools);
+            let model = schema_view::build_model(tools, limit);
             // The imports at the top depend on everything below, so the blocks are
             // written first and put in place after.
-            let parts = python::render(&model);
+            let parts = python::render(&model, levels);
             let skeleton = templates::python(parts.json_value);
             let blocks = [&parts.imports, &parts.definitions, &parts.methods];
             let mut out = String::with_capacity(
@@ -108,7 +126,7 @@ pub fn render_sdk_section(language: SdkLanguage, tools: &[SdkTool]) -> String {
                     Piece::Block(PythonBlock::Methods) => out.push_str(&parts.methods),
                 }
             }
-            out
+            (out, model.depth_limited || parts.depth_limited)
         }
     }
 }
@@ -127,8 +145,13 @@ pub fn render_sdk_section(language: SdkLanguage, tools: &[SdkTool]) -> String {
 /// assert_eq!(json_schema_to_ts(&json!("not a schema")), "unknown");
 /// ```
 pub fn json_schema_to_ts(schema: &JsonValue) -> String {
-    let (ty, model) = schema_view::build_single(schema);
-    typescript::TsWriter::inline(&model.aliases).expression(&ty, 0)
+    within_depth(|limit| {
+        let (ty, model) = schema_view::build_single(schema, limit);
+        let mut writer =
+            typescript::TsWriter::inline(&model.aliases, schema_view::type_levels(limit));
+        let text = writer.expression(&ty, 0);
+        (text, model.depth_limited || writer.depth_limited)
+    })
 }
 
 /// Where the SDK of `tools` says `unknown`: one entry per schema location that could not
@@ -143,5 +166,262 @@ pub fn json_schema_to_ts(schema: &JsonValue) -> String {
 /// assert_eq!(unknown_types(&[tool(json!({"properties": {"a": {"type": "text"}}}))]), ["\"t\" args#/properties/a/type"]);
 /// ```
 pub fn unknown_types(tools: &[SdkTool]) -> Vec<String> {
-    schema_view::build_model(tools).unknowns
+    within_depth(|limit| {
+        let model = schema_view::build_model(tools, limit);
+        (model.unknowns, model.depth_limited)
+    })
+}
+
+/// Stack a deep walk and its rendering may take per level of subschemas: three times the
+/// most measured in a debug build (about 8 KiB, for `patternProperties` nested 5,000
+/// deep; objects take 5 KiB, and a type written inline through a chain of references
+/// under 1 KiB per type level). A release build takes a fraction of that. Only the pages
+/// a walk touches are ever committed.
+const STACK_PER_LEVEL: usize = 24 << 10;
+
+/// Stack beyond the levels: the frames around the walk, and slack.
+const STACK_BASE: usize = 1 << 20;
+
+/// Runs `work` (which returns its result and whether the depth limit it was given
+/// decided anything) within [`SHALLOW_DEPTH`](schema_view::SHALLOW_DEPTH) on this thread;
+/// when the limit mattered, runs it again within [`max_depth`](crate::json::max_depth)
+/// on a thread with a stack for that depth. Should that thread not start (or fail), the
+/// shallow result stands: deep parts are `unknown`, as they say.
+fn within_depth<T: Send>(work: impl Fn(usize) -> (T, bool) + Sync) -> T {
+    let shallow = schema_view::SHALLOW_DEPTH;
+    let (out, limited) = work(shallow);
+    let deep = crate::json::max_depth();
+    if !limited || deep <= shallow {
+        return out;
+    }
+    let stack = deep
+        .saturating_mul(STACK_PER_LEVEL)
+        .saturating_add(STACK_BASE);
+    let work = &work;
+    let deep_out = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("codemode-deep-sdk".to_owned())
+            .stack_size(stack)
+            .spawn_scoped(scope, move || work(deep).0)
+            .ok()
+            .and_then(|thread| thread.join().ok())
+    });
+    deep_out.unwrap_or(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::time::{Duration, Instant};
+
+    /// An object of `pairs`. `json!` would copy a value put in it through `Serialize`,
+    /// recursively: deep schemas are built with this instead.
+    fn object(pairs: Vec<(&str, JsonValue)>) -> JsonValue {
+        JsonValue::Object(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+    }
+
+    /// A closed object whose one required property `a` is `schema`.
+    fn around(schema: JsonValue) -> JsonValue {
+        object(vec![
+            ("type", json!("object")),
+            ("properties", object(vec![("a", schema)])),
+            ("required", json!(["a"])),
+            ("additionalProperties", json!(false)),
+        ])
+    }
+
+    /// Objects nested `depth` levels (`{a: {a: ... string}}`).
+    fn nested(depth: usize) -> JsonValue {
+        let mut schema = json!({"type": "string"});
+        for _ in 0..depth {
+            schema = around(schema);
+        }
+        schema
+    }
+
+    fn tool(parameters: JsonValue) -> SdkTool {
+        SdkTool {
+            name: "deep".into(),
+            description: "Nests.".into(),
+            parameters,
+            output: None,
+        }
+    }
+
+    /// Frees a deep schema without recursion (its drop glue recurses).
+    fn dispose(tools: Vec<SdkTool>) {
+        for tool in tools {
+            crate::json::dispose(tool.parameters);
+        }
+    }
+
+    fn widest_indent(text: &str) -> usize {
+        text.lines()
+            .map(|line| line.len() - line.trim_start().len())
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn depth_fifty_renders_fully_in_both_languages() {
+        let tools = vec![tool(nested(50))];
+        assert_eq!(unknown_types(&tools), Vec::<String>::new());
+        let ts = render_sdk_section(SdkLanguage::TypeScript, &tools);
+        assert!(!ts.contains("unknown"), "{ts}");
+        assert_eq!(ts.matches("a: {").count(), 49, "{ts}");
+        assert!(ts.contains("a: string;"), "{ts}");
+        let py = render_sdk_section(SdkLanguage::Python, &tools);
+        assert!(!py.contains("Any"), "{py}");
+        assert_eq!(py.matches("(TypedDict):").count(), 50, "{py}");
+        assert!(py.contains("    a: str\n"), "{py}");
+        dispose(tools);
+    }
+
+    #[test]
+    fn depth_five_thousand_renders_fully_in_linear_time_and_size() {
+        let depth = 5_000;
+        let tools = vec![tool(nested(depth))];
+        let started = Instant::now();
+        assert_eq!(unknown_types(&tools), Vec::<String>::new());
+        let ts = render_sdk_section(SdkLanguage::TypeScript, &tools);
+        let py = render_sdk_section(SdkLanguage::Python, &tools);
+        let elapsed = started.elapsed();
+        // Generous: a loaded machine, a debug build (a release build takes some 0.1 s).
+        assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
+        assert!(!ts.contains("unknown"));
+        assert_eq!(ts.matches("a: {").count(), depth - 1);
+        assert!(ts.len() < 100 * depth, "{} bytes", ts.len());
+        assert_eq!(widest_indent(&ts), 32);
+        assert!(!py.contains("Any"));
+        assert_eq!(py.matches("(TypedDict):").count(), depth);
+        assert!(py.len() < 200 * depth, "{} bytes", py.len());
+        let single = json_schema_to_ts(&tools[0].parameters);
+        assert!(!single.contains("unknown"));
+        assert!(single.len() < 100 * depth, "{} bytes", single.len());
+        dispose(tools);
+    }
+
+    #[test]
+    fn deeper_than_the_limit_degrades_and_says_where() {
+        let depth = crate::json::max_depth() + 2;
+        let tools = vec![tool(nested(depth))];
+        let unknowns = unknown_types(&tools);
+        assert_eq!(unknowns.len(), 1, "{unknowns:?}");
+        assert!(unknowns[0].starts_with("\"deep\" args#/properties/a/"));
+        let ts = render_sdk_section(SdkLanguage::TypeScript, &tools);
+        assert_eq!(ts.matches("unknown").count(), 1);
+        assert!(ts.contains("a: unknown;"));
+        let py = render_sdk_section(SdkLanguage::Python, &tools);
+        assert!(py.contains("    a: Any\n"));
+        assert!(json_schema_to_ts(&tools[0].parameters).contains("a: unknown;"));
+        dispose(tools);
+    }
+
+    #[test]
+    fn shallow_schemas_never_leave_the_callers_thread() {
+        // The limit decided nothing: the first walk is the result.
+        let schema = nested(schema_view::SHALLOW_DEPTH - 1);
+        let calls = std::sync::atomic::AtomicUsize::new(0);
+        let text = within_depth(|limit| {
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let (ty, model) = schema_view::build_single(&schema, limit);
+            let levels = schema_view::type_levels(limit);
+            let mut writer = typescript::TsWriter::inline(&model.aliases, levels);
+            let text = writer.expression(&ty, 0);
+            (text, model.depth_limited || writer.depth_limited)
+        });
+        assert_eq!(calls.into_inner(), 1);
+        assert!(!text.contains("unknown"));
+        // One level more and the walk is done again, within the full limit.
+        let deeper = nested(schema_view::SHALLOW_DEPTH + 1);
+        assert!(
+            schema_view::build_single(&deeper, schema_view::SHALLOW_DEPTH)
+                .1
+                .depth_limited
+        );
+        assert!(!json_schema_to_ts(&deeper).contains("unknown"));
+    }
+
+    #[test]
+    fn a_chain_of_references_written_inline_stays_within_its_limits() {
+        // `json_schema_to_ts` writes aliases inline: ten definitions, each 2,000 levels
+        // deep and ending in a reference to the next, nest 20,000 levels deep together.
+        let mut defs = serde_json::Map::new();
+        for index in 0..10 {
+            let mut schema = match index {
+                9 => json!({"type": "string"}),
+                _ => json!({"$ref": format!("#/$defs/d{}", index + 1)}),
+            };
+            for _ in 0..2_000 {
+                schema = around(schema);
+            }
+            defs.insert(format!("d{index}"), schema);
+        }
+        let schema = object(vec![
+            ("$ref", json!("#/$defs/d0")),
+            ("$defs", JsonValue::Object(defs)),
+        ]);
+        let text = json_schema_to_ts(&schema);
+        // The inline budget ends it, once.
+        assert_eq!(text.matches("unknown").count(), 1);
+        crate::json::dispose(schema);
+    }
+
+    #[test]
+    fn deep_arrays_unions_tuples_and_intersections_render_in_linear_size() {
+        // Each level of `merged` is two levels of subschemas (`allOf/0`, `properties/a`).
+        let depth = 2_000;
+        let mut shapes = Vec::new();
+        let leaf = || json!({"type": "string"});
+        let mut arrays = leaf();
+        let mut unions = leaf();
+        let mut tuples = leaf();
+        let mut merged = leaf();
+        for _ in 0..depth {
+            arrays = object(vec![("type", json!("array")), ("items", arrays)]);
+            unions = object(vec![
+                (
+                    "anyOf",
+                    JsonValue::Array(vec![unions, json!({"type": "null"})]),
+                ),
+                ("nullable", json!(true)),
+            ]);
+            tuples = object(vec![
+                ("type", json!("array")),
+                (
+                    "prefixItems",
+                    JsonValue::Array(vec![tuples, json!({"type": "integer"})]),
+                ),
+                ("items", json!(false)),
+            ]);
+            let first = object(vec![
+                ("type", json!("object")),
+                ("properties", object(vec![("a", merged)])),
+            ]);
+            let second = json!({"type": "object", "properties": {"b": {"type": "string"}}});
+            merged = object(vec![("allOf", JsonValue::Array(vec![first, second]))]);
+        }
+        shapes.extend([arrays, unions, tuples, merged]);
+        let tools: Vec<SdkTool> = shapes.into_iter().map(tool).collect();
+        for tool in &tools {
+            let tools = std::slice::from_ref(tool);
+            assert!(unknown_types(tools).is_empty());
+            for language in [SdkLanguage::TypeScript, SdkLanguage::Python] {
+                let started = Instant::now();
+                let text = render_sdk_section(language, tools);
+                assert!(started.elapsed() < Duration::from_secs(10));
+                assert!(
+                    text.len() < 400 * depth,
+                    "{language:?}: {} bytes",
+                    text.len()
+                );
+                assert!(
+                    !text.contains("unknown") && !text.contains(": Any"),
+                    "{language:?}"
+                );
+            }
+        }
+        dispose(tools);
+    }
 }

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use serde_json::json;
 
-use super::{SdkLanguage, SdkTool, json_schema_to_ts, render_sdk_section};
+use super::{SdkLanguage, SdkTool, json_schema_to_ts, render_sdk_section, unknown_types};
 use crate::json::JsonValue;
 
 /// Arbitrary JSON, biased towards schema keywords so the walker sees real structure.
@@ -188,26 +188,53 @@ proptest! {
 
 #[test]
 fn schemas_deeper_than_the_bound_end_in_unknown() {
-    let mut schema = json!({"type": "string"});
-    // Deeper than the walker's bound, as deep as parsed JSON text can be (serde_json stops
-    // at 128 levels, and cloning or dropping deeper values recurses in serde_json itself).
-    for index in 0..60 {
-        schema = if index % 2 == 0 {
-            json!({"anyOf": [schema, {"type": "null"}]})
-        } else {
-            json!({"type": "object", "properties": {"a": schema}})
-        };
-    }
-    let tool = SdkTool {
+    // Built without `json!` around the deep part (it would copy it through `Serialize`,
+    // recursively), freed without recursion.
+    let object = |pairs: Vec<(&str, JsonValue)>| {
+        JsonValue::Object(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+    };
+    let nest = |depth: usize| {
+        let mut schema = json!({"type": "string"});
+        for index in 0..depth {
+            schema = if index % 2 == 0 {
+                object(vec![(
+                    "anyOf",
+                    JsonValue::Array(vec![schema, json!({"type": "null"})]),
+                )])
+            } else {
+                object(vec![
+                    ("type", json!("object")),
+                    ("properties", object(vec![("a", schema)])),
+                ])
+            };
+        }
+        schema
+    };
+    let tool = |parameters| SdkTool {
         name: "deep".into(),
         description: String::new(),
-        parameters: schema.clone(),
+        parameters,
         output: None,
     };
-    assert!(json_schema_to_ts(&schema).contains("unknown"));
+    // Within the bound (once 48 levels, now the library's value depth), all of it renders.
+    let within = tool(nest(60));
+    assert!(!json_schema_to_ts(&within.parameters).contains("unknown"));
+    assert!(unknown_types(std::slice::from_ref(&within)).is_empty());
+    // Deeper than it, the rest is `unknown`.
+    let deeper = tool(nest(crate::json::max_depth() + 1));
+    assert!(json_schema_to_ts(&deeper.parameters).contains("unknown"));
+    // The deepest `anyOf` holds two members past the bound.
+    assert_eq!(unknown_types(std::slice::from_ref(&deeper)).len(), 2);
     for language in [SdkLanguage::TypeScript, SdkLanguage::Python] {
-        assert!(render_sdk_section(language, std::slice::from_ref(&tool)).contains("deep"));
+        let text = render_sdk_section(language, std::slice::from_ref(&deeper));
+        assert!(text.contains("deep"));
+        assert!(
+            text.contains(": unknown") || text.contains(": Any"),
+            "{language:?}"
+        );
     }
+    crate::json::dispose(within.parameters);
+    crate::json::dispose(deeper.parameters);
 }
 
 #[test]

@@ -9,12 +9,17 @@
 //!
 //! This module owns Python syntax only; the fixed prose and skeleton live in the
 //! templates, the meaning of schema keywords in the schema walker.
+//!
+//! The writer recurses a few frames per level of a type, and a type nests at most a limit
+//! the caller gives (deeper parts are `Any`, and the parts say the limit was reached).
+//! Generated names stop growing at [`MAX_NAME_LEN`] characters (then a number tells them
+//! apart), so the text of a deeply nested type grows linearly with its depth.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
-use super::schema_view::{AliasId, Extra, NumberLiteral, ObjectTy, SdkModel, Ty};
+use super::schema_view::{AliasId, Extra, NumberLiteral, ObjectTy, Property, SdkModel, Ty};
 use super::text::{
     NameLayer, is_python_attribute, is_python_class_key, pascal_case, push_docstring_text,
     push_string_literal,
@@ -23,6 +28,10 @@ use crate::json::JsonValue;
 
 /// Alias chains followed when merging `allOf` members into one `TypedDict`.
 const MAX_ALIAS_HOPS: usize = 8;
+
+/// The longest name of a nested `TypedDict` before its number: a name is its parent's
+/// followed by a word, and would otherwise grow with every level of nesting.
+const MAX_NAME_LEN: usize = 64;
 
 /// The rendered parts of the Python section, for the template.
 pub(crate) struct PythonParts {
@@ -34,6 +43,8 @@ pub(crate) struct PythonParts {
     pub definitions: String,
     /// The body of `class Tools(Protocol)`.
     pub methods: String,
+    /// Whether the depth limit cut anything.
+    pub depth_limited: bool,
 }
 
 /// The `typing` names the section may import, in the order they are listed (byte order).
@@ -140,6 +151,19 @@ impl Hint<'_> {
     }
 }
 
+/// A field of a `TypedDict`: a property of the model, and whether it is required (an
+/// `allOf` member may require a property another declares).
+type Field<'t, 'm> = (&'t Property<'m>, bool);
+
+/// The fields of one object.
+fn own_fields<'t, 'm>(object: &'t ObjectTy<'m>) -> Vec<Field<'t, 'm>> {
+    object
+        .properties
+        .iter()
+        .map(|property| (property, property.required))
+        .collect()
+}
+
 /// What the union of a `TypedDict` field adds around its type.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Qualifier {
@@ -168,10 +192,15 @@ struct PyWriter<'m> {
     json_value: bool,
     /// Scratch space for the name of a nested `TypedDict`.
     hint: String,
+    /// How deep the type being written nests here, and how deep it may (in type levels,
+    /// see `schema_view::type_levels`); deeper parts are `Any`.
+    depth: usize,
+    limit: usize,
+    depth_limited: bool,
 }
 
-/// Renders the Python parts of a model.
-pub(crate) fn render<'m>(model: &'m SdkModel<'m>) -> PythonParts {
+/// Renders the Python parts of a model; types nest at most `limit` type levels.
+pub(crate) fn render<'m>(model: &'m SdkModel<'m>, limit: usize) -> PythonParts {
     let mut writer = PyWriter {
         model,
         names: NameLayer::new(&model.names),
@@ -182,6 +211,9 @@ pub(crate) fn render<'m>(model: &'m SdkModel<'m>) -> PythonParts {
         imports: Imports::default(),
         json_value: false,
         hint: String::new(),
+        depth: 0,
+        limit,
+        depth_limited: false,
     };
     writer.imports.insert(Import::Protocol);
     let mut methods = String::with_capacity(model.tools.len() * 128);
@@ -241,6 +273,7 @@ pub(crate) fn render<'m>(model: &'m SdkModel<'m>) -> PythonParts {
         json_value: writer.json_value,
         definitions: writer.definitions,
         methods,
+        depth_limited: writer.depth_limited,
     }
 }
 
@@ -259,13 +292,13 @@ impl<'m> PyWriter<'m> {
         if let Some(state) = self.alias_state.get_mut(id) {
             *state = AliasState::Emitted;
         }
-        let object = match &alias.ty {
-            Ty::Object(object) if !object.properties.is_empty() => Some(Cow::Borrowed(object)),
-            Ty::Intersection(members) => self.merge_objects(members).map(Cow::Owned),
+        let fields = match &alias.ty {
+            Ty::Object(object) if !object.properties.is_empty() => Some(own_fields(object)),
+            Ty::Intersection(members) => self.merge_objects(members),
             _ => None,
         };
-        match object {
-            Some(object) => self.typed_dict(&alias.name, &object, &alias.doc),
+        match fields {
+            Some(fields) => self.typed_dict(&alias.name, &fields, &alias.doc),
             None => {
                 // The alias owns its name; objects inside it are named after it.
                 let name = Hint::Name(&alias.name);
@@ -287,6 +320,19 @@ impl<'m> PyWriter<'m> {
     }
 
     fn expr(&mut self, ty: &Ty<'m>, hint: Hint<'_>) -> Expr<'m> {
+        if self.depth >= self.limit {
+            self.depth_limited = true;
+            self.imports.insert(Import::Any);
+            return Expr::plain("Any");
+        }
+        self.depth += 1;
+        let expr = self.expr_within(ty, hint);
+        self.depth -= 1;
+        expr
+    }
+
+    /// [`Self::expr`] within the depth limit.
+    fn expr_within(&mut self, ty: &Ty<'m>, hint: Hint<'_>) -> Expr<'m> {
         match ty {
             Ty::Unknown => {
                 self.imports.insert(Import::Any);
@@ -302,7 +348,7 @@ impl<'m> PyWriter<'m> {
             Ty::Integer => Expr::plain("int"),
             Ty::Boolean => Expr::plain("bool"),
             Ty::Null => Expr::plain("None"),
-            Ty::Literal(_) => self.union(std::slice::from_ref(ty), hint),
+            Ty::Literal(_) => self.union(std::slice::from_ref(ty).iter(), hint),
             Ty::Array(item) => {
                 let item = self.expr(item, Hint::Word(&hint, "Item"));
                 Expr {
@@ -311,16 +357,14 @@ impl<'m> PyWriter<'m> {
                 }
             }
             Ty::Tuple(tuple) => {
-                // JSON arrays arrive as lists, so a tuple schema is a list of its item types.
-                let mut members = tuple.items.clone();
-                if let Some(rest) = &tuple.rest {
-                    members.push((**rest).clone());
-                }
-                let item = if members.is_empty() {
+                // JSON arrays arrive as lists, so a tuple schema is a list of its item types
+                // (borrowed: a copy of each would cost time quadratic in the depth).
+                let members = tuple.items.iter().chain(tuple.rest.as_deref());
+                let item = if members.clone().next().is_none() {
                     self.imports.insert(Import::Never);
                     Expr::plain("Never")
                 } else {
-                    self.union(&members, Hint::Word(&hint, "Item"))
+                    self.union(members, Hint::Word(&hint, "Item"))
                 };
                 Expr {
                     text: Cow::Owned(format!("list[{}]", item.text)),
@@ -328,17 +372,13 @@ impl<'m> PyWriter<'m> {
                 }
             }
             Ty::Object(object) => self.object(object, hint),
-            Ty::Union(members) => self.union(members, hint),
+            Ty::Union(members) => self.union(members.iter(), hint),
             Ty::Intersection(members) => match self.merge_objects(members) {
-                Some(object) => self.object(&object, hint),
-                None => {
-                    let first = members
-                        .iter()
-                        .find(|m| **m != Ty::Any)
-                        .cloned()
-                        .unwrap_or(Ty::Any);
-                    self.expr(&first, hint)
-                }
+                Some(fields) => self.named_dict(&fields, hint),
+                None => match members.iter().find(|m| **m != Ty::Any) {
+                    Some(first) => self.expr(first, hint),
+                    None => self.json_value(),
+                },
             },
             Ty::Alias(id) => self.alias_ref(*id),
         }
@@ -366,7 +406,14 @@ impl<'m> PyWriter<'m> {
     }
 
     /// A union; literal members are gathered into one `Literal[...]`.
-    fn union(&mut self, members: &[Ty<'m>], hint: Hint<'_>) -> Expr<'m> {
+    fn union<'t>(
+        &mut self,
+        members: impl Iterator<Item = &'t Ty<'m>> + Clone,
+        hint: Hint<'_>,
+    ) -> Expr<'m>
+    where
+        'm: 't,
+    {
         let mut parts: Vec<Cow<'m, str>> = Vec::new();
         let mut literal_slot: Option<usize> = None;
         // `Literal[` and the distinct literal members so far, with where each one is.
@@ -375,13 +422,13 @@ impl<'m> PyWriter<'m> {
         let mut forward = false;
         // Objects in a union get their own TypedDict; number them only when there are several.
         let named_members = members
-            .iter()
+            .clone()
             .filter(|m| {
                 matches!(m, Ty::Object(o) if !o.properties.is_empty())
                     || matches!(m, Ty::Intersection(_))
             })
             .count();
-        for (index, member) in members.iter().enumerate() {
+        for (index, member) in members.enumerate() {
             let text = match member {
                 Ty::Literal(value) if is_python_literal(value) => {
                     if literal_slot.is_none() {
@@ -473,12 +520,24 @@ impl<'m> PyWriter<'m> {
                 }
             };
         }
+        self.named_dict(&own_fields(object), hint)
+    }
+
+    /// A `TypedDict` of `fields` (not empty), named after `hint`.
+    fn named_dict(&mut self, fields: &[Field<'_, 'm>], hint: Hint<'_>) -> Expr<'m> {
         let mut base = std::mem::take(&mut self.hint);
         base.clear();
         hint.write(&mut base);
+        if base.len() > MAX_NAME_LEN {
+            let mut end = MAX_NAME_LEN;
+            while !base.is_char_boundary(end) {
+                end -= 1;
+            }
+            base.truncate(end);
+        }
         let name = self.names.claim(&base);
         self.hint = base;
-        self.typed_dict(&name, object, "");
+        self.typed_dict(&name, fields, "");
         Expr {
             text: Cow::Owned(name),
             forward: false,
@@ -486,16 +545,16 @@ impl<'m> PyWriter<'m> {
     }
 
     /// Declares a `TypedDict` (nested ones first), class syntax when every key allows it.
-    fn typed_dict(&mut self, name: &str, object: &ObjectTy<'m>, doc: &str) {
+    fn typed_dict(&mut self, name: &str, properties: &[Field<'_, 'm>], doc: &str) {
         self.imports.insert(Import::TypedDict);
-        let required = object.properties.iter().filter(|p| p.required).count();
-        let optional = object.properties.len() - required;
+        let required = properties.iter().filter(|(_, required)| *required).count();
+        let optional = properties.len() - required;
         // Mark the minority: `total=False` when most keys are optional.
         let total = optional <= required;
-        let mut fields = Vec::with_capacity(object.properties.len());
-        for property in &object.properties {
+        let mut fields = Vec::with_capacity(properties.len());
+        for &(property, required) in properties {
             let expr = self.expr(&property.ty, Hint::Field(&Hint::Name(name), property.name));
-            let qualifier = match (total, property.required) {
+            let qualifier = match (total, required) {
                 (true, false) => {
                     self.imports.insert(Import::NotRequired);
                     Qualifier::NotRequired
@@ -509,10 +568,9 @@ impl<'m> PyWriter<'m> {
             fields.push((qualifier, expr));
         }
         let total_arg = if total { "" } else { ", total=False" };
-        let class_syntax = object
-            .properties
+        let class_syntax = properties
             .iter()
-            .all(|p| is_python_class_key(p.name));
+            .all(|(property, _)| is_python_class_key(property.name));
         let out = &mut self.definitions;
         if class_syntax {
             out.push_str("class ");
@@ -525,7 +583,7 @@ impl<'m> PyWriter<'m> {
                 push_docstring_text(out, doc);
                 out.push_str("\"\"\"\n");
             }
-            for (property, (qualifier, expr)) in object.properties.iter().zip(&fields) {
+            for ((property, _), (qualifier, expr)) in properties.iter().zip(&fields) {
                 push_comment(out, &property.doc, "    ");
                 out.push_str("    ");
                 out.push_str(property.name);
@@ -539,7 +597,7 @@ impl<'m> PyWriter<'m> {
             out.push_str(" = TypedDict(");
             push_string_literal(out, name);
             out.push_str(", {\n");
-            for (property, (qualifier, expr)) in object.properties.iter().zip(&fields) {
+            for ((property, _), (qualifier, expr)) in properties.iter().zip(&fields) {
                 push_comment(out, &property.doc, "    ");
                 out.push_str("    ");
                 push_string_literal(out, property.name);
@@ -556,32 +614,25 @@ impl<'m> PyWriter<'m> {
     }
 
     /// `allOf` for Python: the properties of every object member (following aliases),
-    /// merged; `None` when no member is an object.
-    fn merge_objects(&self, members: &[Ty<'m>]) -> Option<ObjectTy<'m>> {
-        let mut merged: Option<ObjectTy> = None;
+    /// merged (borrowed: a copy of each would cost time quadratic in the depth); `None`
+    /// when no member is an object with properties.
+    fn merge_objects<'t>(&self, members: &'t [Ty<'m>]) -> Option<Vec<Field<'t, 'm>>>
+    where
+        'm: 't,
+    {
+        let mut merged: Vec<Field<'t, 'm>> = Vec::new();
         for member in members {
             let Some(object) = self.as_object(member) else {
                 continue;
             };
-            let target = merged.get_or_insert_with(|| ObjectTy {
-                properties: Vec::new(),
-                extra: Extra::Open,
-            });
             for property in &object.properties {
-                match target
-                    .properties
-                    .iter_mut()
-                    .find(|p| p.name == property.name)
-                {
-                    Some(existing) => existing.required |= property.required,
-                    None => target.properties.push(property.clone()),
+                match merged.iter_mut().find(|(p, _)| p.name == property.name) {
+                    Some((_, required)) => *required |= property.required,
+                    None => merged.push((property, property.required)),
                 }
             }
-            if target.extra == Extra::Open {
-                target.extra = object.extra.clone();
-            }
         }
-        merged.filter(|object| !object.properties.is_empty())
+        (!merged.is_empty()).then_some(merged)
     }
 
     fn as_object<'t>(&self, ty: &'t Ty<'m>) -> Option<&'t ObjectTy<'m>>

@@ -7,7 +7,10 @@
 //! `additionalProperties`/`patternProperties`, literals, and the facts (bounds, formats,
 //! defaults, examples, deprecation) that go into documentation. It is total: anything it
 //! cannot read becomes [`Ty::Unknown`] and is reported with its location, never a panic.
-//! Recursion is bounded by [`MAX_SCHEMA_DEPTH`] and a per-document work budget.
+//! Recursion is bounded by the depth limit the caller gives (a subschema deeper than it
+//! is `unknown`; the model says when the limit was reached, see [`SdkModel::depth_limited`])
+//! and by a per-document work budget. The walk recurses a few frames per level of
+//! subschemas, so a caller gives a limit its stack has room for (see `super::within_depth`).
 //!
 //! It must not produce source text: spelling belongs to the renderers.
 
@@ -20,8 +23,17 @@ use crate::json::JsonValue;
 use super::SdkTool;
 use super::text::{NameRegistry, one_line, one_line_owned, pascal_case, string_literal};
 
-/// The deepest nesting of subschemas the walker follows; deeper ones become `unknown`.
-pub(crate) const MAX_SCHEMA_DEPTH: usize = 48;
+/// The depth limit of walks on the caller's thread: a schema that nests deeper is walked
+/// again, with the full limit, on a thread with room (see `super::within_depth`).
+pub(crate) const SHALLOW_DEPTH: usize = 64;
+
+/// How deep a type of a walk within `limit` subschema levels may nest, in type levels
+/// (what the renderers count): one level of subschemas adds at most four (`nullable`'s
+/// union, the intersection of `allOf`/`$ref`, the union of `anyOf` or a `type` list, then
+/// the object, array or tuple); the rest is slack.
+pub(crate) fn type_levels(limit: usize) -> usize {
+    limit.saturating_mul(4).saturating_add(16)
+}
 
 /// Subschemas walked per document (one tool's parameters or output) at most: bounds the
 /// work a hostile schema can cause.
@@ -127,6 +139,9 @@ pub(crate) struct SdkModel<'a> {
     pub names: NameRegistry,
     /// Where a schema degraded to `unknown`, as `"tool" args#/json/pointer`.
     pub unknowns: Vec<String>,
+    /// Whether the depth limit decided anything: a subschema was deeper than it, or a
+    /// reference was named rather than written in place because of it.
+    pub depth_limited: bool,
 }
 
 /// The SDK's tool order: by name (byte order); tools with equal names are ordered by
@@ -145,14 +160,25 @@ pub(crate) fn canonical_order(tools: &[SdkTool]) -> Vec<&SdkTool> {
 }
 
 fn content_key(tool: &SdkTool) -> String {
-    let parts = (&tool.description, &tool.parameters, &tool.output);
-    serde_json::to_string(&parts).unwrap_or_default()
+    // Written without recursion (a schema may nest as deep as the value limit), as
+    // `serde_json` writes the tuple `(description, parameters, output)`.
+    let mut key = String::from("[");
+    key.push_str(&serde_json::to_string(&tool.description).unwrap_or_default());
+    key.push(',');
+    crate::json::write_text(&tool.parameters, &mut key);
+    key.push(',');
+    match &tool.output {
+        Some(output) => crate::json::write_text(output, &mut key),
+        None => key.push_str("null"),
+    }
+    key.push(']');
+    key
 }
 
-/// Walks every tool (in [`canonical_order`]).
-pub(crate) fn build_model(tools: &[SdkTool]) -> SdkModel<'_> {
+/// Walks every tool (in [`canonical_order`]), subschemas nested at most `limit` deep.
+pub(crate) fn build_model(tools: &[SdkTool], limit: usize) -> SdkModel<'_> {
     let mut models = Vec::new();
-    let mut model = walk_tools(tools, |_, tool| models.push(tool));
+    let mut model = walk_tools(tools, limit, |_, tool| models.push(tool));
     model.tools = models;
     model
 }
@@ -167,9 +193,10 @@ pub(crate) fn build_model(tools: &[SdkTool]) -> SdkModel<'_> {
 /// types, the names taken and the unknowns.
 pub(crate) fn walk_tools<'a>(
     tools: &'a [SdkTool],
+    limit: usize,
     mut visit: impl FnMut(&[Alias<'a>], ToolModel<'a>),
 ) -> SdkModel<'a> {
-    let mut builder = ModelBuilder::default();
+    let mut builder = ModelBuilder::new(limit);
     let mut stems = NameRegistry::empty();
     for tool in canonical_order(tools) {
         let stem_base = pascal_case(&tool.name);
@@ -198,12 +225,13 @@ pub(crate) fn walk_tools<'a>(
         aliases: builder.aliases,
         names: builder.names,
         unknowns: builder.unknowns,
+        depth_limited: builder.depth_limited,
     }
 }
 
 /// Walks one schema on its own (for `json_schema_to_ts`): aliases are named after `Schema`.
-pub(crate) fn build_single(schema: &JsonValue) -> (Ty<'_>, SdkModel<'_>) {
-    let mut builder = ModelBuilder::default();
+pub(crate) fn build_single(schema: &JsonValue, limit: usize) -> (Ty<'_>, SdkModel<'_>) {
+    let mut builder = ModelBuilder::new(limit);
     let ty = builder.walk_document("schema", "Schema", Role::Schema, schema);
     builder.break_unguarded_cycles();
     let model = SdkModel {
@@ -211,6 +239,7 @@ pub(crate) fn build_single(schema: &JsonValue) -> (Ty<'_>, SdkModel<'_>) {
         aliases: builder.aliases,
         names: builder.names,
         unknowns: builder.unknowns,
+        depth_limited: builder.depth_limited,
     };
     (ty, model)
 }
@@ -240,14 +269,27 @@ impl Role {
     }
 }
 
-#[derive(Default)]
 struct ModelBuilder<'a> {
     aliases: Vec<Alias<'a>>,
     names: NameRegistry,
     unknowns: Vec<String>,
+    /// The deepest nesting of subschemas walked; deeper ones become `unknown`.
+    limit: usize,
+    /// See [`SdkModel::depth_limited`].
+    depth_limited: bool,
 }
 
 impl<'a> ModelBuilder<'a> {
+    fn new(limit: usize) -> Self {
+        ModelBuilder {
+            aliases: Vec::new(),
+            names: NameRegistry::default(),
+            unknowns: Vec::new(),
+            limit,
+            depth_limited: false,
+        }
+    }
+
     fn walk_document(&mut self, tool: &str, stem: &str, role: Role, root: &'a JsonValue) -> Ty<'a> {
         let mut walker = DocumentWalker {
             builder: self,
@@ -380,7 +422,7 @@ struct DocumentWalker<'b, 'd> {
     /// referred to from, so each is walked once (a chain or fan of such references costs
     /// linear work, and its unknowns are reported once).
     inlined: HashMap<String, (Ty<'d>, usize)>,
-    /// Set when a node was deeper than [`MAX_SCHEMA_DEPTH`].
+    /// Set when a node was deeper than the limit.
     too_deep: bool,
     budget: usize,
 }
@@ -570,8 +612,11 @@ impl<'d> DocumentWalker<'_, 'd> {
         path: &mut String,
         depth: usize,
     ) -> Ty<'d> {
-        if depth > MAX_SCHEMA_DEPTH || self.budget == 0 {
-            self.too_deep |= depth > MAX_SCHEMA_DEPTH;
+        if depth > self.builder.limit || self.budget == 0 {
+            if depth > self.builder.limit {
+                self.too_deep = true;
+                self.builder.depth_limited = true;
+            }
             return self.unknown(path);
         }
         self.budget -= 1;
@@ -651,7 +696,7 @@ impl<'d> DocumentWalker<'_, 'd> {
     /// `type`, `const`, `enum` and the type-specific keywords of one node.
     fn core(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Ty<'d> {
         if let Some(value) = map.get(Kw::Const) {
-            return Ty::Literal(value);
+            return literal(value);
         }
         let types = match map.get(Kw::Type) {
             None => {
@@ -691,8 +736,11 @@ impl<'d> DocumentWalker<'_, 'd> {
             let mut members: Vec<Ty<'d>> = values
                 .iter()
                 .filter(|value| types.is_empty() || types.iter().any(|t| value_has_type(value, *t)))
-                .map(Ty::Literal)
+                .map(literal)
                 .collect();
+            if members.iter().any(|member| matches!(member, Ty::Any)) {
+                return Ty::Any;
+            }
             return match members.len() {
                 // No listed value has the node's type (or none is listed): a contradiction
                 // in the schema, not a type of no value, so it is `unknown` like anything
@@ -906,10 +954,11 @@ impl<'d> DocumentWalker<'_, 'd> {
             return self.unknown(path);
         };
         let location = path.strip_suffix("/$ref").unwrap_or(path);
-        if !has_own_name(&pointer)
-            && depth < MAX_SCHEMA_DEPTH
-            && !self.is_recursive(&pointer, location)
-        {
+        let room = depth < self.builder.limit;
+        if !room {
+            self.builder.depth_limited = true;
+        }
+        if !has_own_name(&pointer) && room && !self.is_recursive(&pointer, location) {
             self.inlining.push((pointer.clone(), location.to_owned()));
             let unknowns = self.builder.unknowns.len();
             let outer_too_deep = std::mem::replace(&mut self.too_deep, false);
@@ -956,6 +1005,46 @@ impl<'d> DocumentWalker<'_, 'd> {
         }
         id
     }
+}
+
+/// The deepest `const` or `enum` value that is a literal type; a deeper one is any value.
+/// Types are compared (to remove duplicates) with `serde_json`'s equality for literals,
+/// which recurses once per level of the value.
+const MAX_LITERAL_NESTING: usize = 64;
+
+/// The literal type of `value` (see [`MAX_LITERAL_NESTING`]).
+fn literal(value: &JsonValue) -> Ty<'_> {
+    if nests_deeper(value, MAX_LITERAL_NESTING) {
+        Ty::Any
+    } else {
+        Ty::Literal(value)
+    }
+}
+
+/// Whether `value` nests arrays and objects more than `limit` levels (its own is 1).
+/// Iterative; no allocation for a scalar.
+fn nests_deeper(value: &JsonValue, limit: usize) -> bool {
+    if !matches!(value, JsonValue::Array(_) | JsonValue::Object(_)) {
+        return false;
+    }
+    let mut pending = vec![(value, 1usize)];
+    while let Some((value, level)) = pending.pop() {
+        if level > limit {
+            return true;
+        }
+        let container =
+            |child: &&JsonValue| matches!(child, JsonValue::Array(_) | JsonValue::Object(_));
+        match value {
+            JsonValue::Array(items) => {
+                pending.extend(items.iter().filter(container).map(|item| (item, level + 1)));
+            }
+            JsonValue::Object(map) => {
+                pending.extend(map.values().filter(container).map(|item| (item, level + 1)));
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The most nodes of a type written in place of a `$ref` (see
@@ -1407,7 +1496,8 @@ fn facts_of(map: &Keywords<'_>, facts: &mut String, with_items: bool) {
 }
 
 fn quoted_value(value: &JsonValue) -> Option<String> {
-    let text = serde_json::to_string(value).ok()?;
+    // Written without recursion: a default may nest as deep as the value limit.
+    let text = crate::json::to_text(value);
     (text.len() <= MAX_QUOTED_VALUE).then_some(text)
 }
 
@@ -1422,7 +1512,7 @@ mod tests {
             "$ref": "#/$defs/node",
             "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}
         });
-        let (ty, model) = build_single(&schema);
+        let (ty, model) = build_single(&schema, SHALLOW_DEPTH);
         assert_eq!(ty, Ty::Alias(0));
         assert_eq!(model.aliases.len(), 1);
         assert_eq!(model.aliases[0].name, "SchemaNode");
@@ -1435,14 +1525,14 @@ mod tests {
             "$ref": "#/$defs/a",
             "$defs": {"a": {"anyOf": [{"$ref": "#/$defs/b"}, {"type": "string"}]}, "b": {"$ref": "#/$defs/a"}}
         });
-        let (_, model) = build_single(&schema);
+        let (_, model) = build_single(&schema, SHALLOW_DEPTH);
         assert_eq!(model.unknowns.len(), 1, "{:?}", model.unknowns);
     }
 
     #[test]
     fn malformed_nodes_are_reported_with_their_pointer() {
         let schema = json!({"type": "object", "properties": {"a": 3, "b": {"type": "strin"}}});
-        let (_, model) = build_single(&schema);
+        let (_, model) = build_single(&schema, SHALLOW_DEPTH);
         assert_eq!(
             model.unknowns,
             vec![
@@ -1463,7 +1553,7 @@ mod tests {
     #[test]
     fn references_to_other_properties_take_no_name_or_doc_of_theirs() {
         let schema = sequential_thinking();
-        let (ty, model) = build_single(&schema);
+        let (ty, model) = build_single(&schema, SHALLOW_DEPTH);
         // No alias named after (or documented as) `nextThoughtNeeded`.
         assert!(model.aliases.is_empty(), "{:?}", model.aliases);
         assert!(model.unknowns.is_empty(), "{:?}", model.unknowns);
@@ -1499,7 +1589,7 @@ mod tests {
             "list": {"type": "array", "items": {"type": "string", "format": "uri", "description": "A link"}},
             "links": {"type": "array", "items": {"$ref": "#/properties/list/items"}}
         }});
-        let (ty, model) = build_single(&schema);
+        let (ty, model) = build_single(&schema, SHALLOW_DEPTH);
         assert!(model.aliases.is_empty(), "{:?}", model.aliases);
         let Ty::Object(object) = ty else {
             panic!("{ty:?}")
@@ -1533,7 +1623,7 @@ mod tests {
             "a": {"type": "array", "items": {"$ref": "#/properties/b"}},
             "b": {"type": "array", "items": {"$ref": "#/properties/a"}}
         }});
-        let (_, model) = build_single(&schema);
+        let (_, model) = build_single(&schema, SHALLOW_DEPTH);
         let names: Vec<&str> = model.aliases.iter().map(|a| a.name.as_str()).collect();
         assert_eq!(names, ["SchemaPropertiesTree", "SchemaPropertiesA"]);
         assert!(model.unknowns.is_empty(), "{:?}", model.unknowns);
@@ -1546,7 +1636,7 @@ mod tests {
             "b": {"type": "integer", "enum": []},
             "c": {"type": "string", "enum": ["x", 2]}
         }});
-        let (_, model) = build_single(&schema);
+        let (_, model) = build_single(&schema, SHALLOW_DEPTH);
         assert_eq!(
             model.unknowns,
             vec![
@@ -1562,8 +1652,21 @@ mod tests {
         for _ in 0..500 {
             schema = json!({"type": "array", "items": schema});
         }
-        let (_, model) = build_single(&schema);
+        let (_, model) = build_single(&schema, SHALLOW_DEPTH);
         assert_eq!(model.unknowns.len(), 1);
+    }
+
+    #[test]
+    fn deeply_nested_constants_are_any_value() {
+        let mut value = json!(1);
+        for _ in 0..MAX_LITERAL_NESTING {
+            value = json!([value]);
+        }
+        assert_eq!(literal(&value), Ty::Literal(&value));
+        let deeper = json!([value]);
+        assert_eq!(literal(&deeper), Ty::Any);
+        let schema = json!({"enum": [1, deeper]});
+        assert_eq!(build_single(&schema, SHALLOW_DEPTH).0, Ty::Any);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! know about schemas or about the layout of either SDK.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 /// Whether `name` can be written bare as a TypeScript property key or after `tools.`.
@@ -392,6 +392,10 @@ impl NameRegistry {
 pub(crate) struct NameLayer<'a> {
     below: &'a NameRegistry,
     taken: BTreeSet<String>,
+    /// For a base claimed more than once, the number its next claim tries first: every
+    /// smaller one is taken (names are never given back), so claiming one base many times
+    /// (as names cut to a maximum length are) costs linear time, not quadratic.
+    next_number: HashMap<String, usize>,
 }
 
 impl<'a> NameLayer<'a> {
@@ -399,14 +403,19 @@ impl<'a> NameLayer<'a> {
         NameLayer {
             below,
             taken: BTreeSet::new(),
+            next_number: HashMap::new(),
         }
     }
 
     /// Claims a unique name built from `base`, as [`NameRegistry::claim`].
     pub(crate) fn claim(&mut self, base: &str) -> String {
-        let name = first_free(base, |name| {
+        let start = self.next_number.get(base).copied().unwrap_or(2);
+        let (name, number) = first_free_from(base, start, |name| {
             self.below.taken.contains(name) || self.taken.contains(name)
         });
+        if let Some(number) = number {
+            self.next_number.insert(base.to_owned(), number + 1);
+        }
         self.taken.insert(name.clone());
         name
     }
@@ -414,19 +423,29 @@ impl<'a> NameLayer<'a> {
 
 /// `base` (`Type` when empty), else the first of `base2`, `base3`, ... not `taken`.
 fn first_free(base: &str, taken: impl Fn(&str) -> bool) -> String {
+    first_free_from(base, 2, taken).0
+}
+
+/// [`first_free`], trying numbers from `start` (every smaller one must be taken); with
+/// the number used, if any.
+fn first_free_from(
+    base: &str,
+    start: usize,
+    taken: impl Fn(&str) -> bool,
+) -> (String, Option<usize>) {
     let base = if base.is_empty() { "Type" } else { base };
     if !taken(base) {
-        return base.to_owned();
+        return (base.to_owned(), None);
     }
     let mut candidate = String::with_capacity(base.len() + 2);
-    let mut n = 2usize;
+    let mut n = start.max(2);
     loop {
         candidate.clear();
         candidate.push_str(base);
         // Writing to a `String` cannot fail.
         let _ = write!(candidate, "{n}");
         if !taken(&candidate) {
-            return candidate;
+            return (candidate, Some(n));
         }
         n += 1;
     }

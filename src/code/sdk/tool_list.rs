@@ -119,7 +119,8 @@ fn schema_field(
         match map.get(field) {
             None | Some(JsonValue::Null) => continue,
             Some(schema @ (JsonValue::Object(_) | JsonValue::Bool(_))) => {
-                return Ok(Some(schema.clone()));
+                // Copied without recursion: a schema may nest as deep as the value limit.
+                return Ok(Some(crate::json::deep_clone(schema)));
             }
             Some(other) => {
                 return Err(invalid(format!(

@@ -4,6 +4,11 @@
 //! This module owns TypeScript syntax (precedence, quoting of keys, JSDoc lines). The
 //! fixed prose and the skeleton of the section live in the templates; the meaning of
 //! schema keywords lives in the schema walker.
+//!
+//! The writer recurses once or twice per level of a type, and a type nests at most a
+//! limit the caller gives (deeper parts are `unknown`, and the writer says the limit was
+//! reached); indentation stops growing at [`MAX_INDENT`] spaces, so the text of a deep
+//! type grows linearly with its depth.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -28,6 +33,10 @@ const OPEN_RECORD: &str = "Record<string, JsonValue>";
 /// Literal values nest at most this deep in a type; deeper parts are `JsonValue`.
 const MAX_LITERAL_DEPTH: usize = 16;
 
+/// Indentation stops growing at this many spaces (16 levels of objects), so the text of
+/// a deeply nested type stays linear in its depth.
+const MAX_INDENT: usize = 32;
+
 /// Alias bodies written inline (by [`json_schema_to_ts`](super::json_schema_to_ts)) stop
 /// after this many nodes, so a schema whose references fan out cannot blow up the text.
 const INLINE_BUDGET: usize = 20_000;
@@ -42,26 +51,38 @@ pub(crate) struct TsWriter<'m> {
     /// Where the members of the unions and intersections being written start and end in
     /// the buffer (a stack: each `joined` owns the entries above its base).
     parts: Vec<(usize, usize)>,
+    /// How deep the type being written nests here, and how deep it may (in type levels,
+    /// see `schema_view::type_levels`); deeper parts are `unknown`.
+    depth: usize,
+    limit: usize,
+    /// Whether [`Self::limit`] cut anything.
+    pub(crate) depth_limited: bool,
+    /// How many times `unknown` was written (see [`repeatable`]).
+    unknowns: usize,
 }
 
 impl<'m> TsWriter<'m> {
-    /// A writer that refers to aliases by name (the SDK declares them).
-    pub(crate) fn named(aliases: &'m [Alias<'m>]) -> Self {
+    /// A writer that refers to aliases by name (the SDK declares them); types nest at
+    /// most `limit` type levels.
+    pub(crate) fn named(aliases: &'m [Alias<'m>], limit: usize) -> Self {
         TsWriter {
             aliases,
             inlining: None,
             budget: usize::MAX,
             parts: Vec::new(),
+            depth: 0,
+            limit,
+            depth_limited: false,
+            unknowns: 0,
         }
     }
 
     /// A writer that writes aliases inline; recursive references become `unknown`.
-    pub(crate) fn inline(aliases: &'m [Alias<'m>]) -> Self {
+    pub(crate) fn inline(aliases: &'m [Alias<'m>], limit: usize) -> Self {
         TsWriter {
-            aliases,
             inlining: Some(Vec::new()),
             budget: INLINE_BUDGET,
-            parts: Vec::new(),
+            ..TsWriter::named(aliases, limit)
         }
     }
 
@@ -74,13 +95,30 @@ impl<'m> TsWriter<'m> {
 
     /// Appends the type expression of `ty` to `out`; returns how tightly it binds.
     fn write(&mut self, out: &mut String, ty: &Ty, indent: usize) -> Prec {
-        if self.budget == 0 {
-            out.push_str("unknown");
+        if self.budget == 0 || self.depth >= self.limit {
+            self.depth_limited |= self.depth >= self.limit;
+            self.push_unknown(out);
             return Prec::Atom;
         }
         self.budget -= 1;
+        self.depth += 1;
+        let prec = self.write_type(out, ty, indent);
+        self.depth -= 1;
+        prec
+    }
+
+    fn push_unknown(&mut self, out: &mut String) {
+        self.unknowns += 1;
+        out.push_str("unknown");
+    }
+
+    /// [`Self::write`] within the bounds.
+    fn write_type(&mut self, out: &mut String, ty: &Ty, indent: usize) -> Prec {
         let atom = match ty {
-            Ty::Unknown => "unknown",
+            Ty::Unknown => {
+                self.push_unknown(out);
+                return Prec::Atom;
+            }
             Ty::Any => "JsonValue",
             Ty::Never => "never",
             Ty::String => "string",
@@ -116,7 +154,7 @@ impl<'m> TsWriter<'m> {
     fn alias(&mut self, out: &mut String, id: AliasId, indent: usize) -> Prec {
         let aliases = self.aliases;
         let Some(alias) = aliases.get(id) else {
-            out.push_str("unknown");
+            self.push_unknown(out);
             return Prec::Atom;
         };
         let Some(stack) = &mut self.inlining else {
@@ -124,7 +162,7 @@ impl<'m> TsWriter<'m> {
             return Prec::Atom;
         };
         if stack.contains(&id) {
-            out.push_str("unknown");
+            self.push_unknown(out);
             return Prec::Atom;
         }
         stack.push(id);
@@ -259,11 +297,11 @@ impl<'m> TsWriter<'m> {
                 Extra::Typed(ty, doc) => {
                     out.push_str("{\n");
                     push_doc(out, inner, doc);
-                    out.push_str(pad(inner).as_ref());
+                    out.push_str(pad(inner));
                     out.push_str("[key: string]: ");
                     self.write(out, ty, inner);
                     out.push_str(";\n");
-                    out.push_str(pad(indent).as_ref());
+                    out.push_str(pad(indent));
                     out.push('}');
                 }
             }
@@ -288,41 +326,61 @@ impl<'m> TsWriter<'m> {
         let mut property_types = Vec::new();
         for property in &object.properties {
             push_doc(out, inner, &property.doc);
-            out.push_str(pad(inner).as_ref());
+            out.push_str(pad(inner));
             push_key(out, property.name);
             out.push_str(if property.required { ": " } else { "?: " });
             let start = out.len();
+            let unknowns = self.unknowns;
             self.write(out, &property.ty, inner);
             if typed_extra {
-                property_types.push(out[start..].to_owned());
+                let repeated = repeatable(&out[start..], self.unknowns > unknowns);
+                self.unknowns += usize::from(repeated == "unknown");
+                property_types.push(repeated);
             }
             out.push_str(";\n");
         }
         if let Extra::Typed(ty, doc) = &object.extra {
             // Declared properties must fit the index signature, so it names their types too.
             push_doc(out, inner, doc);
-            out.push_str(pad(inner).as_ref());
+            out.push_str(pad(inner));
             out.push_str("[key: string]: ");
             let start = out.len();
             self.write(out, ty, inner);
             let mut members = vec![(start, out.len())];
-            for text in property_types {
+            for text in &property_types {
                 let seen = members
                     .iter()
-                    .any(|&(from, to)| out.get(from..to) == Some(text.as_str()));
+                    .any(|&(from, to)| out.get(from..to) == Some(text.as_ref()));
                 if !seen {
                     out.push_str(" | ");
                     let from = out.len();
-                    out.push_str(&text);
+                    out.push_str(text);
                     members.push((from, out.len()));
                 }
             }
             out.push_str(";\n");
         }
-        out.push_str(pad(indent).as_ref());
+        out.push_str(pad(indent));
         out.push('}');
     }
 }
+
+/// The text of a declared property's type as its object's index signature repeats it: as
+/// it is when short, else `JsonValue` (which every type the writer spells but `unknown`
+/// fits), or `unknown` when the text has an `unknown` in it. Repeating long texts would
+/// double the text at every level of objects with typed extra keys nested in each other.
+fn repeatable(text: &str, has_unknown: bool) -> Cow<'static, str> {
+    if text.len() <= MAX_REPEATED_TYPE {
+        Cow::Owned(text.to_owned())
+    } else if has_unknown {
+        Cow::Borrowed("unknown")
+    } else {
+        Cow::Borrowed("JsonValue")
+    }
+}
+
+/// The longest type text an index signature repeats (see [`repeatable`]).
+const MAX_REPEATED_TYPE: usize = 256;
 
 /// Puts the text from `start` to the end of `out` in parentheses when an expression that
 /// binds as `prec` stands where `context` is needed.
@@ -338,19 +396,17 @@ fn wrap_from(out: &mut String, start: usize, prec: Prec, context: Prec) {
     }
 }
 
-/// `indent` spaces (borrowed for the usual depths).
-fn pad(indent: usize) -> Cow<'static, str> {
-    const SPACES: &str = "                                                                ";
-    match SPACES.get(..indent) {
-        Some(spaces) => Cow::Borrowed(spaces),
-        None => Cow::Owned(" ".repeat(indent)),
-    }
+/// `indent` spaces, at most [`MAX_INDENT`].
+fn pad(indent: usize) -> &'static str {
+    const SPACES: &str = "                                ";
+    const _: () = assert!(SPACES.len() == MAX_INDENT);
+    &SPACES[..indent.min(MAX_INDENT)]
 }
 
 /// Appends `/** doc */` on its own line, if there is any documentation.
 pub(crate) fn push_doc(out: &mut String, indent: usize, doc: &str) {
     if !doc.is_empty() {
-        out.push_str(pad(indent).as_ref());
+        out.push_str(pad(indent));
         out.push_str("/** ");
         push_jsdoc_text(out, doc);
         out.push_str(" */\n");
@@ -417,8 +473,9 @@ fn push_literal(out: &mut String, value: &JsonValue, depth: usize) {
 
 /// Appends the declarations between `JsonValue` and `ToolArgsMap`: one `type` per alias,
 /// separated by blank lines (nothing when there are none).
-pub(crate) fn write_alias_declarations(out: &mut String, model: &SdkModel) {
-    let mut writer = TsWriter::named(&model.aliases);
+/// Returns whether the depth limit (`limit` type levels) cut anything.
+pub(crate) fn write_alias_declarations(out: &mut String, model: &SdkModel, limit: usize) -> bool {
+    let mut writer = TsWriter::named(&model.aliases, limit);
     for (index, alias) in model.aliases.iter().enumerate() {
         if index > 0 {
             out.push('\n');
@@ -430,17 +487,20 @@ pub(crate) fn write_alias_declarations(out: &mut String, model: &SdkModel) {
         writer.write(out, &alias.ty, 0);
         out.push_str(";\n");
     }
+    writer.depth_limited
 }
 
 /// Appends one tool's member of `ToolArgsMap` (with the tool's description) to `args`
 /// and its member of `ToolOutputMap` to `outputs`; `aliases` are those declared so far.
+/// Returns whether the depth limit (`limit` type levels) cut anything.
 pub(crate) fn write_tool_members(
     args: &mut String,
     outputs: &mut String,
     aliases: &[Alias],
     tool: &ToolModel,
-) {
-    let mut writer = TsWriter::named(aliases);
+    limit: usize,
+) -> bool {
+    let mut writer = TsWriter::named(aliases, limit);
     push_doc(args, 2, &tool.description);
     args.push_str("  ");
     push_key(args, tool.name);
@@ -452,17 +512,18 @@ pub(crate) fn write_tool_members(
     outputs.push_str(": ");
     writer.write(outputs, &tool.output, 2);
     outputs.push_str(";\n");
+    writer.depth_limited
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::sdk::schema_view::build_single;
+    use crate::code::sdk::schema_view::{SHALLOW_DEPTH, build_single, type_levels};
     use serde_json::json;
 
     fn ts(schema: JsonValue) -> String {
-        let (ty, model) = build_single(&schema);
-        TsWriter::inline(&model.aliases).expression(&ty, 0)
+        let (ty, model) = build_single(&schema, SHALLOW_DEPTH);
+        TsWriter::inline(&model.aliases, type_levels(SHALLOW_DEPTH)).expression(&ty, 0)
     }
 
     #[test]
@@ -554,6 +615,24 @@ mod tests {
         assert_eq!(ts(json!({"type": "integer", "enum": [1.0, 2]})), "1 | 2");
         // Fractions stay as written.
         assert_eq!(ts(json!({"const": 1.5})), "1.5");
+    }
+
+    #[test]
+    fn index_signatures_repeat_long_property_types_as_json_value() {
+        let mut schema = json!({"type": "string"});
+        for _ in 0..40 {
+            schema = json!({
+                "type": "object", "properties": {"a": schema}, "required": ["a"],
+                "additionalProperties": {"type": "string"}
+            });
+        }
+        let text = ts(schema);
+        // Repeating each property's type in its index signature doubled the text per level.
+        assert!(text.len() < 200 * 40, "{} bytes", text.len());
+        assert!(
+            text.contains("[key: string]: string | JsonValue;"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -104,3 +104,48 @@ fn an_unknown_language_is_a_usage_error() {
         stderr(&output)
     );
 }
+
+/// A tool list whose schema nests `depth` objects around a string with a `maximum` no
+/// JavaScript number holds (a schema may say so), as text: serde_json stops at 128
+/// levels of JSON, each of these is two.
+fn deep_tool_list(depth: usize) -> String {
+    let mut schema = String::from(r#"{"type": "integer", "maximum": 18446744073709551616}"#);
+    for _ in 0..depth {
+        schema = format!(
+            r#"{{"type": "object", "properties": {{"a": {schema}}}, "required": ["a"], "additionalProperties": false}}"#
+        );
+    }
+    format!(r#"{{"tools": [{{"name": "deep", "inputSchema": {schema}}}]}}"#)
+}
+
+#[test]
+fn a_schema_nested_five_thousand_levels_renders_fully() {
+    let depth = 5_000;
+    let text = deep_tool_list(depth);
+    let started = std::time::Instant::now();
+    let output = codemode(&["sdk", "--schemas", "-"], Some(&text));
+    let elapsed = started.elapsed();
+    assert!(output.status.success(), "{}", stderr(&output));
+    // Generous: a loaded machine, a debug build.
+    assert!(elapsed < std::time::Duration::from_secs(10), "{elapsed:?}");
+    let section = String::from_utf8_lossy(&output.stdout);
+    assert!(!section.contains("unknown"));
+    assert_eq!(section.matches("a: {").count(), depth - 1);
+    assert!(
+        section.contains("maximum: 1.8446744073709552e+19"),
+        "the number as read"
+    );
+    assert!(section.len() < 100 * depth, "{} bytes", section.len());
+}
+
+#[test]
+fn a_schema_nested_deeper_than_the_limit_ends_in_unknown() {
+    let depth = codemode::json::max_depth() + 1;
+    let output = codemode(
+        &["sdk", "--schemas", "-", "--lang", "python"],
+        Some(&deep_tool_list(depth)),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let section = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(section.matches(": Any\n").count(), 1);
+}

@@ -61,6 +61,17 @@ fn typescript_sdks_pass_tsc_strict() {
         std::fs::write(&file, source).expect("write the TypeScript file");
         files.push(file);
     }
+    // A schema nested deeper than the walker's bound of old: the literal is written out
+    // here (`sample` stops at 16 levels).
+    let section = render_sdk_section(SdkLanguage::TypeScript, &deep_tools());
+    let mut source = fenced_code(&section, "```ts\n");
+    source.push_str(&format!(
+        "\nconst deepArgs: ToolArgsMap[\"deep\"] = {0};\nvoid deepArgs;\nconst deepOpenArgs: ToolArgsMap[\"deep_open\"] = {0};\nvoid deepOpenArgs;\nexport {{}};\n",
+        deep_literal()
+    ));
+    let file = dir.join("deep.ts");
+    std::fs::write(&file, source).expect("write the TypeScript file");
+    files.push(file);
     let mut command = Command::new(tsc);
     command.args([
         "--strict", "--noEmit", "--target", "es2022", "--lib", "es2022", "--pretty", "false",
@@ -84,6 +95,15 @@ fn python_sdks_pass_mypy_strict() {
         std::fs::write(&file, source).expect("write the Python file");
         files.push(file);
     }
+    let section = render_sdk_section(SdkLanguage::Python, &deep_tools());
+    let mut source = fenced_code(&section, "```python\n");
+    source.push_str(&format!(
+        "\n\nasync def _program() -> None:\n    print(await tools.deep({0}))\n    print(await tools.deep_open({0}))\n",
+        python_value(&deep_literal())
+    ));
+    let file = dir.join("sdk_deep.py");
+    std::fs::write(&file, source).expect("write the Python file");
+    files.push(file);
     let mut command = Command::new(mypy);
     command
         .args([
@@ -97,6 +117,54 @@ fn python_sdks_pass_mypy_strict() {
         .args(&files);
     run_compiler(command, "mypy --strict");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// How deep [`deep_tool`] nests: past the walker's bound of old (48).
+const DEEP: usize = 50;
+
+/// A tool whose arguments nest [`DEEP`] objects, `{a: {a: ... string}}`.
+fn deep_tool() -> SdkTool {
+    let mut schema = json!({"type": "string"});
+    for _ in 0..DEEP {
+        schema = json!({
+            "type": "object", "properties": {"a": schema}, "required": ["a"],
+            "additionalProperties": false
+        });
+    }
+    SdkTool {
+        name: "deep".into(),
+        description: "Nests.".into(),
+        parameters: schema,
+        output: None,
+    }
+}
+
+/// [`deep_tool`], and `deep_open`: objects nested [`DEEP`] levels whose other keys hold
+/// strings (an index signature must also fit the declared property's type).
+fn deep_tools() -> Vec<SdkTool> {
+    let mut schema = json!({"type": "string"});
+    for _ in 0..DEEP {
+        schema = json!({
+            "type": "object", "properties": {"a": schema}, "required": ["a"],
+            "additionalProperties": {"type": "string"}
+        });
+    }
+    let open = SdkTool {
+        name: "deep_open".into(),
+        description: "Nests, with extra keys.".into(),
+        parameters: schema,
+        output: None,
+    };
+    vec![deep_tool(), open]
+}
+
+/// Arguments of [`deep_tool`] (and of `deep_open`).
+fn deep_literal() -> Value {
+    let mut value = json!("x");
+    for _ in 0..DEEP {
+        value = json!({ "a": value });
+    }
+    value
 }
 
 /// The code inside the section's one fence.

@@ -1,13 +1,16 @@
 //! Lossless JSON: the one value type that crosses every boundary of the library.
 //!
 //! A value is *lossless JSON* when it survives a round trip through JSON text in both
-//! Rust and JavaScript unchanged: finite numbers only, integers no larger than 2^53 - 1 in
-//! magnitude (JavaScript numbers are doubles), string keys, bounded nesting. Tool arguments,
+//! Rust and JavaScript unchanged: finite numbers other than `-0`, integers no larger than
+//! 2^53 - 1 in magnitude (JavaScript numbers are doubles), string keys, Unicode strings,
+//! bounded nesting. Tool arguments,
 //! tool values, listener results and program values are all checked here before they are
 //! trusted.
 //!
-//! This module owns the checks and the path notation used in their messages (`$.a[0].b`).
-//! It must not know about schemas or tools.
+//! This module owns the checks, the path notation used in their messages (`$.a[0].b`),
+//! the value-depth limit ([`max_depth`]), JSON text both ways without recursion (`text`:
+//! [`parse_lossless`], [`to_text`], [`to_pretty_text`]) and copying and freeing deep values
+//! without recursion ([`deep_clone`], [`dispose`]). It must not know about schemas or tools.
 
 use std::fmt::{self, Write as _};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -9,7 +9,7 @@ use codemode::code::{PresentationMode, ScopePresentation};
 use codemode::registry::Registry;
 use codemode::runtime::CodeRuntime;
 
-use super::{ENGINE, registry, value_tool};
+use super::{ENGINE, add_value_tool, registry};
 
 fn names(schemas: &[codemode::tool::ToolSchema]) -> Vec<&str> {
     schemas.iter().map(|s| s.name.as_str()).collect()
@@ -18,16 +18,8 @@ fn names(schemas: &[codemode::tool::ToolSchema]) -> Vec<&str> {
 #[tokio::test]
 async fn native_mode_presents_every_visible_tool_and_no_sections() {
     let registry = registry(PresentationMode::Native, 10);
-    registry
-        .global()
-        .register(value_tool("b", true))
-        .unwrap()
-        .keep();
-    registry
-        .global()
-        .register(value_tool("a", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "b", true);
+    add_value_tool(&registry, "a", true);
     let assembly = assemble(&registry.global()).unwrap();
     assert_eq!(names(&assembly.tools), ["a", "b"]);
     assert!(assembly.sections.is_empty());
@@ -36,16 +28,8 @@ async fn native_mode_presents_every_visible_tool_and_no_sections() {
 #[tokio::test]
 async fn code_mode_presents_exactly_run_code_the_rule_and_the_sdk() {
     let registry = registry(PresentationMode::Code, 10);
-    registry
-        .global()
-        .register(value_tool("b", true))
-        .unwrap()
-        .keep();
-    registry
-        .global()
-        .register(value_tool("a", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "b", true);
+    add_value_tool(&registry, "a", true);
     let assembly = assemble(&registry.global()).unwrap();
     assert_eq!(names(&assembly.tools), ["run_code"]);
     let ids: Vec<&str> = assembly.sections.iter().map(|s| s.id).collect();
@@ -76,16 +60,8 @@ async fn code_mode_presents_exactly_run_code_the_rule_and_the_sdk() {
 #[tokio::test]
 async fn both_mode_presents_the_tools_run_code_and_the_sdk() {
     let registry = registry(PresentationMode::Both, 10);
-    registry
-        .global()
-        .register(value_tool("zed", true))
-        .unwrap()
-        .keep();
-    registry
-        .global()
-        .register(value_tool("alpha", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "zed", true);
+    add_value_tool(&registry, "alpha", true);
     let assembly = assemble(&registry.global()).unwrap();
     assert_eq!(names(&assembly.tools), ["alpha", "run_code", "zed"]);
     let ids: Vec<&str> = assembly.sections.iter().map(|s| s.id).collect();
@@ -114,16 +90,8 @@ async fn code_modes_without_a_runtime_fail_with_an_actionable_error() {
 #[tokio::test]
 async fn modes_are_per_scope_and_restrictions_cannot_remove_the_transport() {
     let registry = registry(PresentationMode::Native, 10);
-    registry
-        .global()
-        .register(value_tool("read", true))
-        .unwrap()
-        .keep();
-    registry
-        .global()
-        .register(value_tool("write", false))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "read", true);
+    add_value_tool(&registry, "write", false);
     let coder = registry.global().create_scope("coder").unwrap();
     coder.present_as(PresentationMode::Code).unwrap().keep();
     coder.restrict(Some(&["read"]), None).unwrap().keep();

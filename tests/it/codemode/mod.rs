@@ -56,6 +56,15 @@ pub async fn run_program(registry: &Registry, program: &str) -> Arc<ToolExecutio
         .await
 }
 
+/// Registers [`value_tool`]`(name, safe)` in `registry`'s global layer for good.
+pub fn add_value_tool(registry: &Registry, name: &str, safe: bool) {
+    registry
+        .global()
+        .register(value_tool(name, safe))
+        .expect("the tool registers")
+        .keep();
+}
+
 /// A tool that returns `args.value` after `args.ms` (observing its signal).
 pub fn value_tool(name: &str, safe: bool) -> ToolDefinition {
     let mut builder = ToolDefinition::builder(name)

@@ -14,7 +14,7 @@ use parking_lot::Mutex;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use super::{registry, run_program, text, value_tool};
+use super::{add_value_tool, registry, run_program, text};
 
 #[tokio::test]
 async fn a_program_returns_and_prints_through_the_outer_result() {
@@ -38,11 +38,7 @@ async fn a_program_returns_and_prints_through_the_outer_result() {
 #[tokio::test]
 async fn tool_calls_resolve_to_the_canonical_value() {
     let registry = registry(PresentationMode::Code, 10);
-    registry
-        .global()
-        .register(value_tool("get", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "get", true);
     let result = run_program(
         &registry,
         "const a = await tools.get({value: {n: 2}}); const b = await tools['get']({value: [a.n, 3]}); return b;",
@@ -113,16 +109,8 @@ async fn run_code_arguments_are_checked() {
 #[tokio::test]
 async fn a_denied_call_rejects_as_a_catchable_tool_call_error() {
     let registry = registry(PresentationMode::Code, 10);
-    registry
-        .global()
-        .register(value_tool("secret", true))
-        .unwrap()
-        .keep();
-    registry
-        .global()
-        .register(value_tool("open", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "secret", true);
+    add_value_tool(&registry, "open", true);
     registry
         .global()
         .guard(|exec| (exec.name == "secret").then(|| "not for programs".to_owned()))
@@ -158,11 +146,7 @@ async fn a_denied_call_rejects_as_a_catchable_tool_call_error() {
 async fn the_bindings_are_the_visible_tools_and_exotic_names_work() {
     let registry = registry(PresentationMode::Code, 10);
     for name in ["__proto__", "constructor", "my-tool", "hidden"] {
-        registry
-            .global()
-            .register(value_tool(name, true))
-            .unwrap()
-            .keep();
+        add_value_tool(&registry, name, true);
     }
     let agent = registry.global().create_scope("agent").unwrap();
     agent.restrict(None, Some(&["hidden"])).unwrap().keep();
@@ -250,11 +234,7 @@ async fn promise_all_over_safe_calls_overlaps_exactly_up_to_the_limit() {
 async fn a_hundred_twenty_ms_calls_at_limit_ten_take_about_two_hundred_ms() {
     const TARGET: f64 = 1.75;
     let registry = registry(PresentationMode::Code, 10);
-    registry
-        .global()
-        .register(value_tool("nap", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "nap", true);
     let program = "return (await Promise.all(Array.from({ length: 100 }, (_, i) => tools.nap({ ms: 20, value: i })))).length;";
     let ideal = Duration::from_millis(200);
     let mut best = Duration::MAX;
@@ -348,11 +328,7 @@ async fn sub_calls_are_logged_in_order_with_ids_parent_and_the_log_waterfall() {
     let registry = registry(PresentationMode::Code, 10);
     let sink = MemorySink::new();
     registry.set_session_sink(Some(Arc::new(sink.clone())));
-    registry
-        .global()
-        .register(value_tool("get", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "get", true);
     let parents = Arc::new(Mutex::new(Vec::new()));
     let seen = parents.clone();
     registry
@@ -432,11 +408,7 @@ async fn a_failing_log_listener_logs_the_original_content() {
     let registry = registry(PresentationMode::Code, 10);
     let sink = MemorySink::new();
     registry.set_session_sink(Some(Arc::new(sink.clone())));
-    registry
-        .global()
-        .register(value_tool("get", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "get", true);
     registry
         .global()
         .on_code_dispatch_log(|_, _| async { panic!("log listener bug") })
@@ -515,11 +487,7 @@ async fn when_the_run_settles_queued_calls_are_abandoned_and_in_flight_calls_dra
         .build()
         .unwrap();
     registry.global().register(slow).unwrap().keep();
-    registry
-        .global()
-        .register(value_tool("write", false))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "write", false);
     let started = Instant::now();
     // `slow` starts and is in flight a second later (no later call could answer before it
     // commits: commits follow submission order); the exclusive `write` calls queue behind
@@ -567,11 +535,7 @@ async fn logged_run(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_binding_call_is_logged_in_order_even_when_the_program_does_not_await_it() {
     let registry = registry(PresentationMode::Code, 10);
-    registry
-        .global()
-        .register(value_tool("read", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "read", true);
     for round in 0..3 {
         let sink = MemorySink::new();
         registry.set_session_sink(Some(Arc::new(sink.clone())));
@@ -629,16 +593,8 @@ async fn every_binding_call_is_logged_in_order_even_when_the_program_does_not_aw
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_that_returns_with_a_slow_call_in_flight_logs_it_and_every_queued_call() {
     let registry = registry(PresentationMode::Code, 10);
-    registry
-        .global()
-        .register(value_tool("slow", true))
-        .unwrap()
-        .keep();
-    registry
-        .global()
-        .register(value_tool("write", false))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "slow", true);
+    add_value_tool(&registry, "write", false);
     for _ in 0..3 {
         let run = logged_run(
             &registry,
@@ -703,11 +659,7 @@ impl codemode::runtime::CodeRuntime for DirectHost {
 #[tokio::test]
 async fn an_argument_that_is_not_lossless_dispatches_and_logs_nothing_for_any_host() {
     let registry = registry(PresentationMode::Code, 10);
-    registry
-        .global()
-        .register(value_tool("get", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "get", true);
     let sink = MemorySink::new();
     registry.set_session_sink(Some(Arc::new(sink.clone())));
     // Through the engine: the refused call is not numbered.
@@ -751,11 +703,7 @@ async fn an_argument_that_is_not_lossless_dispatches_and_logs_nothing_for_any_ho
 #[tokio::test]
 async fn the_callers_cancel_aborts_the_run_and_its_in_flight_calls() {
     let registry = registry(PresentationMode::Code, 10);
-    registry
-        .global()
-        .register(value_tool("sleep", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "sleep", true);
     let caller = CancellationToken::new();
     let input = ToolExecutionInput::new(
         "r",
@@ -786,11 +734,7 @@ async fn the_callers_cancel_aborts_the_run_and_its_in_flight_calls() {
 #[tokio::test]
 async fn in_code_mode_direct_calls_fail_but_sub_calls_work() {
     let registry = registry(PresentationMode::Code, 10);
-    registry
-        .global()
-        .register(value_tool("get", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "get", true);
     let direct = registry
         .execute(ToolExecutionInput::new("d", "get", json!({"value": 1})))
         .await;
@@ -802,11 +746,7 @@ async fn in_code_mode_direct_calls_fail_but_sub_calls_work() {
 #[tokio::test]
 async fn policy_sees_sub_calls_and_can_deny_run_code_itself() {
     let registry = registry(PresentationMode::Code, 10);
-    registry
-        .global()
-        .register(value_tool("get", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "get", true);
     let seen = Arc::new(Mutex::new(Vec::new()));
     let log = seen.clone();
     registry
@@ -856,11 +796,7 @@ async fn run_code_presents_a_generic_execute_card() {
 #[tokio::test]
 async fn arguments_that_are_not_lossless_reject_that_call_alone() {
     let registry = registry(PresentationMode::Code, 10);
-    registry
-        .global()
-        .register(value_tool("get", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "get", true);
     let result = run_program(
         &registry,
         r#"
@@ -882,11 +818,7 @@ async fn arguments_that_are_not_lossless_reject_that_call_alone() {
 #[tokio::test]
 async fn run_program_returns_every_sub_call_in_submission_order_in_a_scope_of_its_own() {
     let registry = registry(PresentationMode::Native, 10);
-    registry
-        .global()
-        .register(value_tool("slow_then_fast", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "slow_then_fast", true);
     let code = CodeMode::of(&registry).expect("installed by the helper");
     let program = Program::new(
         "const [a, b] = await Promise.all([tools.slow_then_fast({value: 1, ms: 60}), tools.slow_then_fast({value: 2, ms: 0})]);\nreturn a + b",

@@ -8,15 +8,11 @@ use codemode::registry::Registry;
 use codemode::runtime::{CodeRuntime, EngineConfig, JsEngine};
 use serde_json::json;
 
-use super::{registry, run_program, text, value_tool};
+use super::{add_value_tool, registry, run_program, text};
 
 fn echo_registry() -> Registry {
     let registry = registry(PresentationMode::Code, 10);
-    registry
-        .global()
-        .register(value_tool("echo", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "echo", true);
     registry
 }
 
@@ -89,11 +85,7 @@ fn capped(call_bytes: u64) -> Registry {
     )
     .and_then(|code| code.set_runtime(engine))
     .unwrap();
-    registry
-        .global()
-        .register(value_tool("echo", true))
-        .unwrap()
-        .keep();
+    add_value_tool(&registry, "echo", true);
     registry
 }
 

@@ -20,7 +20,9 @@
 //! works within 64 levels (`schema_view::SHALLOW_DEPTH`) on the caller's thread (nearly
 //! every schema fits, at no extra cost) and only when that limit decides anything does it
 //! all again, within the full limit, on a thread whose stack has room for it
-//! (`within_depth`). No input can overflow a stack.
+//! (`within_depth`: 24 KiB a level, three times the most measured in a debug build; one
+//! such pass at a time in the process). The caller's thread needs room for 64 levels
+//! (under 1 MiB in a debug build): within those assumptions no input overflows a stack.
 
 mod python;
 mod schema_view;
@@ -188,12 +190,17 @@ const STACK_BASE: usize = 1 << 20;
 /// on a thread with a stack for that depth. Should that thread not start (or fail), the
 /// shallow result stands: deep parts are `unknown`, as they say.
 fn within_depth<T: Send>(work: impl Fn(usize) -> (T, bool) + Sync) -> T {
-    let shallow = schema_view::SHALLOW_DEPTH;
-    let (out, limited) = work(shallow);
     let deep = crate::json::max_depth();
+    let shallow = schema_view::SHALLOW_DEPTH.min(deep);
+    let (out, limited) = work(shallow);
     if !limited || deep <= shallow {
         return out;
     }
+    // One deep pass at a time in the process: each reserves a stack sized for the limit
+    // (about 120 MiB of address space at the default), and sessions re-render on every
+    // change.
+    static DEEP_PASS: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
+    let _one_at_a_time = DEEP_PASS.lock();
     let stack = deep
         .saturating_mul(STACK_PER_LEVEL)
         .saturating_add(STACK_BASE);
@@ -206,7 +213,12 @@ fn within_depth<T: Send>(work: impl Fn(usize) -> (T, bool) + Sync) -> T {
             .ok()
             .and_then(|thread| thread.join().ok())
     });
-    deep_out.unwrap_or(out)
+    deep_out.unwrap_or_else(|| {
+        tracing::warn!(
+            "the SDK text of a schema deeper than {shallow} levels could not be rendered on a thread of its own; its deep parts are `unknown`"
+        );
+        out
+    })
 }
 
 #[cfg(test)]

@@ -958,7 +958,14 @@ impl<'d> DocumentWalker<'_, 'd> {
         if !room {
             self.builder.depth_limited = true;
         }
-        if !has_own_name(&pointer) && room && !self.is_recursive(&pointer, location) {
+        // Inlining nests at most MAX_INLINE_NESTING references deep, whatever the depth
+        // limit: a long flat chain of references (cheap to send) is named past that, so
+        // the recursion check stays a short scan and the walk stays shallow.
+        if !has_own_name(&pointer)
+            && room
+            && self.inlining.len() < MAX_INLINE_NESTING
+            && !self.is_recursive(&pointer, location)
+        {
             self.inlining.push((pointer.clone(), location.to_owned()));
             let unknowns = self.builder.unknowns.len();
             let outer_too_deep = std::mem::replace(&mut self.too_deep, false);
@@ -1050,6 +1057,9 @@ fn nests_deeper(value: &JsonValue, limit: usize) -> bool {
 /// The most nodes of a type written in place of a `$ref` (see
 /// [`DocumentWalker::reference`]); a larger target becomes a named alias.
 const MAX_INLINE_NODES: usize = 256;
+
+/// How many references may be walked in place inside one another (see `reference`).
+const MAX_INLINE_NESTING: usize = 64;
 
 /// How many nodes `ty` has, counting at most `cap + 1` (no recursion).
 fn ty_size(ty: &Ty<'_>, cap: usize) -> usize {

@@ -57,25 +57,34 @@ const SESSION_NOT_FOUND: i64 = -32001;
 /// The hosts requests may name (the DNS-rebinding defence; rmcp enforces it too).
 pub(crate) const ALLOWED_HOSTS: [&str; 4] = ["localhost", "127.0.0.1", "::1", "[::1]"];
 
-/// Whether the request's `Host` names an allowed host (any port). A request that does not
-/// is passed to rmcp untouched, which refuses it: the guard never reads its body or
-/// answers whether a session exists.
-fn host_allowed(headers: &axum::http::HeaderMap) -> bool {
-    let Some(host) = headers
-        .get(header::HOST)
-        .and_then(|value| value.to_str().ok())
-    else {
-        return true;
+/// Whether the request names an allowed host (any port), parsed exactly as rmcp parses
+/// it (the `Host` header as a URI authority, else the URI's own authority; the host part,
+/// brackets trimmed, lowercased), so the two can never disagree. A request that does not —
+/// or whose host cannot be read — is passed to rmcp untouched, which refuses it: the guard
+/// never reads its body or answers whether a session exists.
+fn host_allowed(request: &Request) -> bool {
+    let authority = match request.headers().get(header::HOST) {
+        Some(host) => match host
+            .to_str()
+            .ok()
+            .and_then(|host| axum::http::uri::Authority::try_from(host).ok())
+        {
+            Some(authority) => authority,
+            None => return false,
+        },
+        None => match request.uri().authority() {
+            Some(authority) => authority.clone(),
+            None => return false,
+        },
     };
-    let name = match host.strip_prefix('[') {
-        Some(rest) => rest.split(']').next().map(|inner| format!("[{inner}]")),
-        None => host.split(':').next().map(str::to_owned),
-    };
-    name.is_some_and(|name| {
-        ALLOWED_HOSTS
-            .iter()
-            .any(|allowed| allowed.eq_ignore_ascii_case(&name))
-    })
+    let host = authority
+        .host()
+        .trim_matches('[')
+        .trim_matches(']')
+        .to_ascii_lowercase();
+    ALLOWED_HOSTS
+        .iter()
+        .any(|allowed| allowed.trim_matches('[').trim_matches(']') == host)
 }
 
 /// What the guard needs: the body limit and the sessions (to know a `DELETE`'s).
@@ -87,7 +96,7 @@ pub(crate) struct Guard {
 
 /// The middleware: answers the edges itself, passes everything else to `next` (rmcp).
 pub(crate) async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> Response {
-    if !host_allowed(request.headers()) {
+    if !host_allowed(&request) {
         return next.run(request).await;
     }
     if request.method() == Method::POST && has_json_content_type(request.headers()) {

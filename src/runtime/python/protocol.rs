@@ -214,7 +214,15 @@ pub(crate) fn decode<T: Frame>(body: &[u8]) -> Result<T, ReadError> {
             "a frame nests deeper than its shape allows outside its values".to_owned(),
         ));
     }
-    let mut frame: T = serde_json::from_value(value).map_err(|err| malformed(err.to_string()))?;
+    let mut frame: T = match serde_json::from_value(value) {
+        Ok(frame) => frame,
+        Err(err) => {
+            // The lifted values are freed without recursion on this path too.
+            deep.into_iter()
+                .for_each(|(_, member)| crate::json::dispose(member));
+            return Err(malformed(err.to_string()));
+        }
+    };
     for (key, member) in deep {
         frame.restore(key, member);
     }
@@ -263,11 +271,18 @@ mod tests {
                     Ok(FromWorker::Call { args, .. }) => crate::json::dispose(args),
                     other => panic!("{other:?}"),
                 }
-                let junk = format!(r#"{{"t":"log","s":"x","z":{deep}}}"#);
-                assert!(matches!(
-                    decode::<FromWorker>(junk.as_bytes()),
-                    Err(ReadError::Malformed(_))
-                ));
+                // Deep junk, and deep values in a frame serde then refuses (an unknown
+                // member, a bad id): refused, and freed without recursion.
+                for junk in [
+                    format!(r#"{{"t":"log","s":"x","z":{deep}}}"#),
+                    format!(r#"{{"t":"log","s":"x","value":{deep}}}"#),
+                    format!(r#"{{"t":"call","id":"x","ns":0,"m":"a","args":{deep}}}"#),
+                ] {
+                    assert!(matches!(
+                        decode::<FromWorker>(junk.as_bytes()),
+                        Err(ReadError::Malformed(_))
+                    ));
+                }
             })
             .unwrap()
             .join()

@@ -147,6 +147,52 @@ async fn a_foreign_host_is_refused_before_the_guard_reads_anything() {
     let workspace = Workspace::new("mode = \"both\"");
     let served = serve(&workspace);
     let client = client();
+    let port = served
+        .url
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap();
+    // A foreign host, and ones only a hand-rolled parser would misread: the guard agrees
+    // with rmcp on every one (403 from rmcp, or the guard's own answers for a local host).
+    for host in [
+        "attacker.example:8931",
+        "x@attacker.example",
+        "[attacker.example]",
+    ] {
+        let response = client
+            .post(&served.url)
+            .header("host", host)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .body("{not json")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 403, "{host}");
+    }
+    for host in [
+        format!("x@localhost:{port}"),
+        format!("[127.0.0.1]:{port}"),
+        format!("LOCALHOST:{port}"),
+    ] {
+        let response = client
+            .post(&served.url)
+            .header("host", host.as_str())
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .body("{not json")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            response.status().as_u16(),
+            400,
+            "{host}: the guard's parse error"
+        );
+    }
     for (method, body) in [("POST", "{not json"), ("DELETE", "")] {
         let response = client
             .request(method.parse().unwrap(), &served.url)

@@ -105,7 +105,7 @@ pub(crate) struct RunBridge {
     /// calls whose turn has not come are abandoned.
     run_signal: CancellationToken,
     /// Commits and logs every call — started or abandoned — in submission order.
-    log_order: Sequence,
+    log_order: Arc<Sequence>,
     /// The sub-call tasks not yet finished. Counted, not kept: a run may make millions of
     /// calls, and holding each finished task until the run settles grew the heap by a
     /// task's size per call.
@@ -125,7 +125,7 @@ impl RunBridge {
         Arc::new(RunBridge {
             lane: Lane::new(limit),
             run_signal: caller.child_token(),
-            log_order: Sequence::default(),
+            log_order: Arc::default(),
             tasks: TaskTracker::new(),
             deferred: Mutex::new(Vec::new()),
             started_at: std::time::Instant::now(),
@@ -183,14 +183,13 @@ impl RunBridge {
     async fn sub_call(
         self: Arc<Self>,
         ticket: Ticket,
+        log_turn: LogTurn,
         submitted: std::time::Duration,
         name: String,
         arguments: JsonValue,
     ) -> Result<JsonValue, String> {
-        let index = ticket.index() + 1;
+        let index = log_turn.index;
         let sub_call_id = format!("{}:code:{index}", self.outer.call_id);
-        // Whatever happens to this task, the next call's log turn comes.
-        let log_turn = self.log_order.turn_of(index);
         let input = ToolExecutionInput {
             call_id: sub_call_id.clone(),
             root_call_id: Some(self.outer.root_call_id.clone()),
@@ -325,22 +324,21 @@ struct SequenceState {
     waiting: std::collections::BTreeMap<u64, std::task::Waker>,
 }
 
-impl Sequence {
-    fn turn_of(&self, index: u64) -> LogTurn<'_> {
-        LogTurn {
-            sequence: self,
-            index,
-        }
-    }
-}
-
-/// One call's place in the [`Sequence`].
-struct LogTurn<'a> {
-    sequence: &'a Sequence,
+/// One call's place in the [`Sequence`]; made when the call is numbered and moved into its
+/// task, so the turn ends even if the task is dropped before it first runs.
+struct LogTurn {
+    sequence: Arc<Sequence>,
     index: u64,
 }
 
-impl LogTurn<'_> {
+impl LogTurn {
+    fn new(sequence: &Arc<Sequence>, index: u64) -> LogTurn {
+        LogTurn {
+            sequence: sequence.clone(),
+            index,
+        }
+    }
+
     /// Waits until every earlier call has finished its turn.
     async fn wait(&self) {
         std::future::poll_fn(|cx| {
@@ -356,7 +354,7 @@ impl LogTurn<'_> {
     }
 }
 
-impl Drop for LogTurn<'_> {
+impl Drop for LogTurn {
     fn drop(&mut self) {
         let mut guard = self.sequence.state.lock();
         let state = &mut *guard;
@@ -397,12 +395,14 @@ impl BindingHost for BridgeHost {
         // Numbered and queued now, in the program's submission order; the task may start
         // later on another thread.
         let ticket = self.bridge.lane.ticket();
+        // Whatever happens to the call's task, the next call's log turn comes.
+        let log_turn = LogTurn::new(&self.bridge.log_order, ticket.index() + 1);
         let submitted = self.bridge.started_at.elapsed();
         let (reply, answer) = oneshot::channel();
         let bridge = self.bridge.clone();
         let name = member.to_owned();
         let task = async move {
-            let call = bridge.sub_call(ticket, submitted, name, args);
+            let call = bridge.sub_call(ticket, log_turn, submitted, name, args);
             let outcome = std::panic::AssertUnwindSafe(call).catch_unwind().await;
             match outcome {
                 // The program may be gone; then nobody is waiting for the answer.

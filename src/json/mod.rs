@@ -281,34 +281,20 @@ pub fn check_lossless(value: &JsonValue) -> Result<(), NotLossless> {
 /// assert_eq!(first_too_deep(&value, 2).unwrap().to_string(), "$.a[0]");
 /// ```
 pub fn first_too_deep(value: &JsonValue, limit: usize) -> Option<JsonPath> {
-    match check_lossless_within(value, limit) {
-        Err(NotLossless {
-            path,
-            reason: LosslessReason::TooDeep { .. },
-        }) => Some(path),
-        // Another problem stopped the walk before it saw everything: look again with only
-        // the structure in view.
-        Err(_) => first_too_deep(&structure_of(value), limit),
+    match walk(value, limit, false) {
+        Err(NotLossless { path, .. }) => Some(path),
         Ok(()) => None,
     }
 }
 
-/// The same nesting of arrays and objects with every scalar replaced by `null`.
-fn structure_of(value: &JsonValue) -> JsonValue {
-    let mut copy = deep_clone(value);
-    let mut pending: Vec<&mut JsonValue> = vec![&mut copy];
-    while let Some(node) = pending.pop() {
-        match node {
-            JsonValue::Array(items) => pending.extend(items.iter_mut()),
-            JsonValue::Object(map) => pending.extend(map.values_mut()),
-            scalar => *scalar = JsonValue::Null,
-        }
-    }
-    copy
-}
-
 /// [`check_lossless`] with an explicit depth limit.
 pub fn check_lossless_within(root: &JsonValue, limit: usize) -> Result<(), NotLossless> {
+    walk(root, limit, true)
+}
+
+/// The walk of [`check_lossless_within`] (`numbers`: whether numbers are checked too, or
+/// only the nesting) and [`first_too_deep`].
+fn walk(root: &JsonValue, limit: usize, numbers: bool) -> Result<(), NotLossless> {
     /// A container being walked and where the walk is in it.
     enum Frame<'a> {
         Array(std::iter::Enumerate<std::slice::Iter<'a, JsonValue>>),
@@ -338,7 +324,7 @@ pub fn check_lossless_within(root: &JsonValue, limit: usize) -> Result<(), NotLo
             match value {
                 JsonValue::Null | JsonValue::Bool(_) | JsonValue::String(_) => {}
                 JsonValue::Number(n) => {
-                    if let Err(reason) = check_number(n) {
+                    if numbers && let Err(reason) = check_number(n) {
                         return Err(NotLossless {
                             path: path_of(&steps),
                             reason,

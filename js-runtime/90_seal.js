@@ -21,12 +21,12 @@ const KEPT_GLOBALS = [
   "console", "setTimeout", "setInterval", "clearTimeout", "clearInterval", "queueMicrotask",
 ];
 
+/** The same names as keys of a null-prototype record: one lookup per global. */
+const KEPT_GLOBAL_SET = { __proto__: null };
+for (let i = 0; i < KEPT_GLOBALS.length; i++) KEPT_GLOBAL_SET[KEPT_GLOBALS[i]] = true;
+
 function isKeptGlobal(key) {
-  if (typeof key !== "string") return false;
-  for (let i = 0; i < KEPT_GLOBALS.length; i++) {
-    if (KEPT_GLOBALS[i] === key) return true;
-  }
-  return false;
+  return typeof key === "string" && KEPT_GLOBAL_SET[key] === true;
 }
 
 defineGlobal("console", makeConsole());

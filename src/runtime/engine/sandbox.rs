@@ -338,7 +338,7 @@ fn compile_and_run<'s>(
 /// Runs the bootstrap function with the natives; the host API, or `None` with an exception
 /// pending in `scope`.
 fn bootstrap<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<HostApi> {
-    let function = compile_and_run(scope, BOOTSTRAP_FILE, BOOTSTRAP.as_str())?;
+    let function = load_bootstrap(scope)?;
     let function = v8::Local::<v8::Function>::try_from(function).ok()?;
     let host = natives::host_object(scope)?;
     let receiver = v8::undefined(scope).into();
@@ -357,6 +357,33 @@ fn bootstrap<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<HostApi> {
         settle_call: function("settleCall")?,
         fire_timer: function("fireTimer")?,
     })
+}
+
+/// Evaluates the bootstrap source: the function it defines, or `None` with an exception
+/// pending in `scope`.
+///
+/// On QuickJS the bootstrap is compiled once per process, to bytecode without its source
+/// text, and every sandbox reads and evaluates that bytecode: no parse, and none of the
+/// per-source work of v8x's `Script::Compile`/`Script::Run` (rewrites, the stack-trace
+/// source registry, cache keys), which cost about as much again as reading the bytecode.
+#[cfg(not(feature = "v8"))]
+fn load_bootstrap<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<v8::Local<'s, v8::Value>> {
+    static BYTECODE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let bytecode = match BYTECODE.get() {
+        Some(bytecode) => bytecode,
+        None => {
+            let compiled = v8::script_bytecode::compile(scope, &BOOTSTRAP, BOOTSTRAP_FILE)?;
+            BYTECODE.get_or_init(|| compiled)
+        }
+    };
+    v8::script_bytecode::evaluate(scope, bytecode)
+}
+
+/// Evaluates the bootstrap source: the function it defines, or `None` with an exception
+/// pending in `scope` (V8 has its own compilation cache).
+#[cfg(feature = "v8")]
+fn load_bootstrap<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<v8::Local<'s, v8::Value>> {
+    compile_and_run(scope, BOOTSTRAP_FILE, BOOTSTRAP.as_str())
 }
 
 /// An argument of a host API call.

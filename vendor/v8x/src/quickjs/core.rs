@@ -138,6 +138,9 @@ pub const QUICKJS_SKIP_SNAPSHOT_INTRINSICS: u32 = 32;
 /// not also after every `Script::Run` once the heap is within an eighth of the limit:
 /// an embedder that stops a program at its budget is not stopped early.
 pub const QUICKJS_HEAP_CALLBACK_AT_LIMIT: u32 = 64;
+/// New contexts keep QuickJS's own `Atomics`: no `Atomics.waitAsync` shim (and
+/// no wrapped `Atomics.notify` or test-only waiter globals).
+pub const QUICKJS_SKIP_ATOMICS_SHIM: u32 = 128;
 
 /// QuickJS backend only: process-wide opt-outs for embedders that create many
 /// short-lived isolates. Read when an isolate, context or script is created.
@@ -1534,7 +1537,9 @@ fn install_default_globals_inner(
     super::isolate::install_shadow_realm(ctx, global);
     super::module::install_dynamic_source_import_global(ctx, global);
     super::arraybuffer::install_array_buffer_constructor(isolate, ctx, global);
-    install_atomics_wait_async_shim(ctx, global);
+    if !quickjs_flag(QUICKJS_SKIP_ATOMICS_SHIM) {
+      install_atomics_wait_async_shim(ctx, global);
+    }
     if refresh_intrinsics {
       refresh_snapshot_intrinsics(ctx);
     }
@@ -2797,6 +2802,66 @@ pub extern "C" fn v8__Script__Compile(
   let name = name.and_then(|name| name.into_string().ok());
   record_script_resource_name(handle, name.as_deref().unwrap_or(""));
   handle
+}
+
+/// Embedder extension (codemode, see vendor/README.md): the bytecode of the
+/// classic script `source` compiled as the file `name`, without its source text
+/// (so its functions' `toString` shows no body), for [`evaluate_script_bytecode`]
+/// in any context of any isolate of this process. `None` with the SyntaxError
+/// pending in `ctx` when it does not compile.
+pub(crate) unsafe fn compile_script_bytecode(
+  ctx: *mut JSContext,
+  source: &[u8],
+  name: &CStr,
+) -> Option<Vec<u8>> {
+  // JS_Eval reads one byte past the end: give it a NUL-terminated copy.
+  let mut text = Vec::with_capacity(source.len() + 1);
+  text.extend_from_slice(source);
+  text.push(0);
+  let compiled = unsafe {
+    JS_Eval(
+      ctx,
+      text.as_ptr() as *const c_char,
+      source.len(),
+      name.as_ptr(),
+      global_eval_flags() | JS_EVAL_FLAG_COMPILE_ONLY,
+    )
+  };
+  if compiled.tag == JS_TAG_EXCEPTION {
+    return None;
+  }
+  let mut size = 0usize;
+  let bytes = unsafe {
+    JS_WriteObject(
+      ctx,
+      &mut size,
+      compiled,
+      JS_WRITE_OBJ_BYTECODE | JS_WRITE_OBJ_STRIP_SOURCE,
+    )
+  };
+  unsafe { JS_FreeValue(ctx, compiled) };
+  if bytes.is_null() {
+    return None;
+  }
+  let bytecode = unsafe { std::slice::from_raw_parts(bytes, size) }.to_vec();
+  unsafe { js_free(ctx, bytes as *mut c_void) };
+  Some(bytecode)
+}
+
+/// Embedder extension (codemode): runs bytecode made by
+/// [`compile_script_bytecode`] in `ctx`; its completion value, or
+/// `JS_EXCEPTION` with the exception pending in `ctx`. None of `Script::Run`'s
+/// per-source work (rewrites, source registration for stack traces, cache
+/// keys) happens: the bytecode is read and evaluated.
+pub(crate) unsafe fn evaluate_script_bytecode(
+  ctx: *mut JSContext,
+  bytecode: &[u8],
+) -> JSValue {
+  let function = super::module::read_cached_bytecode(ctx, bytecode);
+  if function.tag == JS_TAG_EXCEPTION {
+    return function;
+  }
+  unsafe { JS_EvalFunction(ctx, function) }
 }
 
 /// `QUICKJS_SCRIPT_CACHE`: compiles `source` (NUL-terminated after its end)

@@ -33,8 +33,64 @@ mod wasm;
 pub use self::core::{
   QUICKJS_COMPILE_ONCE, QUICKJS_SCRIPT_CACHE, QUICKJS_SKIP_INTL, QUICKJS_SKIP_TEMPORAL,
   QUICKJS_HEAP_CALLBACK_AT_LIMIT, QUICKJS_SKIP_SNAPSHOT_INTRINSICS, QUICKJS_SKIP_WASM,
+  QUICKJS_SKIP_ATOMICS_SHIM,
   set_quickjs_flags,
 };
+
+/// Embedder extension (codemode, see vendor/README.md): a classic script
+/// compiled once to bytecode and evaluated in any context of any isolate of
+/// the process, without `Script::Compile`/`Script::Run`'s per-source work.
+pub mod script_bytecode {
+  use super::quickjs_sys::JS_TAG_EXCEPTION;
+  use crate::{Context, Local, PinScope, Value};
+
+  fn context_of(scope: &PinScope<'_, '_>) -> *mut super::quickjs_sys::JSContext {
+    let context = scope.get_current_context();
+    super::core::ctx_of(&*context as *const Context)
+  }
+
+  /// The bytecode of `source` compiled as the classic script `name`, without
+  /// its source text: its functions' `toString` shows no body. `None` with
+  /// the SyntaxError pending in `scope` when it does not compile.
+  pub fn compile(
+    scope: &PinScope<'_, '_>,
+    source: &str,
+    name: &str,
+  ) -> Option<Vec<u8>> {
+    let ctx = context_of(scope);
+    let name = std::ffi::CString::new(name).ok()?;
+    if ctx.is_null() {
+      return None;
+    }
+    // SAFETY: `ctx` is the scope's live current context; the source and name
+    // outlive the call.
+    unsafe {
+      super::core::compile_script_bytecode(ctx, source.as_bytes(), &name)
+    }
+  }
+
+  /// Evaluates bytecode made by [`compile`] in the scope's current context:
+  /// its completion value, or `None` with the exception pending in `scope`.
+  pub fn evaluate<'s>(
+    scope: &PinScope<'s, '_>,
+    bytecode: &[u8],
+  ) -> Option<Local<'s, Value>> {
+    let ctx = context_of(scope);
+    if ctx.is_null() {
+      return None;
+    }
+    // SAFETY: `ctx` is the scope's live current context; the bytecode was
+    // written by `compile` in this process (JS_ReadObject trusts it).
+    let result =
+      unsafe { super::core::evaluate_script_bytecode(ctx, bytecode) };
+    if result.tag == JS_TAG_EXCEPTION {
+      return None;
+    }
+    let handle = super::core::intern::<Value>(result);
+    // SAFETY: `handle` is a handle cell of the current isolate (or null).
+    unsafe { scope.cast_local(|_| handle) }
+  }
+}
 
 #[cfg(test)]
 mod raw_smoke_test {

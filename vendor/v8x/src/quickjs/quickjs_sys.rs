@@ -205,6 +205,8 @@ pub const JS_EVAL_TYPE_INDIRECT: c_int = 3;
 pub const JS_EVAL_TYPE_MASK: c_int = 3;
 pub const JS_EVAL_FLAG_STRICT: c_int = 1 << 3;
 pub const JS_EVAL_FLAG_COMPILE_ONLY: c_int = 1 << 5;
+pub const JS_WRITE_OBJ_BYTECODE: c_int = 1 << 0;
+pub const JS_WRITE_OBJ_STRIP_SOURCE: c_int = 1 << 4;
 pub const JS_EVAL_FLAG_BACKTRACE_BARRIER: c_int = 1 << 6;
 pub const JS_EVAL_FLAG_ASYNC: c_int = 1 << 7;
 

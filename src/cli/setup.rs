@@ -51,10 +51,17 @@ pub(crate) async fn host_with_status(config: Config, engine: Engine) -> Result<H
 /// (see `codemode::json::max_depth`; 10,000 levels of objects take about 6 MiB).
 pub(crate) const STACK_BYTES: usize = 16 << 20;
 
-/// A tokio runtime for a subcommand, its threads with [`STACK_BYTES`] of stack.
+/// A tokio runtime for a subcommand: current-thread, on the subcommand's own thread (of
+/// [`STACK_BYTES`]), its blocking pool's threads of the same size.
+///
+/// One thread is the right shape here: the command's host-side work per request (framing,
+/// the pipeline, MCP sources' I/O) is small next to what runs on engine threads and worker
+/// processes, and on a multi-threaded runtime every message crossed between its workers
+/// (the stdin reader, rmcp's service, the handler, the writer), waking one from the other
+/// several times per `run_code` (measured with strace: four wake-ups of the second worker
+/// between the engine's reply and the response's write).
 pub(crate) fn tokio_runtime() -> Result<tokio::runtime::Runtime, Failure> {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    tokio::runtime::Builder::new_current_thread()
         .thread_stack_size(STACK_BYTES)
         .enable_all()
         .build()

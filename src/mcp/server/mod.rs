@@ -165,7 +165,8 @@ impl McpServer {
         let handler = self
             .session()
             .map_err(|err| ServeError::Transport(err.message().to_owned()))?;
-        let (input, output, writer) = stdio::filter(tokio::io::stdin(), tokio::io::stdout());
+        let (input, output, writer) =
+            stdio::filter(stdio::standard_input(), stdio::standard_output());
         let running = handler
             .serve_with_ct((input, output), shutdown)
             .await

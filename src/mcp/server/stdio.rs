@@ -7,8 +7,12 @@
 //! This module owns the framing of standard input and output; it must not interpret
 //! valid messages (rmcp does).
 
+use std::os::fd::{AsFd, BorrowedFd};
+use std::os::unix::fs::FileTypeExt;
+
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::net::unix::pipe;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -16,6 +20,65 @@ use super::envelope;
 
 /// The size of the in-process pipes between the filter and rmcp.
 const PIPE_BYTES: usize = 1 << 20;
+
+/// The process's standard input as an async reader. A pipe or a Unix socket (what MCP
+/// clients connect a server with) is read through the reactor, so a request reaches rmcp
+/// without a hand-off to tokio's blocking pool and back; anything else (a terminal, a
+/// file) is read by tokio's `stdin`, on its blocking pool. The pipe or socket is put in
+/// non-blocking mode, which its other holders in this process share: nothing else here
+/// reads standard input.
+pub(crate) fn standard_input() -> Box<dyn AsyncRead + Unpin + Send> {
+    match reactor_stream(std::io::stdin().as_fd()) {
+        Some(Stream::Pipe(file)) => match pipe::Receiver::from_file(file) {
+            Ok(receiver) => return Box::new(receiver),
+            Err(err) => tracing::debug!(%err, "standard input falls back to the blocking pool"),
+        },
+        Some(Stream::Socket(socket)) => return Box::new(socket),
+        None => {}
+    }
+    Box::new(tokio::io::stdin())
+}
+
+/// The process's standard output as an async writer, as [`standard_input`]: a pipe or Unix
+/// socket is written through the reactor, anything else by tokio's `stdout`. Once it is in
+/// non-blocking mode, nothing else may write standard output directly (the protocol owns
+/// it anyway: logs go to standard error).
+pub(crate) fn standard_output() -> Box<dyn AsyncWrite + Unpin + Send> {
+    match reactor_stream(std::io::stdout().as_fd()) {
+        Some(Stream::Pipe(file)) => match pipe::Sender::from_file(file) {
+            Ok(sender) => return Box::new(sender),
+            Err(err) => tracing::debug!(%err, "standard output falls back to the blocking pool"),
+        },
+        Some(Stream::Socket(socket)) => return Box::new(socket),
+        None => {}
+    }
+    Box::new(tokio::io::stdout())
+}
+
+/// A standard stream the reactor can drive.
+enum Stream {
+    Pipe(std::fs::File),
+    Socket(tokio::net::UnixStream),
+}
+
+/// A duplicate of `fd` if it is a pipe or a Unix socket (registered with the reactor), or
+/// `None` for anything else and on any failure (the caller uses tokio's blocking streams).
+fn reactor_stream(fd: BorrowedFd<'_>) -> Option<Stream> {
+    let owned = fd.try_clone_to_owned().ok()?;
+    let file = std::fs::File::from(owned);
+    let kind = file.metadata().ok()?.file_type();
+    if kind.is_fifo() {
+        return Some(Stream::Pipe(file));
+    }
+    if kind.is_socket() {
+        let socket = std::os::unix::net::UnixStream::from(std::os::fd::OwnedFd::from(file));
+        socket.set_nonblocking(true).ok()?;
+        return tokio::net::UnixStream::from_std(socket)
+            .ok()
+            .map(Stream::Socket);
+    }
+    None
+}
 
 /// The error answering a line that is not a JSON-RPC message, if it is not one.
 pub(crate) fn line_error(line: &str) -> Option<Value> {

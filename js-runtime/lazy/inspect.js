@@ -1,4 +1,12 @@
-// codemode runtime bootstrap, part 1: `inspect`, a util.inspect-like formatter for logs.
+// codemode runtime, the inspector: `inspect`, a util.inspect-like formatter for logs.
+//
+// Compiled apart from the bootstrap and evaluated in the run's realm the first time a value
+// has to be formatted (js-runtime/10_inspect.js loads it), so a run that never logs a
+// non-string or throws a non-error does not pay for reading it. src/runtime/engine/scripts.rs
+// wraps this file in a strict function whose parameter holds the bootstrap's names it uses
+// (`INSPECTOR_IMPORTS` there; a unit test checks that every bootstrap name used here is in
+// it), and which returns `inspect` and `formatLogArgs`. The bootstrap's rules (00_capture.js)
+// hold here too: only captured functions.
 //
 // Values print the way Node's console prints them: strings raw at the top level and quoted
 // inside structures; objects `{ a: 1 }`, arrays `[ 1, 2 ]`, nested deeper than two levels as
@@ -399,23 +407,6 @@ function quoteString(text, truncate) {
   return out + StringPrototypeSlice(text, last) + q + suffix;
 }
 
-/** The name of the constructor on the prototype chain's first `constructor` data property,
- * `null` for a null-prototype object; reads descriptors only. */
-function nameOfConstructor(value) {
-  let proto = ObjectGetPrototypeOf(value);
-  if (proto === null) return null;
-  for (let hops = 0; proto !== null && hops < 100; hops++) {
-    if (isProxy(proto)) return "Object";
-    const constructor = ownDataValue(proto, "constructor");
-    if (typeof constructor === "function") {
-      const name = ownDataValue(constructor, "name");
-      if (typeof name === "string" && name !== "") return name;
-    }
-    proto = ObjectGetPrototypeOf(proto);
-  }
-  return "Object";
-}
-
 function objectName(constructorName, fallback) {
   return constructorName === null ? "[" + fallback + ": null prototype]" : constructorName;
 }
@@ -438,10 +429,6 @@ function describeFunction(fn) {
   }
   const kind = isAsyncFunction(fn) ? "AsyncFunction" : isGeneratorFunction(fn) ? "GeneratorFunction" : "Function";
   return "[" + kind + (named ? ": " + name : " (anonymous)") + "]";
-}
-
-function isBoxedPrimitive(value) {
-  return isNumberObject(value) || isStringObject(value) || isBooleanObject(value) || isBigIntObject(value) || isSymbolObject(value);
 }
 
 function describeBoxed(value) {

@@ -32,6 +32,7 @@ mod natives;
 mod pool;
 mod run;
 mod sandbox;
+mod scripts;
 mod threads;
 mod timers;
 

@@ -19,6 +19,8 @@
 //!   event loop fires it by id through `fireTimer`), `cancelTimer(id)`, `enqueueMicrotask(fn)`.
 //! - type checks the inspector and the JSON check need (`isProxy`, `isDate`, ...) and
 //!   `getPromiseDetails`, `getProxyDetails`.
+//! - `loadInspector()`: the inspector ([`scripts`](super::scripts)) evaluated in the run's
+//!   realm, on its first use.
 //!
 //! Isolate callbacks: unhandled promise rejections are recorded for the event loop (which
 //! fails the run with the first one still unhandled after a microtask checkpoint), and the
@@ -324,6 +326,7 @@ pub(crate) fn host_object<'s>(
         "enqueueMicrotask" => enqueue_microtask,
         "getPromiseDetails" => promise_details,
         "getProxyDetails" => proxy_details,
+        "loadInspector" => load_inspector,
     );
     predicates!(
         "isArrayBuffer" => is_array_buffer,
@@ -347,6 +350,18 @@ pub(crate) fn host_object<'s>(
         "isWeakSet" => is_weak_set,
     );
     Some(host)
+}
+
+/// `loadInspector()`: evaluates the inspector in the caller's realm and returns its function
+/// (of the imports); throws what the evaluation threw (out of memory, a stop).
+fn load_inspector(
+    scope: &mut v8::PinScope,
+    _args: v8::FunctionCallbackArguments,
+    mut rv: v8::ReturnValue,
+) {
+    if let Some(function) = super::scripts::INSPECTOR_SCRIPT.evaluate(scope) {
+        rv.set(function);
+    }
 }
 
 fn log(scope: &mut v8::PinScope, args: v8::FunctionCallbackArguments, _rv: v8::ReturnValue) {

@@ -9,7 +9,8 @@
 //! README's "Code runtime" section); a bare isolate loads no module and is released in full
 //! when dropped.
 //!
-//! The bootstrap (the files of `js-runtime/`, one strict function body) captures what it
+//! The bootstrap (the files of `js-runtime/`, one strict function body; its text and how it
+//! is evaluated: [`scripts`](super::scripts)) captures what it
 //! needs, installs `console`, the timers and `queueMicrotask`, deletes every global that is not
 //! ECMAScript's, and returns the host API, which only this module holds: `prepareRun`,
 //! `checkLossless`, `describeThrown`, `settleCall` (a binding call's answer, by id) and
@@ -18,37 +19,11 @@
 //! This module owns isolate creation and calls into the host API; it must not know about
 //! pools, budgets or outcomes.
 
-use std::sync::LazyLock;
-
 use deno_core::v8;
 
 use super::natives;
+use super::scripts::{self, compile_and_run};
 use crate::runtime::strip::{PROGRAM_FILE, program_position};
-
-/// The bootstrap source: the fragments of `js-runtime/`, in order, inside one strict function
-/// of the host's natives that returns the host API.
-static BOOTSTRAP: LazyLock<String> = LazyLock::new(|| {
-    // The wrapper head's length, as strip.rs defines it: column 1 + head = column 1 as written.
-    let (_, mapped) = program_position(1, 1000);
-    let head_length = 1000 - mapped;
-    format!(
-        "(function (host) {{\n\"use strict\";\nconst PROGRAM_FILE = {file:?};\nconst PROGRAM_HEAD_LENGTH = {head_length};\n{parts}\n}})",
-        file = PROGRAM_FILE,
-        parts = [
-            include_str!("../../../js-runtime/00_capture.js"),
-            include_str!("../../../js-runtime/10_inspect.js"),
-            include_str!("../../../js-runtime/20_json.js"),
-            include_str!("../../../js-runtime/30_errors.js"),
-            include_str!("../../../js-runtime/40_bindings.js"),
-            include_str!("../../../js-runtime/50_console.js"),
-            include_str!("../../../js-runtime/90_seal.js"),
-        ]
-        .join("\n"),
-    )
-});
-
-/// The name the bootstrap carries in stack traces (its frames are dropped from messages).
-const BOOTSTRAP_FILE: &str = "codemode:runtime";
 
 /// A never-used isolate and context, ready for one program.
 ///
@@ -310,35 +285,10 @@ fn engine_heap_limit(heap_bytes: usize) -> usize {
     }
 }
 
-/// Compiles `source` as the classic script file `name` and runs it: its completion value,
-/// or `None` with an exception pending in `scope`.
-fn compile_and_run<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    name: &str,
-    source: &str,
-) -> Option<v8::Local<'s, v8::Value>> {
-    let source = v8::String::new(scope, source)?;
-    let name = v8::String::new(scope, name)?;
-    let origin = v8::ScriptOrigin::new(
-        scope,
-        name.into(),
-        0,
-        0,
-        false,
-        0,
-        None,
-        false,
-        false,
-        false,
-        None,
-    );
-    v8::Script::compile(scope, source, Some(&origin))?.run(scope)
-}
-
 /// Runs the bootstrap function with the natives; the host API, or `None` with an exception
 /// pending in `scope`.
 fn bootstrap<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<HostApi> {
-    let function = load_bootstrap(scope)?;
+    let function = scripts::BOOTSTRAP_SCRIPT.evaluate(scope)?;
     let function = v8::Local::<v8::Function>::try_from(function).ok()?;
     let host = natives::host_object(scope)?;
     let receiver = v8::undefined(scope).into();
@@ -357,33 +307,6 @@ fn bootstrap<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<HostApi> {
         settle_call: function("settleCall")?,
         fire_timer: function("fireTimer")?,
     })
-}
-
-/// Evaluates the bootstrap source: the function it defines, or `None` with an exception
-/// pending in `scope`.
-///
-/// On QuickJS the bootstrap is compiled once per process, to bytecode without its source
-/// text, and every sandbox reads and evaluates that bytecode: no parse, and none of the
-/// per-source work of v8x's `Script::Compile`/`Script::Run` (rewrites, the stack-trace
-/// source registry, cache keys), which cost about as much again as reading the bytecode.
-#[cfg(not(feature = "v8"))]
-fn load_bootstrap<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<v8::Local<'s, v8::Value>> {
-    static BYTECODE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-    let bytecode = match BYTECODE.get() {
-        Some(bytecode) => bytecode,
-        None => {
-            let compiled = v8::script_bytecode::compile(scope, &BOOTSTRAP, BOOTSTRAP_FILE)?;
-            BYTECODE.get_or_init(|| compiled)
-        }
-    };
-    v8::script_bytecode::evaluate(scope, bytecode)
-}
-
-/// Evaluates the bootstrap source: the function it defines, or `None` with an exception
-/// pending in `scope` (V8 has its own compilation cache).
-#[cfg(feature = "v8")]
-fn load_bootstrap<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<v8::Local<'s, v8::Value>> {
-    compile_and_run(scope, BOOTSTRAP_FILE, BOOTSTRAP.as_str())
 }
 
 /// An argument of a host API call.

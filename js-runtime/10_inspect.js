@@ -1,0 +1,48 @@
+// codemode runtime bootstrap, part 1: the inspector's entry points.
+//
+// The inspector (js-runtime/lazy/inspect.js) is compiled apart and evaluated in this realm
+// on the first call that formats a value: reading it costs about a fifth of a sandbox, and
+// most runs never log a non-string. It is handed the bootstrap's names it uses (see
+// `inspectorImports`, written by src/runtime/engine/scripts.rs after the last part) and
+// returns `inspect` and `formatLogArgs`. Evaluating it needs nothing a program can reach:
+// its top level only declares functions over the names it is given.
+
+const opLoadInspector = host.loadInspector;
+let inspector;
+
+function loadedInspector() {
+  if (inspector === undefined) inspector = opLoadInspector()(inspectorImports());
+  return inspector;
+}
+
+/** Formats `value`; `nested` quotes a string as it would be inside an object. */
+function inspect(value, nested) {
+  return loadedInspector().inspect(value, nested);
+}
+
+/** Formats `args` of a console call the way Node's util.format does. */
+function formatLogArgs(args) {
+  return loadedInspector().formatLogArgs(args);
+}
+
+/** The name of the constructor on the prototype chain's first `constructor` data property,
+ * `null` for a null-prototype object; reads descriptors only. */
+function nameOfConstructor(value) {
+  let proto = ObjectGetPrototypeOf(value);
+  if (proto === null) return null;
+  for (let hops = 0; proto !== null && hops < 100; hops++) {
+    if (isProxy(proto)) return "Object";
+    const constructor = ownDataValue(proto, "constructor");
+    if (typeof constructor === "function") {
+      const name = ownDataValue(constructor, "name");
+      if (typeof name === "string" && name !== "") return name;
+    }
+    proto = ObjectGetPrototypeOf(proto);
+  }
+  return "Object";
+}
+
+function isBoxedPrimitive(value) {
+  return isNumberObject(value) || isStringObject(value) || isBooleanObject(value) || isBigIntObject(value) || isSymbolObject(value);
+}
+

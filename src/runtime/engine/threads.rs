@@ -85,13 +85,6 @@ fn spawner() -> Result<&'static mpsc::Sender<SpawnRequest>, String> {
 /// would otherwise be stored under `~/.cache`), and a script compiled again (the bootstrap,
 /// once per sandbox) is read from its bytecode. Process-wide: other QuickJS isolates of the process get the
 /// same settings. The V8 backend has nothing to configure.
-/// A new runtime's first automatic collection happens once this much is allocated: more
-/// than a sandbox with its bootstrap (about 0.6 MiB), so that creating one collects nothing
-/// (QuickJS's default of 256 KiB ran a full collection during every bootstrap, when nothing
-/// was garbage yet). A program's memory stays bounded by the heap limit either way.
-#[cfg(feature = "quickjs")]
-const FIRST_GC_BYTES: usize = 2 << 20;
-
 fn configure_backend() {
     #[cfg(feature = "quickjs")]
     {
@@ -106,7 +99,6 @@ fn configure_backend() {
                 | v8::QUICKJS_COMPILE_ONCE
                 | v8::QUICKJS_SCRIPT_CACHE,
         );
-        v8::set_quickjs_gc_threshold(FIRST_GC_BYTES);
     }
 }
 

@@ -117,7 +117,7 @@ pub use quickjs::{
   QUICKJS_COMPILE_ONCE, QUICKJS_SCRIPT_CACHE, QUICKJS_SKIP_INTL, QUICKJS_SKIP_TEMPORAL,
   QUICKJS_HEAP_CALLBACK_AT_LIMIT, QUICKJS_SKIP_SNAPSHOT_INTRINSICS, QUICKJS_SKIP_WASM,
   QUICKJS_SKIP_ATOMICS_SHIM,
-  script_bytecode, set_quickjs_flags, set_quickjs_gc_threshold,
+  script_bytecode, set_quickjs_flags,
 };
 
 // Pure-Rust implementation of the `crdtp__*` inspector-protocol C-ABI surface

@@ -148,17 +148,6 @@ pub fn set_quickjs_flags(flags: u32) {
   QUICKJS_FLAGS.store(flags as usize, Ordering::Relaxed);
 }
 
-/// Process-wide first GC threshold for new runtimes, see `set_quickjs_gc_threshold`.
-static GC_THRESHOLD: AtomicUsize = AtomicUsize::new(0);
-
-/// QuickJS backend only: the allocated bytes at which a new runtime runs its first
-/// automatic collection (QuickJS's default is 256 KiB, less than a context with its
-/// intrinsics and an embedder's bootstrap, so every new runtime collected once while
-/// nothing was garbage yet). Zero keeps QuickJS's default. Read when an isolate is created.
-pub fn set_quickjs_gc_threshold(bytes: usize) {
-  GC_THRESHOLD.store(bytes, Ordering::Relaxed);
-}
-
 pub(crate) fn quickjs_flag(flag: u32) -> bool {
   QUICKJS_FLAGS.load(Ordering::Relaxed) & flag as usize != 0
 }
@@ -913,10 +902,6 @@ pub extern "C" fn v8__Isolate__New(params: *const c_void) -> *mut RealIsolate {
   assert!(!rt.is_null(), "JS_NewRuntime failed");
 
   unsafe { JS_SetMaxStackSize(rt, MAX_STACK_SIZE.load(Ordering::Relaxed)) };
-  let gc_threshold = GC_THRESHOLD.load(Ordering::Relaxed);
-  if gc_threshold != 0 {
-    unsafe { JS_SetGCThreshold(rt, gc_threshold) };
-  }
   if heap_limit != 0 {
     unsafe { JS_SetMemoryLimit(rt, heap_limit) };
   }

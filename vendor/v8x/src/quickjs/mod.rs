@@ -34,7 +34,7 @@ pub use self::core::{
   QUICKJS_COMPILE_ONCE, QUICKJS_SCRIPT_CACHE, QUICKJS_SKIP_INTL, QUICKJS_SKIP_TEMPORAL,
   QUICKJS_HEAP_CALLBACK_AT_LIMIT, QUICKJS_SKIP_SNAPSHOT_INTRINSICS, QUICKJS_SKIP_WASM,
   QUICKJS_SKIP_ATOMICS_SHIM,
-  set_quickjs_flags, set_quickjs_gc_threshold,
+  set_quickjs_flags,
 };
 
 /// Embedder extension (codemode, see vendor/README.md): a classic script

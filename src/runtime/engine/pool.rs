@@ -32,7 +32,7 @@ use tokio::sync::oneshot;
 use super::budget::{RunStop, StopReason, Watchdog};
 use super::lost_run;
 use super::run::{Job, execute};
-use super::sandbox::Sandbox;
+use super::sandbox::{BareIsolate, Sandbox};
 use super::threads::spawn_engine_thread;
 use crate::runtime::{CodeRunError, CodeRunErrorKind, CodeRunOutcome, EngineConfig};
 
@@ -291,7 +291,13 @@ fn engine_thread(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) 
         loop {
             tracing::debug!("creating a sandbox");
             let created = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                Sandbox::create(shared.config.heap_bytes())
+                let bare = BareIsolate::create(shared.config.heap_bytes());
+                // A refill gives way halfway too (see `run_job`); a run waiting for this
+                // sandbox does not.
+                if job.is_none() {
+                    std::thread::yield_now();
+                }
+                bare.boot()
             }));
             runtimes_created += 1;
             let fresh = match created {
@@ -418,6 +424,10 @@ async fn run_job(shared: &Shared, mut sandbox: Sandbox, job: Job) -> Ended {
         }
     };
     let _ = job.reply.send(outcome);
+    // The caller's thread was just woken to take the answer, most often onto this CPU;
+    // without giving the CPU up it waited for the teardown and refill below (a scheduler
+    // trace of `codemode serve`: 0.45 ms of scheduling delay on a 0.6 ms round trip).
+    std::thread::yield_now();
     // What the run left (pending calls, timers, the heap) goes after the reply, so the caller
     // does not wait for its teardown: first the run's state, then the isolate.
     let teardown = std::panic::catch_unwind(AssertUnwindSafe(|| {
@@ -427,6 +437,9 @@ async fn run_job(shared: &Shared, mut sandbox: Sandbox, job: Job) -> Ended {
     if teardown.is_err() {
         tracing::error!("freeing a spent JavaScript runtime panicked");
     }
+    // Between the teardown and the refill, the same: a request that arrived meanwhile is
+    // served before this thread spends another half millisecond on a fresh sandbox.
+    std::thread::yield_now();
     ended
 }
 

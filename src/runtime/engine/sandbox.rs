@@ -64,14 +64,25 @@ pub(crate) enum ScriptFailure {
     Terminated,
 }
 
-impl Sandbox {
-    /// Creates an isolate whose heap allocations fail past `heap_bytes` and loads the
-    /// bootstrap.
-    pub(crate) fn create(heap_bytes: usize) -> Result<Sandbox, String> {
+/// The first half of a sandbox: the isolate, before its context and bootstrap (the two
+/// halves cost about the same; a caller may let other threads run in between).
+pub(crate) struct BareIsolate {
+    isolate: v8::OwnedIsolate,
+}
+
+impl BareIsolate {
+    /// Creates an isolate whose heap allocations fail past `heap_bytes`.
+    pub(crate) fn create(heap_bytes: usize) -> BareIsolate {
         let limit = engine_heap_limit(heap_bytes);
         let mut isolate = v8::Isolate::new(v8::CreateParams::default().heap_limits(0, limit));
         isolate.set_microtasks_policy(v8::MicrotasksPolicy::Explicit);
         natives::install_isolate_callbacks(&mut isolate);
+        BareIsolate { isolate }
+    }
+
+    /// Creates the context and loads the bootstrap.
+    pub(crate) fn boot(self) -> Result<Sandbox, String> {
+        let BareIsolate { mut isolate } = self;
         let (context, api) = {
             v8::scope!(let scope, &mut isolate);
             let context = v8::Context::new(scope, Default::default());
@@ -92,6 +103,9 @@ impl Sandbox {
             isolate,
         })
     }
+}
+
+impl Sandbox {
 
     /// Prepares the run of a program of `program_lines` lines: defines the namespaces
     /// (`spec`: JSON text of `[{global, errorClass, memberProperty, members}]`); the argument

@@ -77,6 +77,22 @@ pub fn raw_quickjs(iters: u64) -> Duration {
     started.elapsed()
 }
 
+/// The floor's CPU per raw context: the least of eight batches of 50, each the calling
+/// thread's CPU time over the batch. On this shared 2-core machine one batch can take twice
+/// the CPU of another (a busy sibling core slows the same instructions), so a single batch
+/// could set the floor too high and flatter every ratio against it; the least is the
+/// engine's own cost.
+pub fn raw_quickjs_cpu() -> Duration {
+    (0..8)
+        .map(|_| {
+            let started = super::procfs::thread_cpu();
+            let _ = raw_quickjs(50);
+            (super::procfs::thread_cpu() - started) / 50
+        })
+        .min()
+        .unwrap_or_default()
+}
+
 /// The median of `samples`.
 pub fn median(samples: &mut [Duration]) -> Duration {
     samples.sort_unstable();

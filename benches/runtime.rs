@@ -197,11 +197,8 @@ const LOAD_RUNS: usize = 400;
 /// CPU per run of `return 1` through run_code over four concurrent streams, refills
 /// included (the whole process's CPU), against the floor's CPU per raw context.
 fn load(host_runtime: &tokio::runtime::Runtime, registry: &Registry) {
-    use super::floor::raw_quickjs;
-    use super::procfs::{process_cpu, thread_cpu};
-    let floor_started = thread_cpu();
-    let _ = raw_quickjs(200);
-    let floor = (thread_cpu() - floor_started) / 200;
+    use super::procfs::process_cpu;
+    let floor = super::floor::raw_quickjs_cpu();
     let cpu_started = process_cpu();
     let wall_started = Instant::now();
     host_runtime.block_on(async {

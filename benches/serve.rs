@@ -15,7 +15,7 @@ use criterion::Criterion;
 use serde_json::{Value, json};
 
 use super::floor::{median, raw_quickjs, wanted};
-use super::procfs::{cpu_of, thread_cpu};
+use super::procfs::cpu_of;
 
 /// The command binary beside this bench binary (`target/release/codemode`).
 fn binary() -> Option<PathBuf> {
@@ -153,11 +153,7 @@ pub fn bench(_c: &mut Criterion) {
         latency.as_secs_f64() / floor.as_secs_f64()
     );
 
-    let floor_cpu = {
-        let started = thread_cpu();
-        let _ = raw_quickjs(200);
-        (thread_cpu() - started) / 200
-    };
+    let floor_cpu = super::floor::raw_quickjs_cpu();
     const RUNS: u64 = 400;
     let cpu_started = server.cpu();
     let wall_started = Instant::now();

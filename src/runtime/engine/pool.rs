@@ -42,7 +42,7 @@ const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
 /// Sandboxes one engine thread creates before it retires, and a fresh thread takes its place
 /// (started before it leaves, so no run waits). The engine keeps a little per-thread state
 /// for every isolate a thread has created; a fresh thread starts clean.
-const RUNTIMES_PER_THREAD: usize = 32;
+const RUNTIMES_PER_THREAD: usize = 128;
 
 /// The most idle threads the pool keeps because of concurrent demand (a configured
 /// `warm_pool` above it is kept as configured).

@@ -106,7 +106,6 @@ impl BareIsolate {
 }
 
 impl Sandbox {
-
     /// Prepares the run of a program of `program_lines` lines: defines the namespaces
     /// (`spec`: JSON text of `[{global, errorClass, memberProperty, members}]`); the argument
     /// JSON of a call may be at most `argument_limit` bytes, and values nest at most

@@ -28,15 +28,13 @@ const PIPE_BYTES: usize = 1 << 20;
 /// non-blocking mode, which its other holders in this process share: nothing else here
 /// reads standard input.
 pub(crate) fn standard_input() -> Box<dyn AsyncRead + Unpin + Send> {
-    match reactor_stream(std::io::stdin().as_fd()) {
-        Some(Stream::Pipe(file)) => match pipe::Receiver::from_file(file) {
-            Ok(receiver) => return Box::new(receiver),
-            Err(err) => tracing::debug!(%err, "standard input falls back to the blocking pool"),
-        },
-        Some(Stream::Socket(socket)) => return Box::new(socket),
-        None => {}
-    }
-    Box::new(tokio::io::stdin())
+    standard_stream::<dyn AsyncRead + Unpin + Send>(
+        std::io::stdin().as_fd(),
+        "input",
+        |file| Ok(Box::new(pipe::Receiver::from_file(file)?)),
+        |socket| Box::new(socket),
+        || Box::new(tokio::io::stdin()),
+    )
 }
 
 /// The process's standard output as an async writer, as [`standard_input`]: a pipe or Unix
@@ -44,15 +42,33 @@ pub(crate) fn standard_input() -> Box<dyn AsyncRead + Unpin + Send> {
 /// non-blocking mode, nothing else may write standard output directly (the protocol owns
 /// it anyway: logs go to standard error).
 pub(crate) fn standard_output() -> Box<dyn AsyncWrite + Unpin + Send> {
-    match reactor_stream(std::io::stdout().as_fd()) {
-        Some(Stream::Pipe(file)) => match pipe::Sender::from_file(file) {
-            Ok(sender) => return Box::new(sender),
-            Err(err) => tracing::debug!(%err, "standard output falls back to the blocking pool"),
+    standard_stream::<dyn AsyncWrite + Unpin + Send>(
+        std::io::stdout().as_fd(),
+        "output",
+        |file| Ok(Box::new(pipe::Sender::from_file(file)?)),
+        |socket| Box::new(socket),
+        || Box::new(tokio::io::stdout()),
+    )
+}
+
+/// The stream over `fd`: through the reactor as a pipe or a socket when it is one, else the
+/// blocking-pool stream.
+fn standard_stream<T: ?Sized>(
+    fd: BorrowedFd<'_>,
+    name: &str,
+    pipe: impl FnOnce(std::fs::File) -> std::io::Result<Box<T>>,
+    socket: impl FnOnce(tokio::net::UnixStream) -> Box<T>,
+    blocking: impl FnOnce() -> Box<T>,
+) -> Box<T> {
+    match reactor_stream(fd) {
+        Some(Stream::Pipe(file)) => match pipe(file) {
+            Ok(stream) => return stream,
+            Err(err) => tracing::debug!(%err, "standard {name} falls back to the blocking pool"),
         },
-        Some(Stream::Socket(socket)) => return Box::new(socket),
+        Some(Stream::Socket(stream)) => return socket(stream),
         None => {}
     }
-    Box::new(tokio::io::stdout())
+    blocking()
 }
 
 /// A standard stream the reactor can drive.

@@ -197,3 +197,98 @@ fn a_port_that_is_taken_is_a_failure_not_a_usage_error() {
         "{err}"
     );
 }
+
+/// The requests of a short session: initialize, initialized, `run_code` (id 2), tools/list
+/// (id 3), one per line.
+fn session_lines() -> String {
+    [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "run_code", "arguments": {"code": "return 6 * 7", "description": "answer"}}}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}),
+    ]
+    .iter()
+    .map(|line| format!("{line}\n"))
+    .collect()
+}
+
+/// The session's answers, checked: `run_code` gave 42 and tools/list listed it.
+fn check_session(messages: &[Value]) {
+    assert_eq!(
+        response(messages, 2)["result"]["content"][0]["text"],
+        "42",
+        "{messages:#?}"
+    );
+    let tools = response(messages, 3)["result"]["tools"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        tools.iter().any(|tool| tool["name"] == "run_code"),
+        "{messages:#?}"
+    );
+}
+
+#[test]
+fn standard_streams_may_be_one_unix_socket() {
+    use std::os::unix::net::UnixStream;
+    let workspace = Workspace::new("mode = \"code\"");
+    let (ours, theirs) = UnixStream::pair().expect("a socket pair");
+    let theirs_out = theirs.try_clone().expect("a second descriptor");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["serve", "--config", &workspace.config()])
+        .current_dir(workspace.path())
+        .stdin(Stdio::from(std::os::fd::OwnedFd::from(theirs)))
+        .stdout(Stdio::from(std::os::fd::OwnedFd::from(theirs_out)))
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    ours.set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("a read timeout");
+    (&ours)
+        .write_all(session_lines().as_bytes())
+        .expect("the requests are sent");
+    let mut messages = Vec::new();
+    let mut reader = BufReader::new(&ours);
+    let answered =
+        |messages: &[Value], id: i64| messages.iter().any(|m| m.get("id") == Some(&json!(id)));
+    while !(answered(&messages, 2) && answered(&messages, 3)) {
+        let mut line = String::new();
+        let read = reader.read_line(&mut line).expect("the server answers");
+        assert!(read > 0, "the socket closed early: {messages:#?}");
+        messages.push(serde_json::from_str(&line).expect("a protocol line"));
+    }
+    check_session(&messages);
+    ours.shutdown(std::net::Shutdown::Both).expect("shutdown");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while child.try_wait().ok().flatten().is_none() {
+        assert!(Instant::now() < deadline, "the server did not exit");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn standard_streams_may_be_regular_files() {
+    let workspace = Workspace::new("mode = \"code\"");
+    let input = workspace.path().join("requests.jsonl");
+    let output = workspace.path().join("responses.jsonl");
+    std::fs::write(&input, session_lines()).expect("the requests file");
+    let status = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["serve", "--config", &workspace.config()])
+        .current_dir(workspace.path())
+        .stdin(std::fs::File::open(&input).expect("open the requests"))
+        .stdout(std::fs::File::create(&output).expect("create the responses"))
+        .stderr(Stdio::null())
+        .status()
+        .expect("the server runs");
+    assert!(status.success(), "{status:?}");
+    let text = std::fs::read_to_string(&output).expect("the responses");
+    let messages: Vec<Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a protocol line"))
+        .collect();
+    check_session(&messages);
+}

@@ -1,8 +1,9 @@
 // codemode runtime bootstrap, part 1: the inspector's entry points.
 //
 // The inspector (js-runtime/lazy/inspect.js) is compiled apart and evaluated in this realm
-// on the first call that formats a value: reading it costs about a fifth of a sandbox, and
-// most runs never log a non-string. It is handed the bootstrap's names it uses (see
+// on the first call that formats a value (a console call with a non-string argument or a
+// `%` directive, or a thrown value): reading it costs about a fifth of a sandbox, and most
+// runs never need it. It is handed the bootstrap's names it uses (see
 // `inspectorImports`, written by src/runtime/engine/scripts.rs after the last part) and
 // returns `inspect` and `formatLogArgs`. Evaluating it needs nothing a program can reach:
 // its top level only declares functions over the names it is given.
@@ -20,9 +21,18 @@ function inspect(value, nested) {
   return loadedInspector().inspect(value, nested);
 }
 
-/** Formats `args` of a console call the way Node's util.format does. */
+/** Formats `args` of a console call the way Node's util.format does. Strings without a
+ * format directive, the common case, are joined here without loading the inspector. */
 function formatLogArgs(args) {
-  return loadedInspector().formatLogArgs(args);
+  let text = "";
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (typeof arg !== "string" || (i === 0 && StringPrototypeIndexOf(arg, "%") !== -1)) {
+      return loadedInspector().formatLogArgs(args);
+    }
+    text = i === 0 ? arg : text + " " + arg;
+  }
+  return text;
 }
 
 /** The name of the constructor on the prototype chain's first `constructor` data property,

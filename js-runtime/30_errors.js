@@ -94,6 +94,14 @@ function describeThrown(value) {
   }
 }
 
+/** The classes the bootstrap made (see `makeErrorClass`). The bootstrap is compiled without
+ * its source text, so the inspector cannot tell them from functions by `toString`. */
+const bootstrapClasses = new Map();
+
+function isBootstrapClass(fn) {
+  return MapPrototypeGet(bootstrapClasses, fn) === true;
+}
+
 /** The error class of a binding namespace: `new ToolCallError(message, toolName)`; instances
  * have `.name` (the class name), `.message` and the member-name property. */
 function makeErrorClass(className, memberProperty) {
@@ -116,5 +124,6 @@ function makeErrorClass(className, memberProperty) {
     writable: true,
     configurable: true,
   });
+  MapPrototypeSet(bootstrapClasses, ErrorClass, true);
   return ErrorClass;
 }

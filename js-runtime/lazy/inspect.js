@@ -1,8 +1,8 @@
 // codemode runtime, the inspector: `inspect`, a util.inspect-like formatter for logs.
 //
 // Compiled apart from the bootstrap and evaluated in the run's realm the first time a value
-// has to be formatted (js-runtime/10_inspect.js loads it), so a run that never logs a
-// non-string or throws a non-error does not pay for reading it. src/runtime/engine/scripts.rs
+// has to be formatted (js-runtime/10_inspect.js loads it), so a run that only logs strings
+// and does not throw does not pay for reading it. src/runtime/engine/scripts.rs
 // wraps this file in a strict function whose parameter holds the bootstrap's names it uses
 // (`INSPECTOR_IMPORTS` there; a unit test checks that every bootstrap name used here is in
 // it), and which returns `inspect` and `formatLogArgs`. The bootstrap's rules (00_capture.js)
@@ -418,6 +418,8 @@ function objectPrefix(constructorName, fallback) {
 function describeFunction(fn) {
   const name = ownDataValue(fn, "name");
   const named = typeof name === "string" && name !== "";
+  // The bootstrap's own classes (a namespace's error class) carry no source to read.
+  if (isBootstrapClass(fn)) return "[class " + (named ? name : "(anonymous)") + "]";
   let source = "";
   try {
     source = FunctionPrototypeToString(fn);

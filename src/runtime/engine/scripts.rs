@@ -70,6 +70,7 @@ const INSPECTOR_IMPORTS: &[&str] = &[
     "isAsyncFunction",
     "isBigIntObject",
     "isBooleanObject",
+    "isBootstrapClass",
     "isBoxedPrimitive",
     "isDate",
     "isGeneratorFunction",
@@ -215,8 +216,10 @@ mod tests {
 
     use super::*;
 
-    /// `source` without comments and with every string and template literal emptied.
-    fn code_only(source: &str) -> String {
+    /// `source` without comments and with every string literal emptied. With `strict`,
+    /// panics on what the free-name check cannot read: a template literal with a
+    /// substitution, a regular expression literal, a spread or rest parameter (`...`).
+    fn code_only(source: &str, strict: bool) -> String {
         let bytes = source.as_bytes();
         let mut out = String::with_capacity(source.len());
         let mut i = 0;
@@ -231,11 +234,31 @@ mod tests {
                 let quote = bytes[i];
                 i += 1;
                 while i < bytes.len() && bytes[i] != quote {
+                    assert!(
+                        !(strict && quote == b'`' && source[i..].starts_with("${")),
+                        "a template substitution, which this check cannot read"
+                    );
                     i += if bytes[i] == b'\\' { 2 } else { 1 };
                 }
                 i += 1;
                 out.push_str("\"\"");
+            } else if bytes[i] == b'/' {
+                let before = out.trim_end();
+                let regex = before.is_empty()
+                    || before
+                        .ends_with(['(', ',', '=', ':', '[', '!', '&', '|', '?', '{', '}', ';'])
+                    || before.ends_with("return");
+                assert!(
+                    !(strict && regex),
+                    "a regular expression literal, which this check cannot read"
+                );
+                out.push('/');
+                i += 1;
             } else {
+                assert!(
+                    !(strict && rest.starts_with("...")),
+                    "a spread, which this check cannot read"
+                );
                 let c = rest.chars().next().unwrap_or(' ');
                 out.push(c);
                 i += c.len_utf8();
@@ -244,35 +267,100 @@ mod tests {
         out
     }
 
-    /// The identifiers of `code` that are not property names after a `.`.
-    fn identifiers(code: &str) -> BTreeSet<String> {
-        let mut found = BTreeSet::new();
-        let mut previous = ' ';
-        let mut chars = code.char_indices().peekable();
-        while let Some((start, c)) = chars.next() {
-            if c.is_ascii_alphabetic() || c == '_' || c == '$' {
-                let mut end = start + c.len_utf8();
-                while let Some(&(at, next)) = chars.peek() {
-                    if next.is_ascii_alphanumeric() || next == '_' || next == '$' {
-                        end = at + next.len_utf8();
-                        chars.next();
-                    } else {
-                        break;
-                    }
+    /// Each identifier of `code` with the character before it and after it (whitespace
+    /// skipped), in order.
+    fn tokens(code: &str) -> Vec<(char, String, char)> {
+        let chars: Vec<char> = code.chars().collect();
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+        let mut found = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            if (chars[i].is_ascii_alphabetic() || chars[i] == '_' || chars[i] == '$')
+                && (i == 0 || !word(chars[i - 1]))
+            {
+                let start = i;
+                while i < chars.len() && word(chars[i]) {
+                    i += 1;
                 }
-                if previous != '.' {
-                    found.insert(code[start..end].to_owned());
-                }
-                previous = 'a';
-            } else if c.is_ascii_digit() {
-                previous = '0';
+                let before = chars[..start]
+                    .iter()
+                    .rev()
+                    .find(|c| !c.is_whitespace())
+                    .copied()
+                    .unwrap_or(' ');
+                let after = chars[i..]
+                    .iter()
+                    .find(|c| !c.is_whitespace())
+                    .copied()
+                    .unwrap_or(' ');
+                found.push((before, chars[start..i].iter().collect(), after));
             } else {
-                if !c.is_whitespace() {
-                    previous = c;
-                }
+                i += 1;
             }
         }
         found
+    }
+
+    /// Every name `code` declares, at any depth: after `const`/`let`/`var`/`function`/
+    /// `class`, in the braces of a destructuring declaration, as a function's or an arrow's
+    /// parameter, or a `catch` binding.
+    fn declared(code: &str) -> BTreeSet<String> {
+        let all = tokens(code);
+        let mut names = BTreeSet::new();
+        for (at, (_, name, _)) in all.iter().enumerate() {
+            let previous = at.checked_sub(1).map(|p| all[p].1.as_str());
+            if matches!(
+                previous,
+                Some("const" | "let" | "var" | "function" | "class")
+            ) {
+                names.insert(name.clone());
+            }
+            // `x => ...`
+            if code.contains(&format!("{name} =>")) {
+                names.insert(name.clone());
+            }
+        }
+        // Parameter lists and destructuring patterns: the names inside `function f(...)`,
+        // `function (...)`, `catch (...)`, `(...) =>` and `const { ... } =`.
+        let mut rest = code;
+        while let Some(open) = rest.find(['(', '{']) {
+            let close = if rest.as_bytes()[open] == b'(' {
+                ')'
+            } else {
+                '}'
+            };
+            let head = rest[..open].trim_end();
+            let Some(length) = rest[open + 1..].find(close) else {
+                break;
+            };
+            let inner = &rest[open + 1..open + 1 + length];
+            let tail = rest[open + 2 + length..].trim_start();
+            let words: Vec<String> = tokens(head)
+                .into_iter()
+                .rev()
+                .take(2)
+                .map(|t| t.1)
+                .collect();
+            let named_function =
+                words.len() == 2 && words[1] == "function" && head.ends_with(&words[0]);
+            let parameters = close == ')'
+                && (head.ends_with("function")
+                    || head.ends_with("catch")
+                    || named_function
+                    || tail.starts_with("=>"));
+            let pattern = close == '}'
+                && (head.ends_with("const") || head.ends_with("let"))
+                && tail.starts_with('=');
+            if parameters || pattern {
+                for (_, name, after) in tokens(inner) {
+                    if after != ':' {
+                        names.insert(name);
+                    }
+                }
+            }
+            rest = &rest[open + 1..];
+        }
+        names
     }
 
     /// The names declared at the top level of `code` (a declaration at column 0), and those
@@ -312,30 +400,82 @@ mod tests {
         names
     }
 
+    /// JavaScript's reserved words and literals that read like identifiers, and the global
+    /// values no program can change (`undefined`, `NaN` and `Infinity` are non-writable and
+    /// non-configurable).
+    const KEYWORDS: &[&str] = &[
+        "break",
+        "case",
+        "catch",
+        "class",
+        "const",
+        "continue",
+        "debugger",
+        "default",
+        "delete",
+        "do",
+        "else",
+        "extends",
+        "false",
+        "finally",
+        "for",
+        "function",
+        "if",
+        "in",
+        "instanceof",
+        "let",
+        "new",
+        "null",
+        "of",
+        "return",
+        "super",
+        "switch",
+        "this",
+        "throw",
+        "true",
+        "try",
+        "typeof",
+        "var",
+        "void",
+        "while",
+        "undefined",
+        "NaN",
+        "Infinity",
+    ];
+
+    /// The identifiers of the inspector that are neither its own nor handed to it: each
+    /// would resolve to a global, which a program may have replaced.
+    fn free_names(inspector: &str, imports: &BTreeSet<String>) -> Vec<String> {
+        let own = declared(inspector);
+        tokens(inspector)
+            .into_iter()
+            .filter(|(before, _, after)| *before != '.' && *after != ':')
+            .map(|(_, name, _)| name)
+            .filter(|name| {
+                !own.contains(name) && !imports.contains(name) && !KEYWORDS.contains(&name.as_str())
+            })
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect()
+    }
+
     #[test]
-    fn every_bootstrap_name_the_inspector_uses_is_imported() {
-        let mut bootstrap = BTreeSet::from(["PROGRAM_FILE".to_owned(), "host".to_owned()]);
-        for part in BOOTSTRAP_PARTS {
-            bootstrap.extend(top_level_names(&code_only(part)));
-        }
-        let inspector = code_only(INSPECTOR_PART);
-        let own = top_level_names(&inspector);
+    fn the_inspector_uses_only_its_imports_and_its_own_names() {
         let imports: BTreeSet<String> = INSPECTOR_IMPORTS
             .iter()
             .map(|name| (*name).to_owned())
             .collect();
-        let used = identifiers(&inspector);
-        let missing: Vec<&String> = used
-            .iter()
-            .filter(|name| bootstrap.contains(*name) && !own.contains(*name))
-            .filter(|name| !imports.contains(*name))
-            .collect();
+        let free = free_names(&code_only(INSPECTOR_PART, true), &imports);
         assert!(
-            missing.is_empty(),
-            "the inspector uses bootstrap names it is not handed: {missing:?}"
+            free.is_empty(),
+            "the inspector uses names it is not handed (they would be the program's globals): {free:?}"
         );
-        // And nothing is imported that the bootstrap does not declare (a typo would be a
-        // ReferenceError only when the inspector first loads).
+        // Every import is a name the bootstrap declares (a typo would be a ReferenceError
+        // only when the inspector first loads).
+        let mut bootstrap = BTreeSet::new();
+        for part in BOOTSTRAP_PARTS {
+            bootstrap.extend(top_level_names(&code_only(part, false)));
+        }
         let unknown: Vec<&String> = imports
             .iter()
             .filter(|name| !bootstrap.contains(*name))
@@ -347,17 +487,24 @@ mod tests {
     }
 
     #[test]
-    fn the_checks_helpers_see_through_comments_strings_and_properties() {
-        let code = code_only("a.b(c, 'd') // e\n/* f */ g`h` + $i");
-        assert_eq!(
-            identifiers(&code),
-            BTreeSet::from(["a", "c", "g", "$i"].map(str::to_owned))
+    fn the_checks_helpers_find_free_names() {
+        let imports = BTreeSet::from(["given".to_owned()]);
+        let code = code_only(
+            "function f(a, b = 1) {\n  const { c, d: e } = a;\n  try { g(c) } catch (err) { return Object.keys(err) }\n  const h = (x, y) => x + y + given;\n  return { k: b, e, h, s: 'Symbol' } // Symbol\n}",
+            true,
         );
+        assert_eq!(free_names(&code, &imports), ["Object", "g"]);
         assert_eq!(
             top_level_names(
                 "const x = 1;\n  const y = 2;\nfunction z() {}\nconst {\n  p,\n  q,\n} = host;"
             ),
             BTreeSet::from(["x", "z", "p", "q"].map(str::to_owned))
         );
+    }
+
+    #[test]
+    #[should_panic(expected = "template substitution")]
+    fn the_check_refuses_what_it_cannot_read() {
+        code_only("const t = `a${b}`;", true);
     }
 }

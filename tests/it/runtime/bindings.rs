@@ -96,6 +96,32 @@ async fn a_failed_call_rejects_with_the_error_class_carrying_the_member_name() {
 }
 
 #[tokio::test]
+async fn the_error_class_prints_as_a_class_and_string_logs_print_as_written() {
+    let engine = engine();
+    let host = TestHost::new();
+    // The class is the bootstrap's (compiled without source text): still `[class ...]`,
+    // also when a program makes its `name` a getter (never called by the inspector).
+    let outcome = run_with_tools(
+        &engine,
+        &host,
+        &["fail"],
+        "console.log('plain', 'strings', '');\nconsole.log('100%', 'sure');\nconsole.log('%s=%d', 'n', 4);\nconsole.log(ToolCallError);\nObject.defineProperty(ToolCallError, 'name', { get() { throw new Error('getter ran') } });\nconsole.log([ToolCallError]);\nreturn 1;",
+    )
+    .await;
+    assert_eq!(value(&outcome), json!(1));
+    assert_eq!(
+        outcome.logs,
+        [
+            "plain strings ",
+            "100% sure",
+            "n=4",
+            "[class ToolCallError]",
+            "[ [class (anonymous)] ]",
+        ]
+    );
+}
+
+#[tokio::test]
 async fn arguments_that_are_not_lossless_json_reject_that_call_alone() {
     let engine = engine();
     let host = TestHost::new();

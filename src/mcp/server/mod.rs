@@ -165,22 +165,41 @@ impl McpServer {
         let handler = self
             .session()
             .map_err(|err| ServeError::Transport(err.message().to_owned()))?;
-        let (input, output, writer) =
-            stdio::filter(stdio::standard_input(), stdio::standard_output());
-        let running = handler
-            .serve_with_ct((input, output), shutdown)
-            .await
-            .map_err(|err| ServeError::Transport(err.to_string()))?;
-        let reason = running
-            .waiting()
-            .await
-            .map_err(|err| ServeError::Transport(err.to_string()))?;
-        tracing::info!(?reason, "the MCP client disconnected");
-        // Every response rmcp wrote reaches standard output before the process exits.
-        if tokio::time::timeout(STDOUT_DRAIN, writer).await.is_err() {
-            tracing::warn!("standard output did not drain in time");
+        let streams = stdio::standard_streams();
+        let restore = streams.restore;
+        let filter = stdio::filter(streams.input, streams.output);
+        let (reader, mut writer) = (filter.reader, filter.writer);
+        let served = async {
+            let running = handler
+                .serve_with_ct((filter.rmcp_reads, filter.rmcp_writes), shutdown)
+                .await
+                .map_err(|err| ServeError::Transport(err.to_string()))?;
+            let reason = running
+                .waiting()
+                .await
+                .map_err(|err| ServeError::Transport(err.to_string()))?;
+            tracing::info!(?reason, "the MCP client disconnected");
+            // Every response rmcp wrote reaches standard output before the process exits.
+            if tokio::time::timeout(STDOUT_DRAIN, &mut writer)
+                .await
+                .is_err()
+            {
+                tracing::warn!("standard output did not drain in time");
+            }
+            Ok(())
         }
-        Ok(())
+        .await;
+        // The filter's tasks go before the descriptors' flags are put back (a task left
+        // reading or writing a blocking descriptor would block this thread).
+        for task in [reader, writer] {
+            // A task already awaited to its end is not awaited again.
+            if !task.is_finished() {
+                task.abort();
+                let _ = task.await;
+            }
+        }
+        drop(restore);
+        served
     }
 
     /// Binds the streamable HTTP endpoint ([`HTTP_PATH`]) on a loopback address (port 0

@@ -7,7 +7,8 @@
 //! This module owns the framing of standard input and output; it must not interpret
 //! valid messages (rmcp does).
 
-use std::os::fd::{AsFd, BorrowedFd};
+use std::ffi::c_int;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
 use std::os::unix::fs::FileTypeExt;
 
 use serde_json::Value;
@@ -21,38 +22,80 @@ use super::envelope;
 /// The size of the in-process pipes between the filter and rmcp.
 const PIPE_BYTES: usize = 1 << 20;
 
-/// The process's standard input as an async reader. A pipe or a Unix socket (what MCP
-/// clients connect a server with) is read through the reactor, so a request reaches rmcp
-/// without a hand-off to tokio's blocking pool and back; anything else (a terminal, a
-/// file) is read by tokio's `stdin`, on its blocking pool. The pipe or socket is put in
-/// non-blocking mode, which its other holders in this process share: nothing else here
-/// reads standard input.
-pub(crate) fn standard_input() -> Box<dyn AsyncRead + Unpin + Send> {
-    standard_stream::<dyn AsyncRead + Unpin + Send>(
+/// The process's standard input and output as async streams, and the guard that puts their
+/// descriptors' flags back.
+///
+/// A pipe or a Unix socket (what MCP clients connect a server with) is driven by the
+/// reactor, so a message reaches rmcp without a hand-off to tokio's blocking pool and back;
+/// anything else (a terminal, a file) goes through tokio's `stdin`/`stdout`, on the blocking
+/// pool. A reactor stream is in non-blocking mode, which every holder of the same open file
+/// shares (a library caller printing to standard output, a `2>&1` standard error): the
+/// guard restores the original flags when dropped (drop it once the streams are gone), and
+/// a stream that could not be registered falls back with its flags restored at once.
+pub(crate) fn standard_streams() -> StandardStreams {
+    let restore = FlagsGuard {
+        saved: [libc::STDIN_FILENO, libc::STDOUT_FILENO].map(|fd| (fd, status_flags(fd))),
+    };
+    let input = standard_stream::<dyn AsyncRead + Unpin + Send>(
         std::io::stdin().as_fd(),
         "input",
         |file| Ok(Box::new(pipe::Receiver::from_file(file)?)),
         |socket| Box::new(socket),
         || Box::new(tokio::io::stdin()),
-    )
-}
-
-/// The process's standard output as an async writer, as [`standard_input`]: a pipe or Unix
-/// socket is written through the reactor, anything else by tokio's `stdout`. Once it is in
-/// non-blocking mode, nothing else may write standard output directly (the protocol owns
-/// it anyway: logs go to standard error).
-pub(crate) fn standard_output() -> Box<dyn AsyncWrite + Unpin + Send> {
-    standard_stream::<dyn AsyncWrite + Unpin + Send>(
+    );
+    let output = standard_stream::<dyn AsyncWrite + Unpin + Send>(
         std::io::stdout().as_fd(),
         "output",
         |file| Ok(Box::new(pipe::Sender::from_file(file)?)),
         |socket| Box::new(socket),
         || Box::new(tokio::io::stdout()),
-    )
+    );
+    StandardStreams {
+        input,
+        output,
+        restore,
+    }
+}
+
+/// See [`standard_streams`].
+pub(crate) struct StandardStreams {
+    pub(crate) input: Box<dyn AsyncRead + Unpin + Send>,
+    pub(crate) output: Box<dyn AsyncWrite + Unpin + Send>,
+    pub(crate) restore: FlagsGuard,
+}
+
+/// Puts back the status flags standard input and output had (`O_NONBLOCK` above all).
+pub(crate) struct FlagsGuard {
+    saved: [(RawFd, Option<c_int>); 2],
+}
+
+impl Drop for FlagsGuard {
+    fn drop(&mut self) {
+        for (fd, flags) in self.saved {
+            if let Some(flags) = flags {
+                set_status_flags(fd, flags);
+            }
+        }
+    }
+}
+
+/// The status flags of `fd` (`F_GETFL`), if it is open.
+fn status_flags(fd: RawFd) -> Option<c_int> {
+    // SAFETY: F_GETFL takes no argument and only reads the flags of the descriptor; an
+    // invalid descriptor gives -1 (EBADF), which is handled.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    (flags >= 0).then_some(flags)
+}
+
+/// Sets the status flags of `fd` (`F_SETFL`); a failure leaves them as they are.
+fn set_status_flags(fd: RawFd, flags: c_int) {
+    // SAFETY: F_SETFL takes an int of flags and changes only the open file's status flags
+    // (no memory is passed); an invalid descriptor gives -1, which changes nothing.
+    let _ = unsafe { libc::fcntl(fd, libc::F_SETFL, flags) };
 }
 
 /// The stream over `fd`: through the reactor as a pipe or a socket when it is one, else the
-/// blocking-pool stream.
+/// blocking-pool stream (with `fd`'s flags as they were).
 fn standard_stream<T: ?Sized>(
     fd: BorrowedFd<'_>,
     name: &str,
@@ -60,13 +103,21 @@ fn standard_stream<T: ?Sized>(
     socket: impl FnOnce(tokio::net::UnixStream) -> Box<T>,
     blocking: impl FnOnce() -> Box<T>,
 ) -> Box<T> {
-    match reactor_stream(fd) {
-        Some(Stream::Pipe(file)) => match pipe(file) {
+    let flags = status_flags(fd.as_raw_fd());
+    let failure = match reactor_stream(fd) {
+        Ok(Stream::Pipe(file)) => match pipe(file) {
             Ok(stream) => return stream,
-            Err(err) => tracing::debug!(%err, "standard {name} falls back to the blocking pool"),
+            Err(err) => Some(err),
         },
-        Some(Stream::Socket(stream)) => return socket(stream),
-        None => {}
+        Ok(Stream::Socket(socket_stream)) => return socket(socket_stream),
+        Err(err) => err,
+    };
+    if let Some(err) = failure {
+        tracing::debug!(%err, "standard {name} falls back to the blocking pool");
+    }
+    // Registering may have set O_NONBLOCK before it failed; the blocking stream needs it off.
+    if let Some(flags) = flags {
+        set_status_flags(fd.as_raw_fd(), flags);
     }
     blocking()
 }
@@ -77,23 +128,22 @@ enum Stream {
     Socket(tokio::net::UnixStream),
 }
 
-/// A duplicate of `fd` if it is a pipe or a Unix socket (registered with the reactor), or
-/// `None` for anything else and on any failure (the caller uses tokio's blocking streams).
-fn reactor_stream(fd: BorrowedFd<'_>) -> Option<Stream> {
-    let owned = fd.try_clone_to_owned().ok()?;
-    let file = std::fs::File::from(owned);
-    let kind = file.metadata().ok()?.file_type();
+/// A duplicate of `fd` if it is a pipe or a Unix socket (a socket registered with the
+/// reactor); `Err(None)` for anything else, `Err(Some(why))` when it could not be made one.
+fn reactor_stream(fd: BorrowedFd<'_>) -> Result<Stream, Option<std::io::Error>> {
+    let file = std::fs::File::from(fd.try_clone_to_owned().map_err(Some)?);
+    let kind = file.metadata().map_err(Some)?.file_type();
     if kind.is_fifo() {
-        return Some(Stream::Pipe(file));
+        return Ok(Stream::Pipe(file));
     }
     if kind.is_socket() {
         let socket = std::os::unix::net::UnixStream::from(std::os::fd::OwnedFd::from(file));
-        socket.set_nonblocking(true).ok()?;
+        socket.set_nonblocking(true).map_err(Some)?;
         return tokio::net::UnixStream::from_std(socket)
-            .ok()
-            .map(Stream::Socket);
+            .map(Stream::Socket)
+            .map_err(Some);
     }
-    None
+    Err(None)
 }
 
 /// The error answering a line that is not a JSON-RPC message, if it is not one.
@@ -119,10 +169,10 @@ pub(crate) fn line_error(line: &str) -> Option<Value> {
     ))
 }
 
-/// Starts the filter over `input` and `output`; returns the streams rmcp reads from and
-/// writes to, and the writer task (it ends once rmcp closed its output and every line is
-/// written: await it before exiting). rmcp sees the end of its input when `input` ends.
-pub(crate) fn filter<I, O>(input: I, output: O) -> (DuplexStream, DuplexStream, JoinHandle<()>)
+/// Starts the filter over `input` and `output`: the streams rmcp reads from and writes to,
+/// and the filter's tasks (await the writer before exiting; abort the reader once rmcp is
+/// done). rmcp sees the end of its input when `input` ends.
+pub(crate) fn filter<I, O>(input: I, output: O) -> Filter
 where
     I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite + Unpin + Send + 'static,
@@ -131,7 +181,7 @@ where
     let (from_rmcp, rmcp_writes) = tokio::io::duplex(PIPE_BYTES);
     let (errors, mut error_lines) = mpsc::unbounded_channel::<String>();
 
-    tokio::spawn(async move {
+    let reader = tokio::spawn(async move {
         let mut lines = BufReader::new(input).lines();
         loop {
             let line = match lines.next_line().await {
@@ -181,7 +231,22 @@ where
         }
     });
 
-    (rmcp_reads, rmcp_writes, writer)
+    Filter {
+        rmcp_reads,
+        rmcp_writes,
+        reader,
+        writer,
+    }
+}
+
+/// The filter's ends: what rmcp reads and writes, and its two tasks.
+pub(crate) struct Filter {
+    pub(crate) rmcp_reads: DuplexStream,
+    pub(crate) rmcp_writes: DuplexStream,
+    /// Reads standard input (ends at its end, or when aborted).
+    pub(crate) reader: JoinHandle<()>,
+    /// Writes standard output (ends once rmcp closed its output and every line is written).
+    pub(crate) writer: JoinHandle<()>,
 }
 
 #[cfg(test)]

@@ -285,13 +285,24 @@ async fn concurrent_runs_share_nothing_and_overlap() {
 
 #[tokio::test]
 async fn hundreds_of_runs_in_a_row_all_succeed() {
-    // Long sequences of runs keep working (on the QuickJS backend a thread that has created a
-    // few hundred runtimes cannot start another; the pool retires threads long before that).
+    // Long sequences of runs keep working, and threads do not pile up: an engine thread
+    // retires after its 128th sandbox, starting its replacement before it leaves, so the
+    // count may stand one over for a moment and then settles.
     let engine = engine();
     for i in 0..300 {
         let outcome = run(&engine, &format!("return {i}")).await;
         assert_eq!(value(&outcome), json!(i), "run {i}");
     }
-    let (threads, _) = engine.thread_counts();
-    assert!(threads <= 3, "{threads} engine threads");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let (threads, _) = engine.thread_counts();
+        if threads <= 3 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{threads} engine threads"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
 }

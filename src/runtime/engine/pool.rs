@@ -6,7 +6,9 @@
 //! cross-thread hand-off), and otherwise starts a thread that creates its sandbox and runs at
 //! once. Taking a thread starts nothing else: the run never shares the CPU with a refill.
 //! After a run the thread answers first, then frees the spent sandbox and, if the pool is
-//! short, creates a fresh one itself and waits again; otherwise it exits. The pool's size is
+//! short, creates a fresh one itself and waits again; otherwise it exits. It gives the CPU up
+//! after the answer, after the teardown and halfway through a refill, so that the caller it
+//! woke (or a request that arrived meanwhile) does not queue behind that work. The pool's size is
 //! `warm_pool`, raised to the number of runs in flight when that is more (up to
 //! [`MAX_DEMAND_POOL`]), so that steady concurrent load is served by warm threads instead of
 //! threads started per run; threads warmed that way stay until they retire.

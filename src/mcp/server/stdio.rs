@@ -36,8 +36,10 @@ pub(crate) fn standard_streams() -> StandardStreams {
     let restore = FlagsGuard {
         saved: [libc::STDIN_FILENO, libc::STDOUT_FILENO].map(|fd| (fd, status_flags(fd))),
     };
+    let [(_, input_flags), (_, output_flags)] = restore.saved;
     let input = standard_stream::<dyn AsyncRead + Unpin + Send>(
         std::io::stdin().as_fd(),
+        input_flags,
         "input",
         |file| Ok(Box::new(pipe::Receiver::from_file(file)?)),
         |socket| Box::new(socket),
@@ -45,6 +47,7 @@ pub(crate) fn standard_streams() -> StandardStreams {
     );
     let output = standard_stream::<dyn AsyncWrite + Unpin + Send>(
         std::io::stdout().as_fd(),
+        output_flags,
         "output",
         |file| Ok(Box::new(pipe::Sender::from_file(file)?)),
         |socket| Box::new(socket),
@@ -95,15 +98,15 @@ fn set_status_flags(fd: RawFd, flags: c_int) {
 }
 
 /// The stream over `fd`: through the reactor as a pipe or a socket when it is one, else the
-/// blocking-pool stream (with `fd`'s flags as they were).
+/// blocking-pool stream (with `fd`'s flags put back to `flags`, what they were).
 fn standard_stream<T: ?Sized>(
     fd: BorrowedFd<'_>,
+    flags: Option<c_int>,
     name: &str,
     pipe: impl FnOnce(std::fs::File) -> std::io::Result<Box<T>>,
     socket: impl FnOnce(tokio::net::UnixStream) -> Box<T>,
     blocking: impl FnOnce() -> Box<T>,
 ) -> Box<T> {
-    let flags = status_flags(fd.as_raw_fd());
     let failure = match reactor_stream(fd) {
         Ok(Stream::Pipe(file)) => match pipe(file) {
             Ok(stream) => return stream,

@@ -65,8 +65,9 @@ pub struct StripError {
 
 /// Wraps `program` as the body of an async function and erases its TypeScript types.
 ///
-/// Strips on a stack segment sized for the program (see [`MAX_PROGRAM_BYTES`]), so any
-/// thread may call this and no nesting depth can overflow a stack.
+/// Strips with stack room sized for the program (see [`MAX_PROGRAM_BYTES`]): the caller's
+/// own stack when enough of it is left, else a segment mapped for the call, so any thread may
+/// call this and no nesting depth can overflow a stack.
 pub fn prepare_program(program: &str) -> Result<PreparedProgram, StripError> {
     if program.len() > MAX_PROGRAM_BYTES {
         return Err(StripError {
@@ -85,8 +86,11 @@ pub fn prepare_program(program: &str) -> Result<PreparedProgram, StripError> {
     let wrapped = format!("{WRAPPER_HEAD}{program}{WRAPPER_TAIL}");
     let program_lines = program.split('\n').count();
     let stack = STACK_BASE + wrapped.len() * STACK_PER_PROGRAM_BYTE;
-    // A stack segment of its own (mapped, not a thread: a thread costs far more to start).
-    let stripped = stacker::grow(stack, || {
+    // On the caller's stack when that has `stack` left (an engine thread's has room for
+    // programs of a few KiB), otherwise on a segment of its own (mapped, not a thread: a
+    // thread costs far more to start). A mapped segment is not free: unmapping it makes the
+    // kernel flush the TLB of every core running one of the process's threads.
+    let stripped = stacker::maybe_grow(stack, stack, || {
         catch_unwind(AssertUnwindSafe(|| strip_types(&wrapped)))
     });
     match stripped {

@@ -3,8 +3,10 @@
 //! An isolate cannot move between threads, so every sandbox lives on its own engine thread
 //! (with a current-thread tokio runtime), and the pool is a queue of idle threads, each
 //! holding a fresh, never-used sandbox. A run takes an idle thread if there is one (one
-//! cross-thread hand-off), and otherwise starts a thread that creates its sandbox and runs at
-//! once. Taking a thread starts nothing else: the run never shares the CPU with a refill.
+//! cross-thread hand-off); otherwise it waits for a thread that is refilling (one not already
+//! promised to an earlier run: a refill under way is ready before a new thread could be), and
+//! only when there is none it starts a thread that creates its sandbox and runs at once.
+//! Taking a thread starts nothing else: the run never shares the CPU with a refill.
 //! After a run the thread answers first, then frees the spent sandbox and, if the pool is
 //! short, creates a fresh one itself and waits again; otherwise it exits. It gives the CPU up
 //! after the answer, after the teardown and halfway through a refill, so that the caller it
@@ -32,6 +34,7 @@ use futures::FutureExt;
 use tokio::sync::oneshot;
 
 use super::budget::{RunStop, StopReason, Watchdog};
+use super::clock::ThreadCpuClock;
 use super::lost_run;
 use super::run::{Job, execute};
 use super::sandbox::{BareIsolate, Sandbox};
@@ -45,6 +48,13 @@ const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
 /// (started before it leaves, so no run waits). The engine keeps a little per-thread state
 /// for every isolate a thread has created; a fresh thread starts clean.
 const RUNTIMES_PER_THREAD: usize = 128;
+
+/// A run that used less CPU than this is taken to leave a sandbox that frees in about as
+/// little: its thread counts as refilling before the teardown (see `run_job`).
+const CHEAP_TEARDOWN_RUN: Duration = Duration::from_millis(2);
+
+/// How long the peak of concurrent runs counts as the demand the pool keeps threads for.
+const DEMAND_WINDOW: Duration = Duration::from_secs(1);
 
 /// The most idle threads the pool keeps because of concurrent demand (a configured
 /// `warm_pool` above it is kept as configured).
@@ -72,8 +82,20 @@ struct PoolState {
     idle: VecDeque<oneshot::Sender<Job>>,
     /// Threads creating a runtime to become idle (no job yet).
     warming: usize,
+    /// Jobs that came when no thread was idle, each waiting for a warming thread (never more
+    /// than `warming`): a refill under way is ready sooner than a thread started for the job,
+    /// and starting threads per run under load was most of a run's cost.
+    pending: VecDeque<Job>,
+    /// Threads started for a job, still creating the sandbox it will run in.
+    starting: usize,
+    /// The most runs in flight at a submission in the current demand window, and when that
+    /// window began (see [`DEMAND_WINDOW`]).
+    demand_peak: usize,
+    demand_since: Option<Instant>,
     /// Live engine threads.
     threads: usize,
+    /// Engine threads started since the engine started (for tests and diagnostics).
+    started: u64,
     /// The stop switches of running programs.
     running: HashMap<u64, Arc<RunStop>>,
     next_run: u64,
@@ -91,8 +113,53 @@ impl PoolState {
         if warm_pool == 0 {
             return 0;
         }
-        let in_flight = self.running.len().saturating_sub(self.written_off);
-        warm_pool.max(in_flight.min(MAX_DEMAND_POOL))
+        warm_pool.max(self.in_flight().max(self.demand_peak).min(MAX_DEMAND_POOL))
+    }
+
+    /// Runs submitted and not yet answered (written-off ones aside).
+    fn in_flight(&self) -> usize {
+        (self.running.len() + self.pending.len() + self.starting).saturating_sub(self.written_off)
+    }
+
+    /// Notes the demand at a submission (`in_flight` counts the run being submitted). Callers
+    /// that were just answered are not in flight while they prepare their next run, so the
+    /// demand is the window's peak, not the count of the moment.
+    fn note_demand(&mut self, in_flight: usize, now: Instant) {
+        let expired = self
+            .demand_since
+            .is_none_or(|since| now.duration_since(since) >= DEMAND_WINDOW);
+        if expired {
+            self.demand_peak = in_flight;
+            self.demand_since = Some(now);
+        } else {
+            self.demand_peak = self.demand_peak.max(in_flight);
+        }
+    }
+
+    /// The jobs no warming thread will take any more (after a warming thread stopped).
+    fn stranded(&mut self) -> Vec<Job> {
+        let keep = self.warming.min(self.pending.len());
+        self.pending.drain(keep..).collect()
+    }
+}
+
+/// Answers jobs that came (or waited) when the engine shut down.
+fn refuse_shut_down(jobs: Vec<Job>) {
+    for job in jobs {
+        let _ = job.reply.send(CodeRunOutcome {
+            error: Some(CodeRunError::new(
+                CodeRunErrorKind::Abort,
+                "the engine is shut down",
+            )),
+            ..Default::default()
+        });
+    }
+}
+
+/// Answers jobs that lost the thread they waited for.
+fn refuse_all(jobs: Vec<Job>, reason: &str) {
+    for job in jobs {
+        refuse(job, reason);
     }
 }
 
@@ -125,22 +192,24 @@ impl Pool {
         let mut state = lock(&self.shared);
         if state.shutdown {
             drop(state);
-            let _ = job.reply.send(CodeRunOutcome {
-                error: Some(CodeRunError::new(
-                    CodeRunErrorKind::Abort,
-                    "the engine is shut down",
-                )),
-                ..Default::default()
-            });
+            refuse_shut_down(vec![job]);
             return;
         }
+        let in_flight = state.in_flight() + 1;
+        state.note_demand(in_flight, Instant::now());
         while let Some(idle) = state.idle.pop_front() {
             match idle.send(job) {
                 Ok(()) => return,
                 Err(returned) => job = returned,
             }
         }
+        if state.pending.len() < state.warming {
+            state.pending.push_back(job);
+            return;
+        }
         state.threads += 1;
+        state.started += 1;
+        state.starting += 1;
         drop(state);
         start_thread(&self.shared, Some(job), false);
     }
@@ -177,6 +246,8 @@ impl Pool {
         let mut state = lock(&self.shared);
         state.shutdown = true;
         state.idle.clear();
+        let pending: Vec<Job> = state.pending.drain(..).collect();
+        refuse_shut_down(pending);
         for stop in state.running.values() {
             stop.request(StopReason::Shutdown);
         }
@@ -206,6 +277,12 @@ impl Pool {
         let state = lock(&self.shared);
         (state.threads, state.idle.len())
     }
+
+    /// Engine threads started since the pool started.
+    #[cfg(test)]
+    fn threads_started(&self) -> u64 {
+        lock(&self.shared).started
+    }
 }
 
 /// Starts warming threads until idle plus warming threads reach the pool size.
@@ -219,6 +296,7 @@ fn replenish(shared: &Arc<Shared>) {
         let missing = shared.config.warm_pool.saturating_sub(have);
         state.warming += missing;
         state.threads += missing;
+        state.started += missing as u64;
         missing
     };
     for _ in 0..missing {
@@ -230,6 +308,7 @@ fn replenish(shared: &Arc<Shared>) {
 /// without waiting for it. If it cannot start, its counts are undone, and a job it was to
 /// run is dropped with it (its caller sees the engine thread gone: `worker-exit`).
 fn start_thread(shared: &Arc<Shared>, job: Option<Job>, warming: bool) {
+    let with_job = job.is_some();
     let thread_shared = shared.clone();
     let failed_shared = shared.clone();
     spawn_engine_thread(
@@ -253,11 +332,18 @@ fn start_thread(shared: &Arc<Shared>, job: Option<Job>, warming: bool) {
             tracing::error!(%err, "no engine thread");
             let mut state = lock(&failed_shared);
             state.threads -= 1;
-            if warming {
-                state.warming -= 1;
+            if with_job {
+                state.starting -= 1;
             }
+            let stranded = if warming {
+                state.warming -= 1;
+                state.stranded()
+            } else {
+                Vec::new()
+            };
             drop(state);
             failed_shared.thread_exited.notify_all();
+            refuse_all(stranded, &err);
         },
     );
 }
@@ -275,14 +361,18 @@ fn engine_thread(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) 
         Ok(tokio) => tokio,
         Err(err) => {
             tracing::error!(%err, "no tokio runtime for an engine thread");
+            let reason = format!("the engine could not start a thread runtime: {err}");
             if warming {
-                lock(shared).warming -= 1;
+                let stranded = {
+                    let mut state = lock(shared);
+                    state.warming -= 1;
+                    state.stranded()
+                };
+                refuse_all(stranded, &reason);
             }
             if let Some(job) = job {
-                refuse(
-                    job,
-                    &format!("the engine could not start a thread runtime: {err}"),
-                );
+                lock(shared).starting -= 1;
+                refuse(job, &reason);
             }
             return Ended::Done;
         }
@@ -290,18 +380,24 @@ fn engine_thread(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) 
     let mut runtimes_created = 0;
     tokio.block_on(async {
         let mut ended = Ended::Done;
+        // Why this thread could not make a sandbox, for the jobs that waited for it.
+        let mut failure: Option<String> = None;
         loop {
             tracing::debug!("creating a sandbox");
             let created = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 let bare = BareIsolate::create(shared.config.heap_bytes());
-                // A refill gives way halfway too (see `run_job`); a run waiting for this
-                // sandbox does not.
-                if job.is_none() {
+                // A refill gives way halfway too (see `run_job`); a thread started for a
+                // run, or a refill a run waits for, does not.
+                if job.is_none() && lock(shared).pending.is_empty() {
                     std::thread::yield_now();
                 }
                 bare.boot()
             }));
             runtimes_created += 1;
+            if job.is_some() {
+                // The job this thread was started for runs now (or is refused below).
+                lock(shared).starting -= 1;
+            }
             let fresh = match created {
                 Ok(Ok(fresh)) => fresh,
                 Ok(Err(err)) => {
@@ -309,60 +405,69 @@ fn engine_thread(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) 
                     if let Some(job) = job.take() {
                         refuse(job, &err);
                     }
+                    failure = Some(err);
                     break;
                 }
                 Err(_) => {
                     tracing::error!("creating a JavaScript runtime panicked");
+                    let reason = "creating the JavaScript runtime failed";
                     if let Some(job) = job.take() {
-                        refuse(job, "creating the JavaScript runtime failed");
+                        refuse(job, reason);
                     }
+                    failure = Some(reason.to_owned());
                     break;
                 }
             };
             let next = match job.take() {
                 Some(job) => job,
                 None => {
-                    let (offer, taken) = oneshot::channel();
-                    {
+                    // A job that waited for a refill goes first; otherwise the thread waits
+                    // in the pool (or leaves, when the pool is full).
+                    let taken = {
                         let mut state = lock(shared);
                         if warming {
                             state.warming -= 1;
                             warming = false;
                         }
-                        if state.shutdown
+                        if let Some(waiting) = state.pending.pop_front() {
+                            Ok(waiting)
+                        } else if state.shutdown
                             || state.idle.len() >= state.target(shared.config.warm_pool)
                         {
                             break;
+                        } else {
+                            let (offer, taken) = oneshot::channel();
+                            state.idle.push_back(offer);
+                            Err(taken)
                         }
-                        state.idle.push_back(offer);
-                    }
-                    match taken.await {
+                    };
+                    match taken {
                         Ok(job) => job,
-                        Err(_) => break,
+                        Err(taken) => match taken.await {
+                            Ok(job) => job,
+                            Err(_) => break,
+                        },
                     }
                 }
             };
-            ended = run_job(shared, fresh, next).await;
-            if ended == Ended::WrittenOff {
-                break;
+            let retiring = runtimes_created >= RUNTIMES_PER_THREAD;
+            match run_job(shared, fresh, next, retiring).await {
+                After::Refill => warming = true,
+                After::Leave | After::Retire => break,
+                After::WrittenOff => {
+                    ended = Ended::WrittenOff;
+                    break;
+                }
             }
-            let mut state = lock(shared);
-            if state.shutdown
-                || state.idle.len() + state.warming >= state.target(shared.config.warm_pool)
-            {
-                break;
-            }
-            if runtimes_created >= RUNTIMES_PER_THREAD {
-                // Retire: a fresh thread takes this one's place in the pool.
-                drop(state);
-                replenish(shared);
-                break;
-            }
-            state.warming += 1;
-            warming = true;
         }
         if warming {
-            lock(shared).warming -= 1;
+            let stranded = {
+                let mut state = lock(shared);
+                state.warming -= 1;
+                state.stranded()
+            };
+            let reason = failure.as_deref().unwrap_or("the engine thread stopped");
+            refuse_all(stranded, reason);
         }
         ended
     })
@@ -378,6 +483,18 @@ fn refuse(job: Job, reason: &str) {
     });
 }
 
+/// What an engine thread does once a run is answered and its sandbox freed.
+enum After {
+    /// Makes a fresh sandbox (it already counts as warming).
+    Refill,
+    /// Exits: the pool has enough threads or the engine shuts down.
+    Leave,
+    /// Exits: the thread made its share of sandboxes, and its replacement is started.
+    Retire,
+    /// Exits: its caller wrote the run off.
+    WrittenOff,
+}
+
 /// How a run left its thread.
 #[derive(PartialEq, Eq)]
 enum Ended {
@@ -388,8 +505,12 @@ enum Ended {
 }
 
 /// Runs `job`, answers it, then frees what the run left behind (its state, then the spent
-/// sandbox), off the answer's path.
-async fn run_job(shared: &Shared, mut sandbox: Sandbox, job: Job) -> Ended {
+/// sandbox), off the answer's path. What the thread does next is decided before the answer
+/// when the teardown will be cheap (a thread that will refill counts as warming from then on,
+/// so a run submitted while this one's sandbox is freed waits for it instead of starting a
+/// thread), otherwise after the teardown. A `retiring` thread leaves and has a fresh one
+/// started in its place when the pool needs it.
+async fn run_job(shared: &Arc<Shared>, mut sandbox: Sandbox, job: Job, retiring: bool) -> After {
     let id = {
         let mut state = lock(shared);
         let id = state.next_run;
@@ -400,6 +521,8 @@ async fn run_job(shared: &Shared, mut sandbox: Sandbox, job: Job) -> Ended {
     if lock(shared).shutdown {
         job.stop.request(StopReason::Shutdown);
     }
+    let clock = ThreadCpuClock::current();
+    let cpu_started = clock.and_then(|clock| clock.elapsed());
     let executed = AssertUnwindSafe(execute(
         &mut sandbox,
         &job,
@@ -416,16 +539,33 @@ async fn run_job(shared: &Shared, mut sandbox: Sandbox, job: Job) -> Ended {
             (outcome, None)
         }
     };
-    let ended = {
+    // A run that used little CPU left little to free: freeing costs about what allocating
+    // did. Only then does this thread promise its next sandbox before the teardown (a run
+    // submitted meanwhile waits for it); after a heavier run it decides once the teardown
+    // is done, so no run waits behind what another program left.
+    let cheap_teardown = match (cpu_started, clock.and_then(|clock| clock.elapsed())) {
+        (Some(started), Some(now)) => now.saturating_sub(started) < CHEAP_TEARDOWN_RUN,
+        _ => false,
+    };
+    let written_off = job.stop.written_off();
+    let mut after = {
         let mut state = lock(shared);
+        // The demand counts this run still: its caller, once answered, most often sends the
+        // next one at once.
+        let target = state.target(shared.config.warm_pool);
         state.running.remove(&id);
-        if job.stop.written_off() {
-            Ended::WrittenOff
+        if written_off {
+            Some(After::WrittenOff)
+        } else if cheap_teardown {
+            Some(next_step(&mut state, target, retiring))
         } else {
-            Ended::Done
+            None
         }
     };
     let _ = job.reply.send(outcome);
+    if let Some(After::Retire) = after {
+        start_thread(shared, None, true);
+    }
     // The caller's thread was just woken to take the answer, most often onto this CPU;
     // without giving the CPU up it waited for the teardown and refill below (a scheduler
     // trace of `codemode serve`: 0.45 ms of scheduling delay on a 0.6 ms round trip).
@@ -439,10 +579,39 @@ async fn run_job(shared: &Shared, mut sandbox: Sandbox, job: Job) -> Ended {
     if teardown.is_err() {
         tracing::error!("freeing a spent JavaScript runtime panicked");
     }
+    if after.is_none() {
+        let decided = {
+            let mut state = lock(shared);
+            let target = state.target(shared.config.warm_pool);
+            next_step(&mut state, target, retiring)
+        };
+        if let After::Retire = decided {
+            start_thread(shared, None, true);
+        }
+        after = Some(decided);
+    }
     // Between the teardown and the refill, the same: a request that arrived meanwhile is
     // served before this thread spends another half millisecond on a fresh sandbox.
     std::thread::yield_now();
-    ended
+    after.unwrap_or(After::Leave)
+}
+
+/// Whether a thread whose run ended refills, retires (its replacement counted in `state`,
+/// to be started by the caller) or leaves, for a pool that should hold `target` sandboxes.
+fn next_step(state: &mut PoolState, target: usize, retiring: bool) -> After {
+    if state.shutdown || state.idle.len() + state.warming >= target {
+        return After::Leave;
+    }
+    // This thread refills, or (retiring) a fresh thread takes its place in the pool: either
+    // way one more sandbox is on its way from now.
+    state.warming += 1;
+    if retiring {
+        state.threads += 1;
+        state.started += 1;
+        After::Retire
+    } else {
+        After::Refill
+    }
 }
 
 #[cfg(test)]
@@ -502,6 +671,77 @@ mod tests {
         let outcome = outcome.await.unwrap();
         assert_eq!(outcome.error.map(|e| e.kind), Some(CodeRunErrorKind::Abort));
         assert_eq!(stopper.await.unwrap(), (0, 0));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn steady_concurrent_runs_are_served_by_refilled_threads_not_new_ones() {
+        let pool = Arc::new(pool(2));
+        wait_for(&pool, |(threads, idle)| threads == 2 && idle == 2).await;
+        let started_before = pool.threads_started();
+        // Four callers, each sending its next run as soon as it is answered; before runs
+        // waited for refills under way, nearly every run started a thread of its own.
+        const RUNS_PER_STREAM: usize = 50;
+        let streams = (0..4).map(|stream| {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                for run in 0..RUNS_PER_STREAM {
+                    let (job, outcome) = new_job(&format!("return {}", stream * 1000 + run));
+                    pool.submit(job);
+                    let value = outcome.await.unwrap().value;
+                    assert_eq!(value, Some(serde_json::json!(stream * 1000 + run)));
+                }
+            })
+        });
+        for stream in futures::future::join_all(streams).await {
+            stream.unwrap();
+        }
+        let started = pool.threads_started() - started_before;
+        // The demand (four) needs a few more threads than the pool's two; 200 runs must not
+        // need one each. Generous for a loaded machine: the old pool started ~150 here.
+        assert!(started <= 24, "{started} threads started for 200 runs");
+        pool.shutdown();
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_thread_refills_after_a_heavy_run_too() {
+        let pool = pool(1);
+        wait_for(&pool, |(threads, idle)| threads == 1 && idle == 1).await;
+        // Well over the CPU under which the refill is promised before the teardown.
+        let (job, outcome) = new_job(
+            "const a = []; for (let i = 0; i < 200000; i++) a.push({ i }); return a.length",
+        );
+        pool.submit(job);
+        assert_eq!(
+            outcome.await.unwrap().value,
+            Some(serde_json::json!(200000))
+        );
+        wait_for(&pool, |(threads, idle)| threads == 1 && idle == 1).await;
+        let (job, outcome) = new_job("return 'next'");
+        pool.submit(job);
+        assert_eq!(
+            outcome.await.unwrap().value,
+            Some(serde_json::json!("next"))
+        );
+        pool.shutdown();
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_burst_of_runs_is_answered_in_full() {
+        let pool = pool(2);
+        wait_for(&pool, |(threads, idle)| threads == 2 && idle == 2).await;
+        // More at once than idle threads: some wait for refills, some get threads.
+        let outcomes: Vec<_> = (0..24)
+            .map(|n| {
+                let (job, outcome) = new_job(&format!("return {n}"));
+                pool.submit(job);
+                outcome
+            })
+            .collect();
+        for (n, outcome) in outcomes.into_iter().enumerate() {
+            assert_eq!(outcome.await.unwrap().value, Some(serde_json::json!(n)));
+        }
+        pool.shutdown();
+        assert_eq!(pool.counts(), (0, 0));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

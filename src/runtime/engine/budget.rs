@@ -7,7 +7,8 @@
 //!
 //! The [`Watchdog`] is one thread per engine. It sleeps until the earliest moment a watched
 //! run could exhaust a budget (CPU time cannot advance faster than wall time), reads the run's
-//! engine-thread CPU clock, and stops the run when compute or wall time is spent.
+//! engine-thread CPU clock, and stops the run when compute or wall time is spent. A new run
+//! wakes it only when that run could expire before the watchdog's next wake-up.
 //!
 //! This module owns stop reasons and time enforcement; it must not know how a run executes.
 
@@ -165,6 +166,9 @@ struct WatchState {
     runs: HashMap<u64, Watched>,
     next_id: u64,
     shutdown: bool,
+    /// When the watchdog next wakes by itself (`None` while it is between wake-ups): a new
+    /// run that cannot expire before then does not wake it.
+    next_wake: Option<Instant>,
 }
 
 #[derive(Default)]
@@ -209,6 +213,7 @@ impl Watchdog {
     pub(crate) fn watch(&self, stop: Arc<RunStop>, budget: TimeBudget) -> WatchGuard {
         let clock = ThreadCpuClock::current();
         let cpu_at_start = clock.and_then(|clock| clock.elapsed()).unwrap_or_default();
+        let started = Instant::now();
         let mut state = lock(&self.shared.state);
         let id = state.next_id;
         state.next_id += 1;
@@ -218,12 +223,19 @@ impl Watchdog {
                 stop,
                 clock,
                 cpu_at_start,
-                started: Instant::now(),
+                started,
                 budget,
             },
         );
+        // CPU time advances at most as fast as wall time: the run cannot expire before the
+        // smaller budget has passed. Waking the watchdog for every run cost a cross-thread
+        // wake-up per run (most runs end long before any budget).
+        let soonest = started + budget.compute.min(budget.wall);
+        let wake = state.next_wake.is_none_or(|next| soonest < next);
         drop(state);
-        self.shared.changed.notify_one();
+        if wake {
+            self.shared.changed.notify_one();
+        }
         WatchGuard {
             shared: self.shared.clone(),
             id,
@@ -268,10 +280,12 @@ fn watch_loop(shared: &Shared) {
             true
         });
         let wait = wait.max(MIN_WAIT);
+        state.next_wake = now.checked_add(wait);
         state = match shared.changed.wait_timeout(state, wait) {
             Ok((guard, _)) => guard,
             Err(poison) => poison.into_inner().0,
         };
+        state.next_wake = None;
     }
 }
 
@@ -318,6 +332,32 @@ mod tests {
         });
         assert_eq!(busy.reason(), Some(StopReason::Compute));
         assert_eq!(idle.reason(), Some(StopReason::Wall));
+    }
+
+    #[test]
+    fn a_short_budget_after_a_long_one_still_wakes_the_watchdog() {
+        let watchdog = Watchdog::start().unwrap();
+        // The watchdog now sleeps until this run's budget, a minute away.
+        let long = Arc::new(RunStop::default());
+        let _long_guard = watchdog.watch(long.clone(), budget(60_000, 60_000));
+        std::thread::sleep(Duration::from_millis(50));
+        // A run that can expire sooner wakes it; one that cannot leaves it asleep.
+        let short = Arc::new(RunStop::default());
+        let _short_guard = watchdog.watch(short.clone(), budget(10_000, 200));
+        let later = Arc::new(RunStop::default());
+        let _later_guard = watchdog.watch(later.clone(), budget(60_000, 60_000));
+        let start = Instant::now();
+        while short.reason().is_none() && start.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(short.reason(), Some(StopReason::Wall));
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+        assert_eq!(long.reason(), None);
+        assert_eq!(later.reason(), None);
     }
 
     #[tokio::test]

@@ -66,8 +66,10 @@ pub struct StripError {
 /// Wraps `program` as the body of an async function and erases its TypeScript types.
 ///
 /// Strips with stack room sized for the program (see [`MAX_PROGRAM_BYTES`]): the caller's
-/// own stack when enough of it is left, else a segment mapped for the call, so any thread may
-/// call this and no nesting depth can overflow a stack.
+/// own stack when enough of it is known to be left, else a segment mapped for the call
+/// (always, on a thread whose stack bounds cannot be read), so no nesting depth can overflow
+/// a thread's stack. Call it on a thread's own stack, not on a fiber or coroutine stack of
+/// a different size: the room left is measured against the thread's stack.
 pub fn prepare_program(program: &str) -> Result<PreparedProgram, StripError> {
     if program.len() > MAX_PROGRAM_BYTES {
         return Err(StripError {

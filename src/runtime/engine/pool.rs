@@ -11,9 +11,10 @@
 //! short, creates a fresh one itself and waits again; otherwise it exits. It gives the CPU up
 //! after the answer, after the teardown and halfway through a refill, so that the caller it
 //! woke (or a request that arrived meanwhile) does not queue behind that work. The pool's size is
-//! `warm_pool`, raised to the number of runs in flight when that is more (up to
-//! [`MAX_DEMAND_POOL`]), so that steady concurrent load is served by warm threads instead of
-//! threads started per run; threads warmed that way stay until they retire.
+//! `warm_pool`, raised to the most runs in flight within the last [`DEMAND_WINDOW`] when
+//! that is more (up to [`MAX_DEMAND_POOL`]), so that steady concurrent load is served by warm
+//! threads instead of threads started per run; threads warmed that way stay until they
+//! retire.
 //!
 //! A run whose stop did not take effect within the grace (a single long engine operation)
 //! is written off by its caller ([`Pool::write_off`], at most [`MAX_WRITTEN_OFF`] at once):
@@ -80,7 +81,9 @@ struct Shared {
 struct PoolState {
     /// Idle threads, each waiting for one job with a fresh runtime.
     idle: VecDeque<oneshot::Sender<Job>>,
-    /// Threads creating a runtime to become idle (no job yet).
+    /// Sandboxes on their way that no job holds yet: threads creating one (or, after a light
+    /// run, still freeing the spent one first) and retiring threads' replacements not yet
+    /// started. A pending job may be promised to each.
     warming: usize,
     /// Jobs that came when no thread was idle, each waiting for a warming thread (never more
     /// than `warming`): a refill under way is ready sooner than a thread started for the job,
@@ -186,8 +189,11 @@ impl Pool {
         pool
     }
 
-    /// Hands `job` to an idle thread, or to a new one. If no thread can run it, the job is
-    /// dropped and its caller sees the reply channel close.
+    /// Hands `job` to an idle thread, else queues it for a warming thread not yet promised to
+    /// another job, else starts a thread for it. A job that cannot run is answered:
+    /// `abort` once the engine is shut down, `worker-exit` when the thread it waited for could
+    /// not make its sandbox; if no thread can start, the job is dropped and its caller sees
+    /// the reply channel close.
     pub(crate) fn submit(&self, mut job: Job) {
         let mut state = lock(&self.shared);
         if state.shutdown {
@@ -247,7 +253,10 @@ impl Pool {
         state.shutdown = true;
         state.idle.clear();
         let pending: Vec<Job> = state.pending.drain(..).collect();
+        // Answered without the lock: a dropped job runs the host's code (its namespaces).
+        drop(state);
         refuse_shut_down(pending);
+        let mut state = lock(&self.shared);
         for stop in state.running.values() {
             stop.request(StopReason::Shutdown);
         }
@@ -304,8 +313,8 @@ fn replenish(shared: &Arc<Shared>) {
     }
 }
 
-/// Starts an engine thread (already counted in `threads`, and in `warming` if `warming`),
-/// without waiting for it. If it cannot start, its counts are undone, and a job it was to
+/// Starts an engine thread (already counted in `threads`, and in `warming` if `warming`, or
+/// in `starting` if it has a job), without waiting for it. If it cannot start, its counts are undone, and a job it was to
 /// run is dropped with it (its caller sees the engine thread gone: `worker-exit`).
 fn start_thread(shared: &Arc<Shared>, job: Option<Job>, warming: bool) {
     let with_job = job.is_some();
@@ -540,21 +549,25 @@ async fn run_job(shared: &Arc<Shared>, mut sandbox: Sandbox, job: Job, retiring:
         }
     };
     // A run that used little CPU left little to free: freeing costs about what allocating
-    // did. Only then does this thread promise its next sandbox before the teardown (a run
-    // submitted meanwhile waits for it); after a heavier run it decides once the teardown
-    // is done, so no run waits behind what another program left.
+    // did. Only then, and when no binding call is pending (dropping one runs the host's
+    // code), does this thread promise its next sandbox before the teardown (a run submitted
+    // meanwhile waits for it); otherwise it decides once the teardown is done, so no run
+    // waits behind what another program left.
     let cheap_teardown = match (cpu_started, clock.and_then(|clock| clock.elapsed())) {
         (Some(started), Some(now)) => now.saturating_sub(started) < CHEAP_TEARDOWN_RUN,
         _ => false,
-    };
-    let written_off = job.stop.written_off();
+    } && !leftovers
+        .as_ref()
+        .is_some_and(|leftovers| leftovers.holds_host_calls());
     let mut after = {
         let mut state = lock(shared);
         // The demand counts this run still: its caller, once answered, most often sends the
         // next one at once.
         let target = state.target(shared.config.warm_pool);
         state.running.remove(&id);
-        if written_off {
+        // Read under the lock, after the removal: `write_off` checks `running` under it, so
+        // a run is either written off before this point (and seen here) or not at all.
+        if job.stop.written_off() {
             Some(After::WrittenOff)
         } else if cheap_teardown {
             Some(next_step(&mut state, target, retiring))

@@ -38,7 +38,17 @@ pub(crate) struct Job {
 /// What a run leaves behind for its thread to free after the answer is sent (its pending
 /// calls and timers); drop it before the sandbox it ran in.
 pub(crate) struct Leftovers {
-    _run: Option<Rc<RunState>>,
+    run: Option<Rc<RunState>>,
+}
+
+impl Leftovers {
+    /// Whether binding calls are still pending: dropping them runs the host's code (its call
+    /// futures), whose cost the engine cannot bound.
+    pub(crate) fn holds_host_calls(&self) -> bool {
+        self.run
+            .as_ref()
+            .is_some_and(|run| !run.calls.borrow().is_empty())
+    }
 }
 
 /// Runs `job` in `sandbox` (which is spent afterwards) and returns the outcome, with what
@@ -83,7 +93,7 @@ pub(crate) async fn execute(
     };
     (
         settle_output(ending, &job.ledger),
-        Leftovers { _run: leftovers },
+        Leftovers { run: leftovers },
     )
 }
 

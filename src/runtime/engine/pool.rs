@@ -314,8 +314,9 @@ fn replenish(shared: &Arc<Shared>) {
 }
 
 /// Starts an engine thread (already counted in `threads`, and in `warming` if `warming`, or
-/// in `starting` if it has a job), without waiting for it. If it cannot start, its counts are undone, and a job it was to
-/// run is dropped with it (its caller sees the engine thread gone: `worker-exit`).
+/// in `starting` if it has a job), without waiting for it. If it cannot start, its counts
+/// are undone, the jobs that waited for it are refused, and a job it was to run is dropped
+/// with it (its caller sees the engine thread gone: `worker-exit`).
 fn start_thread(shared: &Arc<Shared>, job: Option<Job>, warming: bool) {
     let with_job = job.is_some();
     let thread_shared = shared.clone();

@@ -521,14 +521,14 @@ enum Ended {
 /// thread), otherwise after the teardown. A `retiring` thread leaves and has a fresh one
 /// started in its place when the pool needs it.
 async fn run_job(shared: &Arc<Shared>, mut sandbox: Sandbox, job: Job, retiring: bool) -> After {
-    let id = {
+    let (id, shutdown) = {
         let mut state = lock(shared);
         let id = state.next_run;
         state.next_run += 1;
         state.running.insert(id, job.stop.clone());
-        id
+        (id, state.shutdown)
     };
-    if lock(shared).shutdown {
+    if shutdown {
         job.stop.request(StopReason::Shutdown);
     }
     let clock = ThreadCpuClock::current();
@@ -560,7 +560,7 @@ async fn run_job(shared: &Arc<Shared>, mut sandbox: Sandbox, job: Job, retiring:
     } && !leftovers
         .as_ref()
         .is_some_and(|leftovers| leftovers.holds_host_calls());
-    let mut after = {
+    let decided_early = {
         let mut state = lock(shared);
         // The demand counts this run still: its caller, once answered, most often sends the
         // next one at once.
@@ -577,8 +577,8 @@ async fn run_job(shared: &Arc<Shared>, mut sandbox: Sandbox, job: Job, retiring:
         }
     };
     let _ = job.reply.send(outcome);
-    if let Some(After::Retire) = after {
-        start_thread(shared, None, true);
+    if let Some(after) = &decided_early {
+        start_replacement(shared, after);
     }
     // The caller's thread was just woken to take the answer, most often onto this CPU;
     // without giving the CPU up it waited for the teardown and refill below (a scheduler
@@ -593,21 +593,26 @@ async fn run_job(shared: &Arc<Shared>, mut sandbox: Sandbox, job: Job, retiring:
     if teardown.is_err() {
         tracing::error!("freeing a spent JavaScript runtime panicked");
     }
-    if after.is_none() {
-        let decided = {
+    let after = decided_early.unwrap_or_else(|| {
+        let after = {
             let mut state = lock(shared);
             let target = state.target(shared.config.warm_pool);
             next_step(&mut state, target, retiring)
         };
-        if let After::Retire = decided {
-            start_thread(shared, None, true);
-        }
-        after = Some(decided);
-    }
+        start_replacement(shared, &after);
+        after
+    });
     // Between the teardown and the refill, the same: a request that arrived meanwhile is
     // served before this thread spends another half millisecond on a fresh sandbox.
     std::thread::yield_now();
-    after.unwrap_or(After::Leave)
+    after
+}
+
+/// Starts the replacement a retiring thread's [`next_step`] counted.
+fn start_replacement(shared: &Arc<Shared>, after: &After) {
+    if let After::Retire = after {
+        start_thread(shared, None, true);
+    }
 }
 
 /// Whether a thread whose run ended refills, retires (its replacement counted in `state`,

@@ -2,7 +2,7 @@
 //! --bench codemode -- serve`; needs the optimized binary: `cargo build --release`):
 //! - `serve/latency`: 200 sequential `run_code` calls of `return 1`, median round trip, against
 //!   the raw QuickJS floor measured in the same run;
-//! - `serve/load`: 400 calls over four concurrent streams (four requests in flight on the
+//! - `serve/load`: 1000 calls over four concurrent streams (four requests in flight on the
 //!   connection): the server process's CPU per run against the floor's CPU.
 
 use std::io::{BufRead, BufReader, Write};
@@ -154,7 +154,7 @@ pub fn bench(_c: &mut Criterion) {
     );
 
     let floor_cpu = super::floor::raw_quickjs_cpu();
-    const RUNS: u64 = 400;
+    const RUNS: u64 = 1000;
     let cpu_started = server.cpu();
     let wall_started = Instant::now();
     let mut next = 1000;

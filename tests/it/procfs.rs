@@ -32,27 +32,19 @@ pub fn peak_rss_bytes() -> u64 {
         .unwrap_or(0)
 }
 
-/// The CPU time (user and system, every thread, exited ones included) of process `pid`,
-/// from /proc/<pid>/stat, at the clock-tick resolution.
+/// The CPU time (user and system, every thread, exited ones included) of process `pid`, at
+/// nanosecond resolution: the process's CPU-time clock (`clock_getcpuclockid`), read from
+/// outside it. Zero if the process is gone or its clock cannot be read.
 pub fn cpu_of(pid: u32) -> Duration {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // The fields after the command name (which may hold spaces): utime is the 12th, stime
-    // the 13th.
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map(|(_, rest)| rest.split_whitespace().collect())
-        .unwrap_or_default();
-    let ticks = |index: usize| {
-        fields
-            .get(index)
-            .and_then(|field| field.parse::<u64>().ok())
-            .unwrap_or(0)
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return Duration::ZERO;
     };
-    // SAFETY: sysconf only reads a system constant.
-    let hz = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) })
-        .unwrap_or(100)
-        .max(1);
-    Duration::from_millis((ticks(11) + ticks(12)) * 1000 / hz)
+    let mut id: libc::clockid_t = 0;
+    // SAFETY: `id` is a valid, writable clockid_t for the duration of the call.
+    if unsafe { libc::clock_getcpuclockid(pid, &mut id) } != 0 {
+        return Duration::ZERO;
+    }
+    clock(id)
 }
 
 fn clock(id: libc::clockid_t) -> Duration {

@@ -19,6 +19,8 @@
 //! This module owns isolate creation and calls into the host API; it must not know about
 //! pools, budgets or outcomes.
 
+use std::sync::OnceLock;
+
 use deno_core::v8;
 
 use super::natives;
@@ -82,13 +84,27 @@ impl BareIsolate {
 
     /// Creates the context and loads the bootstrap.
     pub(crate) fn boot(self) -> Result<Sandbox, String> {
+        // Debug builds (every test) check that the names are still all there is to delete.
+        self.boot_sealing(
+            ENGINE_GLOBALS.get().map(String::as_str),
+            cfg!(debug_assertions),
+        )
+    }
+
+    /// [`boot`](Self::boot) with the names of the engine's globals to delete (`None`: list
+    /// the global object) and whether to check that nothing else is left.
+    fn boot_sealing(
+        self,
+        engine_globals: Option<&str>,
+        check_seal: bool,
+    ) -> Result<Sandbox, String> {
         let BareIsolate { mut isolate } = self;
         let (context, api) = {
             v8::scope!(let scope, &mut isolate);
             let context = v8::Context::new(scope, Default::default());
             let scope = &mut v8::ContextScope::new(scope, context);
             v8::tc_scope!(let scope, scope);
-            let api = bootstrap(scope).ok_or_else(|| {
+            let api = bootstrap(scope, engine_globals, check_seal).ok_or_else(|| {
                 let reason = scope
                     .exception()
                     .map(|exception| exception.to_rust_string_lossy(scope))
@@ -298,15 +314,38 @@ fn engine_heap_limit(heap_bytes: usize) -> usize {
     }
 }
 
-/// Runs the bootstrap function with the natives; the host API, or `None` with an exception
-/// pending in `scope`.
-fn bootstrap<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<HostApi> {
+/// The names of the globals the engine defines and the bootstrap deletes, one per line, as
+/// the first bootstrap of this process found them (every context is made the same way; see
+/// `js-runtime/90_seal.js`). Unset until a bootstrap has listed them, and for good if one
+/// could not name them.
+static ENGINE_GLOBALS: OnceLock<String> = OnceLock::new();
+
+/// Runs the bootstrap function with the natives and the seal's arguments; the host API, or
+/// `None` with an exception pending in `scope`. A bootstrap that listed the engine's globals
+/// leaves their names in [`ENGINE_GLOBALS`].
+fn bootstrap<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    engine_globals: Option<&str>,
+    check_seal: bool,
+) -> Option<HostApi> {
     let function = scripts::BOOTSTRAP_SCRIPT.evaluate(scope)?;
     let function = v8::Local::<v8::Function>::try_from(function).ok()?;
     let host = natives::host_object(scope)?;
     let receiver = v8::undefined(scope).into();
-    let api = function.call(scope, receiver, &[host.into()])?;
+    let names: v8::Local<v8::Value> = match engine_globals {
+        Some(names) => v8::String::new(scope, names)?.into(),
+        None => v8::undefined(scope).into(),
+    };
+    let check_seal = v8::Boolean::new(scope, check_seal).into();
+    let api = function.call(scope, receiver, &[host.into(), names, check_seal])?;
     let api = v8::Local::<v8::Object>::try_from(api).ok()?;
+    if engine_globals.is_none() && ENGINE_GLOBALS.get().is_none() {
+        let key = v8::String::new(scope, "engineGlobals")?;
+        let found = api.get(scope, key.into())?;
+        if found.is_string() {
+            let _ = ENGINE_GLOBALS.set(found.to_rust_string_lossy(scope));
+        }
+    }
     let function = |name: &str| -> Option<v8::Global<v8::Function>> {
         let key = v8::String::new(scope, name)?;
         let value = api.get(scope, key.into())?;
@@ -328,4 +367,51 @@ enum Arg<'a> {
     Text(&'a str),
     Number(f64),
     Bool(bool),
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+
+    use super::*;
+    use crate::runtime::engine::threads::spawn_engine_thread;
+
+    /// Boots a sandbox on an engine thread with the seal's arguments; the bootstrap's failure.
+    fn boot_failure(engine_globals: Option<&'static str>, check_seal: bool) -> Option<String> {
+        let (send, receive) = mpsc::channel();
+        let failed = send.clone();
+        spawn_engine_thread(
+            "codemode-test",
+            move || {
+                let booted = BareIsolate::create(64 << 20).boot_sealing(engine_globals, check_seal);
+                let _ = send.send(booted.err());
+            },
+            move |reason| {
+                let _ = failed.send(Some(reason));
+            },
+        );
+        receive.recv().unwrap_or(Some("no answer".to_owned()))
+    }
+
+    #[test]
+    fn a_bootstrap_given_the_engine_globals_checks_that_nothing_else_is_left() {
+        // Listing the global object finds what to delete (QuickJS defines globals a program
+        // does not keep, such as `InternalError`).
+        assert_eq!(boot_failure(None, false), None);
+        let names = ENGINE_GLOBALS
+            .get()
+            .expect("the first bootstrap named the engine's globals");
+        assert!(
+            names.lines().any(|name| name == "InternalError"),
+            "{names:?}"
+        );
+        // Handed the names, a checking bootstrap finds nothing else ...
+        assert_eq!(boot_failure(Some(names.as_str()), true), None);
+        // ... and handed too few, it fails instead of leaving a global to the program.
+        let failure = boot_failure(Some(""), true).expect("the check fails");
+        assert!(
+            failure.contains("which the first sandbox of this process did not have"),
+            "{failure}"
+        );
+    }
 }

@@ -110,14 +110,15 @@ const BOOTSTRAP_PARTS: &[&str] = &[
 const INSPECTOR_PART: &str = include_str!("../../../js-runtime/lazy/inspect.js");
 
 /// The bootstrap source: the parts of `js-runtime/`, in order, inside one strict function of
-/// the host's natives that returns the host API, followed by `inspectorImports` (hoisted, so
+/// the host's natives, the engine's globals to delete and whether to check for others (see
+/// `90_seal.js`) that returns the host API, followed by `inspectorImports` (hoisted, so
 /// `10_inspect.js` can call it; it is only called once every part has run).
 static BOOTSTRAP: LazyLock<String> = LazyLock::new(|| {
     // The wrapper head's length, as strip.rs defines it: column 1 + head = column 1 as written.
     let (_, mapped) = program_position(1, 1000);
     let head_length = 1000 - mapped;
     format!(
-        "(function (host) {{\n\"use strict\";\nconst PROGRAM_FILE = {file:?};\nconst PROGRAM_HEAD_LENGTH = {head_length};\n{parts}\nfunction inspectorImports() {{\n  return {{ __proto__: null, {imports} }};\n}}\n}})",
+        "(function (host, engineGlobals, checkSeal) {{\n\"use strict\";\nconst PROGRAM_FILE = {file:?};\nconst PROGRAM_HEAD_LENGTH = {head_length};\n{parts}\nfunction inspectorImports() {{\n  return {{ __proto__: null, {imports} }};\n}}\n}})",
         file = PROGRAM_FILE,
         parts = BOOTSTRAP_PARTS.join("\n"),
         imports = INSPECTOR_IMPORTS.join(", "),
@@ -141,7 +142,7 @@ pub(crate) struct EngineScript {
     bytecode: std::sync::OnceLock<Vec<u8>>,
 }
 
-/// The bootstrap: evaluates to the function of the host's natives.
+/// The bootstrap: evaluates to the function of the host's natives (and the seal's arguments).
 pub(crate) static BOOTSTRAP_SCRIPT: EngineScript = EngineScript::new(BOOTSTRAP_FILE, &BOOTSTRAP);
 
 /// The inspector: evaluates to the function of its imports.

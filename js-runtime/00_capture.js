@@ -46,8 +46,6 @@ const MapPrototypeGet = uncurryThis(Map.prototype.get);
 const MapPrototypeGetSize = uncurryGetter(Map.prototype, "size");
 const MapPrototypeSet = uncurryThis(Map.prototype.set);
 const MapIteratorPrototypeNext = uncurryThis(ObjectGetPrototypeOf(new Map().entries()).next);
-const MathFloor = Math.floor;
-const MathMin = Math.min;
 const NumberIsFinite = Number.isFinite;
 const NumberIsInteger = Number.isInteger;
 const NumberParseFloat = Number.parseFloat;
@@ -86,31 +84,36 @@ const ArrayBufferPrototypeGetByteLength = uncurryGetter(ArrayBuffer.prototype, "
 
 // The host's natives (src/runtime/engine/natives.rs): held here, never reachable by a program.
 const {
-  isArrayBuffer,
-  isAsyncFunction,
-  isBigIntObject,
-  isBooleanObject,
-  isDate,
-  isGeneratorFunction,
-  isMap,
-  isNativeError,
-  isNumberObject,
-  isPromise,
-  isProxy,
-  isRegExp,
-  isSet,
-  isSharedArrayBuffer,
-  isStringObject,
-  isSymbolObject,
-  isTypedArray,
-  isWeakMap,
-  isWeakSet,
+  kindsOf,
   getPromiseDetails,
   getProxyDetails,
   createTimer,
   cancelTimer,
   enqueueMicrotask,
 } = host;
+
+// What a value is, read by the engine from the value itself (never from a property or a
+// prototype a program can change): one native, `kindsOf`, answers every predicate as a bit,
+// in the order of `KINDS` in natives.rs.
+function isArrayBuffer(value) { return (kindsOf(value) & 1) !== 0; }
+function isAsyncFunction(value) { return (kindsOf(value) & 2) !== 0; }
+function isBigIntObject(value) { return (kindsOf(value) & 4) !== 0; }
+function isBooleanObject(value) { return (kindsOf(value) & 8) !== 0; }
+function isDate(value) { return (kindsOf(value) & 16) !== 0; }
+function isGeneratorFunction(value) { return (kindsOf(value) & 32) !== 0; }
+function isMap(value) { return (kindsOf(value) & 64) !== 0; }
+function isNativeError(value) { return (kindsOf(value) & 128) !== 0; }
+function isNumberObject(value) { return (kindsOf(value) & 256) !== 0; }
+function isPromise(value) { return (kindsOf(value) & 512) !== 0; }
+function isProxy(value) { return (kindsOf(value) & 1024) !== 0; }
+function isRegExp(value) { return (kindsOf(value) & 2048) !== 0; }
+function isSet(value) { return (kindsOf(value) & 4096) !== 0; }
+function isSharedArrayBuffer(value) { return (kindsOf(value) & 8192) !== 0; }
+function isStringObject(value) { return (kindsOf(value) & 16384) !== 0; }
+function isSymbolObject(value) { return (kindsOf(value) & 32768) !== 0; }
+function isTypedArray(value) { return (kindsOf(value) & 65536) !== 0; }
+function isWeakMap(value) { return (kindsOf(value) & 131072) !== 0; }
+function isWeakSet(value) { return (kindsOf(value) & 262144) !== 0; }
 
 const opLog = host.log;
 const opCall = host.call;

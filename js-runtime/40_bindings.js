@@ -35,6 +35,10 @@ function settleCall(id, answer) {
 /** The number of lines of the program of this run (its stack frames are below that). */
 let programLines = 0;
 
+function programLineCount() {
+  return programLines;
+}
+
 /** Prepares the run of a program of `lines` lines: installs the namespaces described by
  * `specText` (JSON from the host: a list of `{ global, errorClass, memberProperty, members }`);
  * a call's argument JSON may be at most `argumentLimit` bytes; values nest at most

@@ -218,7 +218,7 @@ function formatObject(ctx, value, depth, indentation) {
     formatArrayEntries(ctx, value, depth, inner, add);
   } else if (isTypedArray(value)) {
     const length = TypedArrayPrototypeGetLength(value);
-    const shown = MathMin(length, INSPECT_MAX_ARRAY);
+    const shown = minOf(length, INSPECT_MAX_ARRAY);
     for (let i = 0; i < shown; i++) add(formatValue(ctx, value[i], depth + 1, inner, true).text, 0);
     if (length > shown) add("... " + (length - shown) + " more item" + (length - shown > 1 ? "s" : ""), 0);
   } else if (isMap(value)) {
@@ -242,7 +242,7 @@ function formatObject(ctx, value, depth, indentation) {
     const bytes = new Uint8Array(value);
     const length = TypedArrayPrototypeGetLength(bytes);
     let hex = "";
-    for (let i = 0; i < MathMin(length, 50); i++) {
+    for (let i = 0; i < minOf(length, 50); i++) {
       const byte = bytes[i];
       hex = hex + (i === 0 ? "" : " ") + (byte < 16 ? "0" : "") + hexOf(byte);
     }
@@ -286,7 +286,7 @@ function formatObject(ctx, value, depth, indentation) {
 
 function formatArrayEntries(ctx, array, depth, inner, add) {
   const length = ownDataValue(array, "length");
-  const shown = MathMin(length, INSPECT_MAX_ARRAY);
+  const shown = minOf(length, INSPECT_MAX_ARRAY);
   let holes = 0;
   const flushHoles = () => {
     if (holes > 0) add("<" + holes + " empty item" + (holes > 1 ? "s" : "") + ">", 0);
@@ -363,14 +363,21 @@ function formatKey(key) {
   return isIdentifier(key) ? key : quoteString(key, false);
 }
 
+/** The lesser of two lengths (no Math: the bootstrap does not capture it, so a sandbox never
+ * makes the Math object for a program that does not use it). */
+function minOf(a, b) {
+  return a < b ? a : b;
+}
+
+/** Two hex digits of a byte (0-255). */
 function hexUpper(byte) {
   const digits = "0123456789ABCDEF";
-  return digits[MathFloor(byte / 16)] + digits[byte % 16];
+  return digits[(byte - byte % 16) / 16] + digits[byte % 16];
 }
 
 function hexOf(byte) {
   const digits = "0123456789abcdef";
-  return byte < 16 ? digits[byte] : digits[MathFloor(byte / 16)] + digits[byte % 16];
+  return byte < 16 ? digits[byte] : digits[(byte - byte % 16) / 16] + digits[byte % 16];
 }
 
 /** Node's quoting: single quotes unless the text has some and no double quotes. */
@@ -439,4 +446,84 @@ function describeBoxed(value) {
   if (isBooleanObject(value)) return "[Boolean: " + (BooleanPrototypeValueOf(value) ? "true" : "false") + "]";
   if (isBigIntObject(value)) return "[BigInt: " + BigIntPrototypeValueOf(value) + "n]";
   return "[Symbol: " + SymbolPrototypeToString(SymbolPrototypeValueOf(value)) + "]";
+}
+
+// `describeError` is what a log line and a failed run show for an error: its stack, which
+// starts with `Name: message`, keeping only the program's frames and with positions as the
+// model wrote them (the wrapper's head shifts line 1; see src/runtime/strip.rs).
+
+/** Reads a property the way Node's inspect reads an error's stack and message: getters run
+ * (bounded by the compute budget); a throwing getter reads as undefined. */
+function readProperty(object, key) {
+  try {
+    return ReflectGet(object, key);
+  } catch (error) {
+    return undefined;
+  }
+}
+
+function describeError(error) {
+  const rawName = readProperty(error, "name");
+  const rawMessage = readProperty(error, "message");
+  const name = typeof rawName === "string" && rawName !== "" ? rawName : "Error";
+  const message = typeof rawMessage === "string" ? rawMessage : "";
+  const header = message === "" ? name : name + ": " + message;
+  const stack = readProperty(error, "stack");
+  if (typeof stack !== "string" || stack === "") return "[" + header + "]";
+  const frames = programFrames(stack);
+  // V8 stacks start with the header; QuickJS stacks may hold frames only.
+  const firstFrame = StringPrototypeIndexOf(stack, "\n    at ");
+  const stackHeader = firstFrame === -1 ? stack : StringPrototypeSlice(stack, 0, firstFrame);
+  const startsWithFrame = StringPrototypeSlice(stack, 0, 7) === "    at ";
+  const head = startsWithFrame ? header : mapProgramPositions(stackHeader);
+  return frames === "" ? head : head + "\n" + frames;
+}
+
+/** Frames shown per error, as V8's default Error.stackTraceLimit. */
+const STACK_FRAMES_SHOWN = 10;
+
+/** The stack's `    at ...` lines that point into the program, positions mapped; at most
+ * ten (deep recursion would otherwise print thousands). */
+function programFrames(stack) {
+  let frames = "";
+  let shown = 0;
+  let start = 0;
+  while (start < stack.length && shown < STACK_FRAMES_SHOWN) {
+    let end = StringPrototypeIndexOf(stack, "\n", start);
+    if (end === -1) end = stack.length;
+    const line = StringPrototypeSlice(stack, start, end);
+    start = end + 1;
+    if (StringPrototypeSlice(line, 0, 7) !== "    at ") continue;
+    if (StringPrototypeIndexOf(line, PROGRAM_FILE + ":") === -1) continue;
+    // The call of the wrapper function, on the line after the program: not the model's code.
+    if (StringPrototypeIndexOf(line, PROGRAM_FILE + ":" + (programLineCount() + 1) + ":") !== -1) continue;
+    frames = frames === "" ? mapProgramPositions(line) : frames + "\n" + mapProgramPositions(line);
+    shown++;
+  }
+  return frames;
+}
+
+/** Rewrites `program.ts:1:<column>` to the column the model wrote. */
+function mapProgramPositions(text) {
+  const needle = PROGRAM_FILE + ":1:";
+  let out = "";
+  let last = 0;
+  for (let at = StringPrototypeIndexOf(text, needle); at !== -1; at = StringPrototypeIndexOf(text, needle, last)) {
+    const digitsStart = at + needle.length;
+    let digitsEnd = digitsStart;
+    while (digitsEnd < text.length) {
+      const c = StringPrototypeCharCodeAt(text, digitsEnd);
+      if (c < 48 || c > 57) break;
+      digitsEnd++;
+    }
+    if (digitsEnd === digitsStart) {
+      out = out + StringPrototypeSlice(text, last, digitsStart);
+    } else {
+      let column = NumberParseInt(StringPrototypeSlice(text, digitsStart, digitsEnd), 10) - PROGRAM_HEAD_LENGTH;
+      if (column < 1) column = 1;
+      out = out + StringPrototypeSlice(text, last, digitsStart) + column;
+    }
+    last = digitsEnd;
+  }
+  return out + StringPrototypeSlice(text, last);
 }

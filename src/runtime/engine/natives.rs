@@ -310,13 +310,6 @@ pub(crate) fn host_object<'s>(
             )*
         };
     }
-    macro_rules! predicates {
-        ($($name:literal => $method:ident),* $(,)?) => {
-            natives!($($name => |_: &mut v8::PinScope, args: v8::FunctionCallbackArguments, mut rv: v8::ReturnValue| {
-                rv.set_bool(args.get(0).$method());
-            }),*);
-        };
-    }
     natives!(
         "log" => log,
         "call" => call,
@@ -327,29 +320,53 @@ pub(crate) fn host_object<'s>(
         "getPromiseDetails" => promise_details,
         "getProxyDetails" => proxy_details,
         "loadInspector" => load_inspector,
-    );
-    predicates!(
-        "isArrayBuffer" => is_array_buffer,
-        "isAsyncFunction" => is_async_function,
-        "isBigIntObject" => is_big_int_object,
-        "isBooleanObject" => is_boolean_object,
-        "isDate" => is_date,
-        "isGeneratorFunction" => is_generator_function,
-        "isMap" => is_map,
-        "isNativeError" => is_native_error,
-        "isNumberObject" => is_number_object,
-        "isPromise" => is_promise,
-        "isProxy" => is_proxy,
-        "isRegExp" => is_reg_exp,
-        "isSet" => is_set,
-        "isSharedArrayBuffer" => is_shared_array_buffer,
-        "isStringObject" => is_string_object,
-        "isSymbolObject" => is_symbol_object,
-        "isTypedArray" => is_typed_array,
-        "isWeakMap" => is_weak_map,
-        "isWeakSet" => is_weak_set,
+        "kindsOf" => kinds_of,
     );
     Some(host)
+}
+
+/// A predicate of [`KINDS`].
+pub(crate) type KindTest = fn(&v8::Value) -> bool;
+
+/// The predicates `kindsOf` answers, in bit order: `kindsOf(value) & (1 << i)` is
+/// `KINDS[i].1(value)`. `js-runtime/00_capture.js` defines each predicate by its bit (a test
+/// in `scripts.rs` checks the two agree). One native for all of them: each native function
+/// costs a sandbox about as much to make and to free as twenty of the bootstrap's own.
+pub(crate) const KINDS: &[(&str, KindTest)] = &[
+    ("isArrayBuffer", v8::Value::is_array_buffer),
+    ("isAsyncFunction", v8::Value::is_async_function),
+    ("isBigIntObject", v8::Value::is_big_int_object),
+    ("isBooleanObject", v8::Value::is_boolean_object),
+    ("isDate", v8::Value::is_date),
+    ("isGeneratorFunction", v8::Value::is_generator_function),
+    ("isMap", v8::Value::is_map),
+    ("isNativeError", v8::Value::is_native_error),
+    ("isNumberObject", v8::Value::is_number_object),
+    ("isPromise", v8::Value::is_promise),
+    ("isProxy", v8::Value::is_proxy),
+    ("isRegExp", v8::Value::is_reg_exp),
+    ("isSet", v8::Value::is_set),
+    ("isSharedArrayBuffer", v8::Value::is_shared_array_buffer),
+    ("isStringObject", v8::Value::is_string_object),
+    ("isSymbolObject", v8::Value::is_symbol_object),
+    ("isTypedArray", v8::Value::is_typed_array),
+    ("isWeakMap", v8::Value::is_weak_map),
+    ("isWeakSet", v8::Value::is_weak_set),
+];
+
+/// `kindsOf(value)`: the bits of the [`KINDS`] predicates that hold for `value` (none for a
+/// primitive).
+fn kinds_of(_: &mut v8::PinScope, args: v8::FunctionCallbackArguments, mut rv: v8::ReturnValue) {
+    let value = args.get(0);
+    let mut bits = 0u32;
+    if value.is_object() {
+        for (bit, (_, holds)) in KINDS.iter().enumerate() {
+            if holds(&value) {
+                bits |= 1 << bit;
+            }
+        }
+    }
+    rv.set_uint32(bits);
 }
 
 /// `loadInspector()`: evaluates the inspector in the caller's realm and returns its function

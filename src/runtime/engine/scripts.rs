@@ -40,14 +40,13 @@ const INSPECTOR_IMPORTS: &[&str] = &[
     "MapPrototypeGet",
     "MapPrototypeGetSize",
     "MapPrototypeSet",
-    "MathFloor",
-    "MathMin",
     "NumberParseFloat",
     "NumberParseInt",
     "NumberPrototypeValueOf",
     "ObjectGetOwnPropertyDescriptor",
     "ObjectPrototypeHasOwnProperty",
     "ObjectPrototypeIsPrototypeOf",
+    "ReflectGet",
     "ReflectOwnKeys",
     "RegExpPrototypeToString",
     "SetIteratorPrototypeNext",
@@ -63,7 +62,6 @@ const INSPECTOR_IMPORTS: &[&str] = &[
     "TypedArrayPrototypeGetSymbolToStringTag",
     "Uint8Array",
     "checkLossless",
-    "describeError",
     "getPromiseDetails",
     "getProxyDetails",
     "isArrayBuffer",
@@ -92,6 +90,7 @@ const INSPECTOR_IMPORTS: &[&str] = &[
     "nameOfConstructor",
     "newList",
     "ownDataValue",
+    "programLineCount",
     "repeat",
 ];
 
@@ -114,22 +113,35 @@ const INSPECTOR_PART: &str = include_str!("../../../js-runtime/lazy/inspect.js")
 /// `90_seal.js`) that returns the host API, followed by `inspectorImports` (hoisted, so
 /// `10_inspect.js` can call it; it is only called once every part has run).
 static BOOTSTRAP: LazyLock<String> = LazyLock::new(|| {
-    // The wrapper head's length, as strip.rs defines it: column 1 + head = column 1 as written.
-    let (_, mapped) = program_position(1, 1000);
-    let head_length = 1000 - mapped;
     format!(
-        "(function (host, engineGlobals, checkSeal) {{\n\"use strict\";\nconst PROGRAM_FILE = {file:?};\nconst PROGRAM_HEAD_LENGTH = {head_length};\n{parts}\nfunction inspectorImports() {{\n  return {{ __proto__: null, {imports} }};\n}}\n}})",
-        file = PROGRAM_FILE,
+        "(function (host, engineGlobals, checkSeal) {{\n\"use strict\";\n{parts}\nfunction inspectorImports() {{\n  return {{ __proto__: null, {imports} }};\n}}\n}})",
         parts = BOOTSTRAP_PARTS.join("\n"),
         imports = INSPECTOR_IMPORTS.join(", "),
     )
 });
 
+/// The names the inspector's wrapper declares (see [`program_constants`]).
+#[cfg(test)]
+const WRAPPER_CONSTANTS: &[&str] = &["PROGRAM_FILE", "PROGRAM_HEAD_LENGTH"];
+
+/// Declarations of the program's file name and the length of the wrapper head on its first
+/// line (column 1 + head = column 1 as written, as strip.rs defines it), one per line: what
+/// the inspector maps an error's positions with.
+fn program_constants() -> String {
+    let (_, mapped) = program_position(1, 1000);
+    let head_length = 1000 - mapped;
+    format!(
+        "const PROGRAM_FILE = {file:?};\nconst PROGRAM_HEAD_LENGTH = {head_length};\n",
+        file = PROGRAM_FILE
+    )
+}
+
 /// The inspector source: a strict function of the imports that returns `inspect` and
 /// `formatLogArgs`.
 static INSPECTOR: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "(function (imports) {{\n\"use strict\";\nconst {{ {imports} }} = imports;\n{INSPECTOR_PART}\nreturn {{ __proto__: null, inspect, formatLogArgs }};\n}})",
+        "(function (imports) {{\n\"use strict\";\n{constants}const {{ {imports} }} = imports;\n{INSPECTOR_PART}\nreturn {{ __proto__: null, inspect, formatLogArgs }};\n}})",
+        constants = program_constants(),
         imports = INSPECTOR_IMPORTS.join(", "),
     )
 });
@@ -140,6 +152,9 @@ pub(crate) struct EngineScript {
     source: &'static LazyLock<String>,
     #[cfg(not(feature = "v8"))]
     bytecode: std::sync::OnceLock<Vec<u8>>,
+    /// Held while the bytecode is compiled.
+    #[cfg(not(feature = "v8"))]
+    compiling: std::sync::Mutex<()>,
 }
 
 /// The bootstrap: evaluates to the function of the host's natives (and the seal's arguments).
@@ -155,6 +170,8 @@ impl EngineScript {
             source,
             #[cfg(not(feature = "v8"))]
             bytecode: std::sync::OnceLock::new(),
+            #[cfg(not(feature = "v8"))]
+            compiling: std::sync::Mutex::new(()),
         }
     }
 
@@ -168,8 +185,20 @@ impl EngineScript {
         let bytecode = match self.bytecode.get() {
             Some(bytecode) => bytecode,
             None => {
-                let compiled = v8::script_bytecode::compile(scope, self.source, self.name)?;
-                self.bytecode.get_or_init(|| compiled)
+                // One compile per process: threads booting at once (a warm pool filling)
+                // wait for the first instead of each compiling it. A failed compile (out of
+                // memory) leaves the next caller to try again.
+                let _compiling = self
+                    .compiling
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                match self.bytecode.get() {
+                    Some(bytecode) => bytecode,
+                    None => {
+                        let compiled = v8::script_bytecode::compile(scope, self.source, self.name)?;
+                        self.bytecode.get_or_init(|| compiled)
+                    }
+                }
             }
         };
         v8::script_bytecode::evaluate(scope, bytecode)
@@ -466,7 +495,12 @@ mod tests {
             .iter()
             .map(|name| (*name).to_owned())
             .collect();
-        let free = free_names(&code_only(INSPECTOR_PART, true), &imports);
+        let given: BTreeSet<String> = imports
+            .iter()
+            .cloned()
+            .chain(WRAPPER_CONSTANTS.iter().map(|name| (*name).to_owned()))
+            .collect();
+        let free = free_names(&code_only(INSPECTOR_PART, true), &given);
         assert!(
             free.is_empty(),
             "the inspector uses names it is not handed (they would be the program's globals): {free:?}"
@@ -484,6 +518,26 @@ mod tests {
         assert!(
             unknown.is_empty(),
             "imports the bootstrap does not declare: {unknown:?}"
+        );
+    }
+
+    #[test]
+    fn each_kind_predicate_reads_the_bit_the_native_sets_for_it() {
+        let capture = BOOTSTRAP_PARTS[0];
+        for (bit, (name, _)) in super::super::natives::KINDS.iter().enumerate() {
+            let definition = format!(
+                "function {name}(value) {{ return (kindsOf(value) & {}) !== 0; }}",
+                1u32 << bit
+            );
+            assert!(
+                capture.contains(&definition),
+                "00_capture.js lacks `{definition}`"
+            );
+        }
+        assert_eq!(
+            capture.matches("(kindsOf(value) & ").count(),
+            super::super::natives::KINDS.len(),
+            "00_capture.js reads a bit natives.rs does not set"
         );
     }
 

@@ -185,6 +185,29 @@ return { echoed, list: [1, { two: 2 }], text: 'done' };"#,
 }
 
 #[tokio::test]
+async fn what_a_value_is_comes_from_the_value_not_from_tags_or_a_replaced_to_string() {
+    let engine = engine();
+    let outcome = run(
+        &engine,
+        r#"console.log({ [Symbol.toStringTag]: "Map", a: 1 });
+Object.prototype.toString = () => "[object Date]";
+console.log({ b: 2 }, [1, 2], new Map([[1, 2]]));
+return { plain: { a: 1 } };"#,
+    )
+    .await;
+    // A tag is a property like any other, and the program's toString is its own: the
+    // objects are no Map and no Date.
+    assert_eq!(value(&outcome), json!({"plain": {"a": 1}}));
+    assert_eq!(
+        outcome.logs,
+        [
+            "{ a: 1, [Symbol(Symbol.toStringTag)]: 'Map' }",
+            "{ b: 2 } [ 1, 2 ] Map(1) { 1 => 2 }",
+        ]
+    );
+}
+
+#[tokio::test]
 async fn the_checks_still_refuse_bad_values_after_pollution() {
     let engine = engine();
     let outcome = run(

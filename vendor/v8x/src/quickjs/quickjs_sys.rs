@@ -692,6 +692,8 @@ unsafe extern "C" {
   ) -> JSValue;
 
   pub fn JS_IsProxy(val: JSValue) -> bool;
+  /// codemode patch: whether `val` is an object of a builtin class (`JS_BUILTIN_CLASS_*`).
+  pub fn JS_IsBuiltinClass(val: JSValue, which: std::os::raw::c_int) -> bool;
   pub fn JS_GetProxyTarget(ctx: *mut JSContext, proxy: JSValue) -> JSValue;
   pub fn JS_GetProxyHandler(ctx: *mut JSContext, proxy: JSValue) -> JSValue;
   pub fn JS_NewProxy(

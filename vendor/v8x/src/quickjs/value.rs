@@ -115,49 +115,34 @@ fn is_obj(this: *const Value) -> bool {
   !this.is_null() && jsv_is_object(&jsval_of(this))
 }
 
+/// Whether `this` is an object of the builtin class whose `Object.prototype.toString` tag is
+/// `tag`, read from the object's class id (codemode patch: the tag was compared with what the
+/// context's current `Object.prototype.toString` returned, which a program can replace and
+/// a `Symbol.toStringTag` property answers for any object, a proxy's target's included).
 fn class_tag_is(this: *const Value, tag: &str) -> bool {
-  let c = ctx();
-  if c.is_null() || !is_obj(this) {
-    return false;
-  }
-  let v = jsval_of(this);
-  unsafe {
-    let global = JS_GetGlobalObject(c);
-
-    let obj_ctor =
-      JS_GetPropertyStr(c, global, b"Object\0".as_ptr() as *const c_char);
-
-    let proto =
-      JS_GetPropertyStr(c, obj_ctor, b"prototype\0".as_ptr() as *const c_char);
-
-    let ts =
-      JS_GetPropertyStr(c, proto, b"toString\0".as_ptr() as *const c_char);
-
-    let mut result = false;
-    if jsv_is_object(&ts) {
-      let r = JS_Call(c, ts, v, 0, ptr::null_mut());
-      if !jsv_is_exception(&r) {
-        let cstr = JS_ToCString(c, r);
-        if !cstr.is_null() {
-          let got = std::ffi::CStr::from_ptr(cstr)
-            .to_string_lossy()
-            .into_owned();
-          JS_FreeCString(c, cstr);
-          result = got == format!("[object {}]", tag);
-        }
-      } else {
-        let exc = JS_GetException(c);
-        JS_FreeValue(c, exc);
-      }
-      JS_FreeValue(c, r);
-    }
-
-    JS_FreeValue(c, ts);
-    JS_FreeValue(c, proto);
-    JS_FreeValue(c, obj_ctor);
-    JS_FreeValue(c, global);
-    result
-  }
+  let which = match tag {
+    "Number" => 0,
+    "String" => 1,
+    "Boolean" => 2,
+    "Symbol" => 3,
+    "BigInt" => 4,
+    "Arguments" => 5,
+    "Date" => 6,
+    "Module" => 7,
+    "RegExp" => 8,
+    "ArrayBuffer" => 9,
+    "SharedArrayBuffer" => 10,
+    "DataView" => 11,
+    "Map" => 12,
+    "Set" => 13,
+    "WeakMap" => 14,
+    "WeakSet" => 15,
+    "Map Iterator" => 16,
+    "Set Iterator" => 17,
+    "Generator" => 18,
+    _ => return false,
+  };
+  is_obj(this) && unsafe { JS_IsBuiltinClass(jsval_of(this), which) }
 }
 
 #[inline]

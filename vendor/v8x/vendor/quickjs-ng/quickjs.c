@@ -4374,6 +4374,37 @@ JSClassID JS_GetClassID(JSValueConst v)
   return p->class_id;
 }
 
+/* codemode patch: whether `v` is an object of the builtin class `which` (JSBuiltinClass),
+   read from the object itself: Object.prototype.toString, which a program can replace and a
+   Symbol.toStringTag can answer for any object, is not consulted. */
+bool JS_IsBuiltinClass(JSValueConst v, int which)
+{
+    JSClassID id = JS_GetClassID(v);
+    switch (which) {
+    case JS_BUILTIN_CLASS_NUMBER: return id == JS_CLASS_NUMBER;
+    case JS_BUILTIN_CLASS_STRING: return id == JS_CLASS_STRING;
+    case JS_BUILTIN_CLASS_BOOLEAN: return id == JS_CLASS_BOOLEAN;
+    case JS_BUILTIN_CLASS_SYMBOL: return id == JS_CLASS_SYMBOL;
+    case JS_BUILTIN_CLASS_BIG_INT: return id == JS_CLASS_BIG_INT;
+    case JS_BUILTIN_CLASS_ARGUMENTS:
+        return id == JS_CLASS_ARGUMENTS || id == JS_CLASS_MAPPED_ARGUMENTS;
+    case JS_BUILTIN_CLASS_DATE: return id == JS_CLASS_DATE;
+    case JS_BUILTIN_CLASS_MODULE_NS: return id == JS_CLASS_MODULE_NS;
+    case JS_BUILTIN_CLASS_REGEXP: return id == JS_CLASS_REGEXP;
+    case JS_BUILTIN_CLASS_ARRAY_BUFFER: return id == JS_CLASS_ARRAY_BUFFER;
+    case JS_BUILTIN_CLASS_SHARED_ARRAY_BUFFER: return id == JS_CLASS_SHARED_ARRAY_BUFFER;
+    case JS_BUILTIN_CLASS_DATAVIEW: return id == JS_CLASS_DATAVIEW;
+    case JS_BUILTIN_CLASS_MAP: return id == JS_CLASS_MAP;
+    case JS_BUILTIN_CLASS_SET: return id == JS_CLASS_SET;
+    case JS_BUILTIN_CLASS_WEAKMAP: return id == JS_CLASS_WEAKMAP;
+    case JS_BUILTIN_CLASS_WEAKSET: return id == JS_CLASS_WEAKSET;
+    case JS_BUILTIN_CLASS_MAP_ITERATOR: return id == JS_CLASS_MAP_ITERATOR;
+    case JS_BUILTIN_CLASS_SET_ITERATOR: return id == JS_CLASS_SET_ITERATOR;
+    case JS_BUILTIN_CLASS_GENERATOR: return id == JS_CLASS_GENERATOR;
+    default: return false;
+    }
+}
+
 bool JS_IsRegisteredClass(JSRuntime *rt, JSClassID class_id)
 {
     return (class_id < rt->class_count &&

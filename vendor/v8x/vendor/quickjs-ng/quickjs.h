@@ -719,6 +719,30 @@ JS_EXTERN JSClassID JS_NewClassID(JSRuntime *rt, JSClassID *pclass_id);
 JS_EXTERN JSClassID JS_GetClassID(JSValueConst v);
 JS_EXTERN int JS_NewClass(JSRuntime *rt, JSClassID class_id, const JSClassDef *class_def);
 JS_EXTERN bool JS_IsRegisteredClass(JSRuntime *rt, JSClassID class_id);
+/* codemode patch: the builtin classes JS_IsBuiltinClass tells apart (by class id, never by
+   Object.prototype.toString). */
+enum {
+    JS_BUILTIN_CLASS_NUMBER,
+    JS_BUILTIN_CLASS_STRING,
+    JS_BUILTIN_CLASS_BOOLEAN,
+    JS_BUILTIN_CLASS_SYMBOL,
+    JS_BUILTIN_CLASS_BIG_INT,
+    JS_BUILTIN_CLASS_ARGUMENTS,
+    JS_BUILTIN_CLASS_DATE,
+    JS_BUILTIN_CLASS_MODULE_NS,
+    JS_BUILTIN_CLASS_REGEXP,
+    JS_BUILTIN_CLASS_ARRAY_BUFFER,
+    JS_BUILTIN_CLASS_SHARED_ARRAY_BUFFER,
+    JS_BUILTIN_CLASS_DATAVIEW,
+    JS_BUILTIN_CLASS_MAP,
+    JS_BUILTIN_CLASS_SET,
+    JS_BUILTIN_CLASS_WEAKMAP,
+    JS_BUILTIN_CLASS_WEAKSET,
+    JS_BUILTIN_CLASS_MAP_ITERATOR,
+    JS_BUILTIN_CLASS_SET_ITERATOR,
+    JS_BUILTIN_CLASS_GENERATOR,
+};
+JS_EXTERN bool JS_IsBuiltinClass(JSValueConst v, int which);
 /* Returns the class name or JS_ATOM_NULL if `id` is not a registered class. Must be freed with JS_FreeAtom. */
 JS_EXTERN JSAtom JS_GetClassName(JSRuntime *rt, JSClassID class_id);
 

@@ -35,24 +35,9 @@ function formatLogArgs(args) {
   return text;
 }
 
-/** The name of the constructor on the prototype chain's first `constructor` data property,
- * `null` for a null-prototype object; reads descriptors only. */
-function nameOfConstructor(value) {
-  let proto = ObjectGetPrototypeOf(value);
-  if (proto === null) return null;
-  for (let hops = 0; proto !== null && hops < 100; hops++) {
-    if (isProxy(proto)) return "Object";
-    const constructor = ownDataValue(proto, "constructor");
-    if (typeof constructor === "function") {
-      const name = ownDataValue(constructor, "name");
-      if (typeof name === "string" && name !== "") return name;
-    }
-    proto = ObjectGetPrototypeOf(proto);
-  }
-  return "Object";
+/** Why the JSON check refuses a non-plain object: "a Date is not JSON (convert it with
+ * toISOString())". A failure, so only a refused value pays for loading the inspector. */
+function notJsonReason(value) {
+  const loaded = loadedInspector();
+  return loaded.describeNonPlain(value) + " is not JSON" + loaded.conversionHint(value);
 }
-
-function isBoxedPrimitive(value) {
-  return isNumberObject(value) || isStringObject(value) || isBooleanObject(value) || isBigIntObject(value) || isSymbolObject(value);
-}
-

@@ -192,7 +192,7 @@ function jsonOpen(value, state, parent, key) {
     jsonGrow(state, "[");
   } else {
     if (proto !== ObjectPrototype && proto !== null) {
-      return jsonFail(state, parent, key, describeNonPlain(value) + " is not JSON" + conversionHint(value));
+      return jsonFail(state, parent, key, notJsonReason(value));
     }
     frame.keys = ReflectOwnKeys(value);
     jsonGrow(state, "{");
@@ -260,28 +260,4 @@ function jsonWalk(root, state) {
     const value = descriptor.value;
     if (!jsonScalar(value, state, frame, key)) frame = jsonOpen(value, state, frame, key);
   }
-}
-
-/** "a Date", "a Map", "an instance of Point": what a non-plain object is, without running it. */
-function describeNonPlain(value) {
-  if (isDate(value)) return "a Date";
-  if (isMap(value)) return "a Map";
-  if (isSet(value)) return "a Set";
-  if (isRegExp(value)) return "a RegExp";
-  if (isPromise(value)) return "a Promise (did you forget await?)";
-  if (isNativeError(value)) return "an Error";
-  if (isTypedArray(value)) return "a typed array";
-  if (isArrayBuffer(value) || isSharedArrayBuffer(value)) return "an ArrayBuffer";
-  if (isBoxedPrimitive(value)) return "a boxed primitive";
-  if (isWeakMap(value) || isWeakSet(value)) return "a weak collection";
-  const name = nameOfConstructor(value);
-  return "an instance of " + (name === null ? "a class" : name);
-}
-
-function conversionHint(value) {
-  if (isDate(value)) return " (convert it with toISOString())";
-  if (isMap(value)) return " (convert it with Object.fromEntries(map))";
-  if (isSet(value) || isTypedArray(value)) return " (convert it with Array.from())";
-  if (isNativeError(value)) return " (return its message)";
-  return " (copy its data into a plain object)";
 }

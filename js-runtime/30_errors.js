@@ -3,15 +3,10 @@
 // inspector's (js-runtime/lazy/inspect.js): describing a thrown value formats it, which loads
 // the inspector anyway.
 
-/** What a failed run reports for a thrown value: an error by its stack (and own enumerable
- * properties, as Node prints an uncaught error), anything else as `Uncaught <value>`. */
+/** What a failed run reports for a thrown value (the inspector's `describeThrown`). */
 function describeThrown(value) {
   try {
-    if (value !== null && (typeof value === "object" || typeof value === "function") && !isProxy(value) &&
-        (isNativeError(value) || ObjectPrototypeIsPrototypeOf(ErrorPrototype, value))) {
-      return inspect(value);
-    }
-    return "Uncaught " + inspect(value, true);
+    return loadedInspector().describeThrown(value);
   } catch (error) {
     return "Uncaught exception that could not be described";
   }

@@ -15,6 +15,26 @@
 // their Node forms. Getters are shown as `[Getter]` and never called; a Proxy prints its
 // target without running its traps.
 
+// What a value is (see `kindsOf` in 00_capture.js; the bits are natives.rs's `KINDS`).
+function isArrayBuffer(value) { return (kindsOf(value) & 1) !== 0; }
+function isAsyncFunction(value) { return (kindsOf(value) & 2) !== 0; }
+function isBigIntObject(value) { return (kindsOf(value) & 4) !== 0; }
+function isBooleanObject(value) { return (kindsOf(value) & 8) !== 0; }
+function isDate(value) { return (kindsOf(value) & 16) !== 0; }
+function isGeneratorFunction(value) { return (kindsOf(value) & 32) !== 0; }
+function isMap(value) { return (kindsOf(value) & 64) !== 0; }
+function isNativeError(value) { return (kindsOf(value) & 128) !== 0; }
+function isNumberObject(value) { return (kindsOf(value) & 256) !== 0; }
+function isPromise(value) { return (kindsOf(value) & 512) !== 0; }
+function isRegExp(value) { return (kindsOf(value) & 2048) !== 0; }
+function isSet(value) { return (kindsOf(value) & 4096) !== 0; }
+function isSharedArrayBuffer(value) { return (kindsOf(value) & 8192) !== 0; }
+function isStringObject(value) { return (kindsOf(value) & 16384) !== 0; }
+function isSymbolObject(value) { return (kindsOf(value) & 32768) !== 0; }
+function isTypedArray(value) { return (kindsOf(value) & 65536) !== 0; }
+function isWeakMap(value) { return (kindsOf(value) & 131072) !== 0; }
+function isWeakSet(value) { return (kindsOf(value) & 262144) !== 0; }
+
 const INSPECT_DEPTH = 2;
 const INSPECT_MAX_ARRAY = 100;
 const INSPECT_MAX_STRING = 10000;
@@ -526,4 +546,59 @@ function mapProgramPositions(text) {
     last = digitsEnd;
   }
   return out + StringPrototypeSlice(text, last);
+}
+
+/** The name of the constructor on the prototype chain's first `constructor` data property,
+ * `null` for a null-prototype object; reads descriptors only. */
+function nameOfConstructor(value) {
+  let proto = ObjectGetPrototypeOf(value);
+  if (proto === null) return null;
+  for (let hops = 0; proto !== null && hops < 100; hops++) {
+    if (isProxy(proto)) return "Object";
+    const constructor = ownDataValue(proto, "constructor");
+    if (typeof constructor === "function") {
+      const name = ownDataValue(constructor, "name");
+      if (typeof name === "string" && name !== "") return name;
+    }
+    proto = ObjectGetPrototypeOf(proto);
+  }
+  return "Object";
+}
+
+function isBoxedPrimitive(value) {
+  return isNumberObject(value) || isStringObject(value) || isBooleanObject(value) || isBigIntObject(value) || isSymbolObject(value);
+}
+
+/** "a Date", "a Map", "an instance of Point": what a non-plain object is, without running it. */
+function describeNonPlain(value) {
+  if (isDate(value)) return "a Date";
+  if (isMap(value)) return "a Map";
+  if (isSet(value)) return "a Set";
+  if (isRegExp(value)) return "a RegExp";
+  if (isPromise(value)) return "a Promise (did you forget await?)";
+  if (isNativeError(value)) return "an Error";
+  if (isTypedArray(value)) return "a typed array";
+  if (isArrayBuffer(value) || isSharedArrayBuffer(value)) return "an ArrayBuffer";
+  if (isBoxedPrimitive(value)) return "a boxed primitive";
+  if (isWeakMap(value) || isWeakSet(value)) return "a weak collection";
+  const name = nameOfConstructor(value);
+  return "an instance of " + (name === null ? "a class" : name);
+}
+
+function conversionHint(value) {
+  if (isDate(value)) return " (convert it with toISOString())";
+  if (isMap(value)) return " (convert it with Object.fromEntries(map))";
+  if (isSet(value) || isTypedArray(value)) return " (convert it with Array.from())";
+  if (isNativeError(value)) return " (return its message)";
+  return " (copy its data into a plain object)";
+}
+
+/** What a failed run reports for a thrown value: an error by its stack (and own enumerable
+ * properties, as Node prints an uncaught error), anything else as `Uncaught <value>`. */
+function describeThrown(value) {
+  if (value !== null && (typeof value === "object" || typeof value === "function") && !isProxy(value) &&
+      (isNativeError(value) || ObjectPrototypeIsPrototypeOf(ErrorPrototype, value))) {
+    return inspect(value);
+  }
+  return "Uncaught " + inspect(value, true);
 }

@@ -78,7 +78,8 @@ fn spawner() -> Result<&'static mpsc::Sender<SpawnRequest>, String> {
 /// `WebAssembly` are not installed in new contexts (`90_seal.js` deletes them), nor v8x's
 /// `Intl` stub (fixed answers for a few test inputs, and helpers the seal deletes: QuickJS
 /// has no `Intl`, so a program sees none) or its `Atomics.waitAsync` shim (the seal deletes
-/// `waitAsync`; QuickJS's own `Atomics.notify` stays), contexts
+/// `waitAsync`; QuickJS's own `Atomics.notify` stays), nor QuickJS's web globals (`atob`,
+/// `btoa`, `DOMException`, `performance`: not ECMAScript, the seal would delete them), contexts
 /// skip the snapshot-intrinsics capture (the engine makes no snapshot), the heap callback
 /// runs only when an allocation reaches the limit (not already at seven eighths of it after
 /// a script), each script is parsed once and never written to a disk cache (model programs
@@ -93,6 +94,7 @@ fn configure_backend() {
             v8::QUICKJS_SKIP_TEMPORAL
                 | v8::QUICKJS_SKIP_INTL
                 | v8::QUICKJS_SKIP_ATOMICS_SHIM
+                | v8::QUICKJS_SKIP_WEB_GLOBALS
                 | v8::QUICKJS_SKIP_WASM
                 | v8::QUICKJS_SKIP_SNAPSHOT_INTRINSICS
                 | v8::QUICKJS_HEAP_CALLBACK_AT_LIMIT

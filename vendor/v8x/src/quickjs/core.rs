@@ -141,6 +141,40 @@ pub const QUICKJS_HEAP_CALLBACK_AT_LIMIT: u32 = 64;
 /// New contexts keep QuickJS's own `Atomics`: no `Atomics.waitAsync` shim (and
 /// no wrapped `Atomics.notify` or test-only waiter globals).
 pub const QUICKJS_SKIP_ATOMICS_SHIM: u32 = 128;
+/// New contexts get ECMAScript's intrinsics only: none of QuickJS's web globals
+/// (`atob`/`btoa`, `DOMException`, `performance`).
+pub const QUICKJS_SKIP_WEB_GLOBALS: u32 = 256;
+
+/// A context of `rt` with QuickJS's default intrinsics (`JS_NewContext`), or with
+/// ECMAScript's alone under `QUICKJS_SKIP_WEB_GLOBALS` (its list minus
+/// `JS_AddIntrinsicAToB`, which adds `DOMException` too, and `JS_AddPerformance`).
+/// Null if QuickJS failed.
+fn new_context(rt: *mut JSRuntime) -> *mut JSContext {
+  if !quickjs_flag(QUICKJS_SKIP_WEB_GLOBALS) {
+    return unsafe { JS_NewContext(rt) };
+  }
+  unsafe {
+    let ctx = JS_NewContextRaw(rt);
+    if ctx.is_null() {
+      return ctx;
+    }
+    let failed = JS_AddIntrinsicBaseObjects(ctx) != 0
+      || JS_AddIntrinsicDate(ctx) != 0
+      || JS_AddIntrinsicEval(ctx) != 0
+      || JS_AddIntrinsicRegExp(ctx) != 0
+      || JS_AddIntrinsicJSON(ctx) != 0
+      || JS_AddIntrinsicProxy(ctx) != 0
+      || JS_AddIntrinsicMapSet(ctx) != 0
+      || JS_AddIntrinsicTypedArrays(ctx) != 0
+      || JS_AddIntrinsicPromise(ctx) != 0
+      || JS_AddIntrinsicWeakRef(ctx) != 0;
+    if failed {
+      JS_FreeContext(ctx);
+      return ptr::null_mut();
+    }
+    ctx
+  }
+}
 
 /// QuickJS backend only: process-wide opt-outs for embedders that create many
 /// short-lived isolates. Read when an isolate, context or script is created.
@@ -936,7 +970,7 @@ pub extern "C" fn v8__Isolate__New(params: *const c_void) -> *mut RealIsolate {
   let named_handler_class_id =
     super::function::register_named_handler_class(rt);
 
-  let ctx = unsafe { JS_NewContext(rt) };
+  let ctx = new_context(rt);
   assert!(!ctx.is_null(), "JS_NewContext failed");
 
   if wasm_enabled() {
@@ -1331,7 +1365,7 @@ pub extern "C" fn v8__Context__New(
     st.main_ctx_claimed = true;
     st.ctx
   } else {
-    let c = unsafe { JS_NewContext(st.rt) };
+    let c = new_context(st.rt);
     assert!(!c.is_null(), "JS_NewContext failed");
     if wasm_enabled() {
       super::wasm::install_webassembly(c);
@@ -1421,7 +1455,7 @@ pub(crate) fn context_from_snapshot(
     st.main_ctx_claimed = true;
     st.ctx
   } else {
-    let c = unsafe { JS_NewContext(st.rt) };
+    let c = new_context(st.rt);
     assert!(!c.is_null(), "JS_NewContext failed");
     if wasm_enabled() {
       super::wasm::install_webassembly(c);

@@ -363,6 +363,17 @@ unsafe extern "C" {
 
   pub fn JS_NewContext(rt: *mut JSRuntime) -> *mut JSContext;
   pub fn JS_NewContextRaw(rt: *mut JSRuntime) -> *mut JSContext;
+  // codemode patch: the intrinsics `JS_NewContext` adds, for `QUICKJS_SKIP_WEB_GLOBALS`.
+  pub fn JS_AddIntrinsicBaseObjects(ctx: *mut JSContext) -> std::os::raw::c_int;
+  pub fn JS_AddIntrinsicDate(ctx: *mut JSContext) -> std::os::raw::c_int;
+  pub fn JS_AddIntrinsicEval(ctx: *mut JSContext) -> std::os::raw::c_int;
+  pub fn JS_AddIntrinsicRegExp(ctx: *mut JSContext) -> std::os::raw::c_int;
+  pub fn JS_AddIntrinsicJSON(ctx: *mut JSContext) -> std::os::raw::c_int;
+  pub fn JS_AddIntrinsicProxy(ctx: *mut JSContext) -> std::os::raw::c_int;
+  pub fn JS_AddIntrinsicMapSet(ctx: *mut JSContext) -> std::os::raw::c_int;
+  pub fn JS_AddIntrinsicTypedArrays(ctx: *mut JSContext) -> std::os::raw::c_int;
+  pub fn JS_AddIntrinsicPromise(ctx: *mut JSContext) -> std::os::raw::c_int;
+  pub fn JS_AddIntrinsicWeakRef(ctx: *mut JSContext) -> std::os::raw::c_int;
   pub fn JS_FreeContext(ctx: *mut JSContext);
   pub fn JS_GetRuntime(ctx: *mut JSContext) -> *mut JSRuntime;
   pub fn JS_SetContextOpaque(ctx: *mut JSContext, opaque: *mut c_void);

@@ -22,65 +22,60 @@ const String = globalObject.String;
 const TypeError = globalObject.TypeError;
 
 // `uncurryThis(f)(self, ...args)` is `f.call(self, ...args)` through a bound function: later
-// changes to Function.prototype.call or .bind do not reach it.
+// changes to Function.prototype.call or .bind do not reach it. What only the inspector calls
+// is captured raw (`...Raw`, the builtin itself) and uncurried when the inspector loads
+// (`inspectorImports`): a bound function per builtin is work most runs never use.
 const FunctionPrototype = Function.prototype;
 const uncurryThis = FunctionPrototype.bind.bind(FunctionPrototype.call);
 const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 const ObjectGetPrototypeOf = Object.getPrototypeOf;
-/** The getter of `key` on `object`, uncurried. */
-function uncurryGetter(object, key) {
-  return uncurryThis(ObjectGetOwnPropertyDescriptor(object, key).get);
-}
 
 const ArrayIsArray = Array.isArray;
 const ArrayPrototype = Array.prototype;
 const Error = globalObject.Error;
 const ErrorPrototype = Error.prototype;
-const FunctionPrototypeToString = uncurryThis(FunctionPrototype.toString);
+const FunctionPrototypeToStringRaw = FunctionPrototype.toString;
 const JSONParse = JSON.parse;
 const JSONStringify = JSON.stringify;
 const Map = globalObject.Map;
-const MapPrototypeEntries = uncurryThis(Map.prototype.entries);
+const MapPrototypeEntriesRaw = Map.prototype.entries;
 const MapPrototypeDelete = uncurryThis(Map.prototype.delete);
 const MapPrototypeGet = uncurryThis(Map.prototype.get);
-const MapPrototypeGetSize = uncurryGetter(Map.prototype, "size");
+const MapPrototypeGetSizeRaw = ObjectGetOwnPropertyDescriptor(Map.prototype, "size").get;
 const MapPrototypeSet = uncurryThis(Map.prototype.set);
-const MapIteratorPrototypeNext = uncurryThis(ObjectGetPrototypeOf(new Map().entries()).next);
+const MapIteratorPrototypeNextRaw = ObjectGetPrototypeOf(new Map().entries()).next;
 const NumberIsFinite = Number.isFinite;
-const NumberIsInteger = Number.isInteger;
 const NumberParseFloat = Number.parseFloat;
 const NumberParseInt = Number.parseInt;
-const NumberPrototypeValueOf = uncurryThis(Number.prototype.valueOf);
+const NumberPrototypeValueOfRaw = Number.prototype.valueOf;
 const ObjectDefineProperty = Object.defineProperty;
 const ObjectFreeze = Object.freeze;
 const ObjectPrototype = Object.prototype;
 const ObjectPrototypeHasOwnProperty = uncurryThis(ObjectPrototype.hasOwnProperty);
-const ObjectPrototypeIsPrototypeOf = uncurryThis(ObjectPrototype.isPrototypeOf);
-const ObjectSetPrototypeOf = Object.setPrototypeOf;
+const ObjectPrototypeIsPrototypeOfRaw = ObjectPrototype.isPrototypeOf;
 const Promise = globalObject.Promise;
 const ReflectApply = Reflect.apply;
 const ReflectDeleteProperty = Reflect.deleteProperty;
 const ReflectGet = Reflect.get;
 const ReflectOwnKeys = Reflect.ownKeys;
-const SetPrototypeGetSize = uncurryGetter(Set.prototype, "size");
-const SetPrototypeValues = uncurryThis(Set.prototype.values);
-const SetIteratorPrototypeNext = uncurryThis(ObjectGetPrototypeOf(new Set().values()).next);
+const SetPrototypeGetSizeRaw = ObjectGetOwnPropertyDescriptor(Set.prototype, "size").get;
+const SetPrototypeValuesRaw = Set.prototype.values;
+const SetIteratorPrototypeNextRaw = ObjectGetPrototypeOf(new Set().values()).next;
 const StringPrototypeCharCodeAt = uncurryThis(String.prototype.charCodeAt);
 const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
 const StringPrototypeIsWellFormed = uncurryThis(String.prototype.isWellFormed);
 const StringPrototypeSlice = uncurryThis(String.prototype.slice);
-const StringPrototypeValueOf = uncurryThis(String.prototype.valueOf);
-const BooleanPrototypeValueOf = uncurryThis(Boolean.prototype.valueOf);
-const BigIntPrototypeValueOf = uncurryThis(BigInt.prototype.valueOf);
+const StringPrototypeValueOfRaw = String.prototype.valueOf;
+const BooleanPrototypeValueOfRaw = Boolean.prototype.valueOf;
+const BigIntPrototypeValueOfRaw = BigInt.prototype.valueOf;
 const SymbolPrototypeToString = uncurryThis(Symbol.prototype.toString);
-const SymbolPrototypeValueOf = uncurryThis(Symbol.prototype.valueOf);
-const DatePrototypeGetTime = uncurryThis(Date.prototype.getTime);
-const DatePrototypeToISOString = uncurryThis(Date.prototype.toISOString);
-const RegExpPrototypeToString = uncurryThis(RegExp.prototype.toString);
+const SymbolPrototypeValueOfRaw = Symbol.prototype.valueOf;
+const DatePrototypeGetTimeRaw = Date.prototype.getTime;
+const DatePrototypeToISOStringRaw = Date.prototype.toISOString;
+const RegExpPrototypeToStringRaw = RegExp.prototype.toString;
 const TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
-const TypedArrayPrototypeGetLength = uncurryGetter(TypedArrayPrototype, "length");
-const TypedArrayPrototypeGetSymbolToStringTag = uncurryGetter(TypedArrayPrototype, Symbol.toStringTag);
-const ArrayBufferPrototypeGetByteLength = uncurryGetter(ArrayBuffer.prototype, "byteLength");
+const TypedArrayPrototypeGetLengthRaw = ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, "length").get;
+const TypedArrayPrototypeGetSymbolToStringTagRaw = ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag).get;
 
 // The host's natives (src/runtime/engine/natives.rs): held here, never reachable by a program.
 const {

@@ -77,6 +77,29 @@ const INSPECTOR_IMPORTS: &[&str] = &[
     "repeat",
 ];
 
+/// The imports the bootstrap captures raw, as `<name>Raw` (the builtin method or getter
+/// itself), and hands to the inspector uncurried: only the inspector calls them.
+const INSPECTOR_UNCURRIED: &[&str] = &[
+    "BigIntPrototypeValueOf",
+    "BooleanPrototypeValueOf",
+    "DatePrototypeGetTime",
+    "DatePrototypeToISOString",
+    "FunctionPrototypeToString",
+    "MapIteratorPrototypeNext",
+    "MapPrototypeEntries",
+    "MapPrototypeGetSize",
+    "NumberPrototypeValueOf",
+    "ObjectPrototypeIsPrototypeOf",
+    "RegExpPrototypeToString",
+    "SetIteratorPrototypeNext",
+    "SetPrototypeGetSize",
+    "SetPrototypeValues",
+    "StringPrototypeValueOf",
+    "SymbolPrototypeValueOf",
+    "TypedArrayPrototypeGetLength",
+    "TypedArrayPrototypeGetSymbolToStringTag",
+];
+
 /// The parts of the bootstrap, in order.
 const BOOTSTRAP_PARTS: &[&str] = &[
     include_str!("../../../js-runtime/00_capture.js"),
@@ -96,10 +119,21 @@ const INSPECTOR_PART: &str = include_str!("../../../js-runtime/lazy/inspect.js")
 /// `90_seal.js`) that returns the host API, followed by `inspectorImports` (hoisted, so
 /// `10_inspect.js` can call it; it is only called once every part has run).
 static BOOTSTRAP: LazyLock<String> = LazyLock::new(|| {
+    // An import the bootstrap holds raw (see 00_capture.js) is handed uncurried.
+    let imports: Vec<String> = INSPECTOR_IMPORTS
+        .iter()
+        .map(|name| {
+            if INSPECTOR_UNCURRIED.contains(name) {
+                format!("{name}: uncurryThis({name}Raw)")
+            } else {
+                (*name).to_owned()
+            }
+        })
+        .collect();
     format!(
         "(function (host, engineGlobals, checkSeal) {{\n\"use strict\";\n{parts}\nfunction inspectorImports() {{\n  return {{ __proto__: null, {imports} }};\n}}\n}})",
         parts = BOOTSTRAP_PARTS.join("\n"),
-        imports = INSPECTOR_IMPORTS.join(", "),
+        imports = imports.join(", "),
     )
 });
 
@@ -496,7 +530,14 @@ mod tests {
         }
         let unknown: Vec<&String> = imports
             .iter()
-            .filter(|name| !bootstrap.contains(*name))
+            .filter(|name| {
+                let held = if INSPECTOR_UNCURRIED.contains(&name.as_str()) {
+                    format!("{name}Raw")
+                } else {
+                    (*name).clone()
+                };
+                !bootstrap.contains(&held)
+            })
             .collect();
         assert!(
             unknown.is_empty(),

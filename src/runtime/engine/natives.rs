@@ -17,7 +17,8 @@
 //!   `queueMicrotask` callback); the first one fails the run.
 //! - `createTimer(delay, repeat)` (the timer's id; the bootstrap keeps its callback and the
 //!   event loop fires it by id through `fireTimer`), `cancelTimer(id)`, `enqueueMicrotask(fn)`.
-//! - type checks the inspector and the JSON check need (`isProxy`, `isDate`, ...) and
+//! - `kindsOf(value)`: every type check the inspector and the JSON check need (`isProxy`,
+//!   `isDate`, ...) as one bit each ([`KINDS`]), read by the engine from the value itself;
 //!   `getPromiseDetails`, `getProxyDetails`.
 //! - `loadInspector()`: the inspector ([`scripts`](super::scripts)) evaluated in the run's
 //!   realm, on its first use.

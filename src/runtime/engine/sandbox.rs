@@ -14,7 +14,8 @@
 //! needs, installs `console`, the timers and `queueMicrotask`, deletes every global that is not
 //! ECMAScript's, and returns the host API, which only this module holds: `prepareRun`,
 //! `checkLossless`, `describeThrown`, `settleCall` (a binding call's answer, by id) and
-//! `fireTimer` (a due timer's callback, by id).
+//! `fireTimer` (a due timer's callback, by id); the first bootstrap of the process also
+//! returns the names of the engine's globals it deleted, which every later one is handed.
 //!
 //! This module owns isolate creation and calls into the host API; it must not know about
 //! pools, budgets or outcomes.

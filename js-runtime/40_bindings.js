@@ -55,13 +55,10 @@ function prepareRun(specText, argumentLimit, lines, depthLimit) {
     for (let j = 0; j < members.length; j++) {
       // A repeated name keeps its first definition.
       if (ObjectPrototypeHasOwnProperty(object, members[j])) continue;
-      ObjectDefineProperty(object, members[j], {
-        __proto__: null,
-        value: makeMember(i, j, members[j], ErrorClass, argumentLimit),
-        writable: false,
-        enumerable: true,
-        configurable: false,
-      });
+      // An own data property of a null-prototype object (`__proto__` included: there is no
+      // inherited setter), made read-only and fixed by the freeze below: the attributes a
+      // descriptor would give, without a descriptor object per member.
+      object[members[j]] = makeMember(i, j, members[j], ErrorClass, argumentLimit);
     }
     ObjectFreeze(object);
     defineGlobal(namespace.errorClass, ErrorClass);
@@ -71,8 +68,10 @@ function prepareRun(specText, argumentLimit, lines, depthLimit) {
 
 function makeMember(namespaceIndex, memberIndex, member, ErrorClass, argumentLimit) {
   // Not an async function: a pending call holds one promise and its record, no suspended
-  // frame, so a program can keep many thousands in flight within its heap.
-  const call = function (args) {
+  // frame, so a program can keep many thousands in flight within its heap. Defined as the
+  // value of a computed key, so its `name` is the member's (as a `defineProperty` of
+  // `name` would make it: read-only, configurable) without a descriptor.
+  const named = { __proto__: null, [member]: function (args) {
     return new Promise(function (resolve, reject) {
       let text = "{}";
       if (args !== undefined) {
@@ -98,9 +97,8 @@ function makeMember(namespaceIndex, memberIndex, member, ErrorClass, argumentLim
         reject(error);
       }
     });
-  };
-  ObjectDefineProperty(call, "name", { __proto__: null, value: member, configurable: true });
-  return call;
+  } };
+  return named[member];
 }
 
 /** A global the program may read, overwrite or delete (doing so only changes its own run). */

@@ -249,6 +249,11 @@ out.proto = Object.getPrototypeOf(tools);
 out.keys = Object.keys(tools);
 out.ownProto = Object.prototype.hasOwnProperty.call(tools, '__proto__');
 out.frozen = Object.isFrozen(tools);
+out.names = ['__proto__', 'constructor', '路径', ''].map((name) => (tools as any)[name].name);
+const member = Object.getOwnPropertyDescriptor(tools, 'my-tool')!;
+out.member = [member.writable, member.enumerable, member.configurable];
+const fnName = Object.getOwnPropertyDescriptor((tools as any)['my-tool'], 'name')!;
+out.fnName = [fnName.value, fnName.writable, fnName.enumerable, fnName.configurable];
 return out;"#,
     )
     .await;
@@ -259,6 +264,14 @@ return out;"#,
     assert_eq!(result["proto"], json!(null));
     assert_eq!(result["ownProto"], json!(true));
     assert_eq!(result["frozen"], json!(true));
+    // Each member is named after itself, as a function's own `name` is (read-only,
+    // configurable), and is a read-only, enumerable, fixed property of the namespace.
+    assert_eq!(
+        result["names"],
+        json!(["__proto__", "constructor", "路径", ""])
+    );
+    assert_eq!(result["member"], json!([false, true, false]));
+    assert_eq!(result["fnName"], json!(["my-tool", false, false, true]));
     assert_eq!(result["keys"].as_array().unwrap().len(), members.len());
     assert_eq!(host.names(), members);
 }

@@ -1,11 +1,12 @@
 // codemode runtime bootstrap, part 1: the inspector's entry points.
 //
 // The inspector (js-runtime/lazy/inspect.js) is compiled apart and evaluated in this realm
-// on the first call that formats a value (a console call with a non-string argument or a
-// `%` directive, or a thrown value): reading it costs about a fifth of a sandbox, and most
-// runs never need it. It is handed the bootstrap's names it uses (see
-// `inspectorImports`, written by src/runtime/engine/scripts.rs after the last part) and
-// returns `inspect` and `formatLogArgs`. Evaluating it needs nothing a program can reach:
+// on the first call that formats or describes a value (a console call with a non-string
+// argument or a `%` directive, a thrown value, a value the JSON check refuses): reading it
+// costs about a fifth of a sandbox, and most runs never need it. It is handed the
+// bootstrap's names it uses (see `inspectorImports`, written by src/runtime/engine/scripts.rs
+// after the last part) and returns `inspect`, `formatLogArgs`, `describeThrown`,
+// `describeNonPlain` and `conversionHint`. Evaluating it needs nothing a program can reach:
 // its top level only declares functions over the names it is given.
 
 const opLoadInspector = host.loadInspector;

@@ -1,12 +1,13 @@
 // codemode runtime, the inspector: `inspect`, a util.inspect-like formatter for logs.
 //
 // Compiled apart from the bootstrap and evaluated in the run's realm the first time a value
-// has to be formatted (js-runtime/10_inspect.js loads it), so a run that only logs strings
-// and does not throw does not pay for reading it. src/runtime/engine/scripts.rs
-// wraps this file in a strict function whose parameter holds the bootstrap's names it uses
-// (`INSPECTOR_IMPORTS` there; a unit test checks that every bootstrap name used here is in
-// it), and which returns `inspect` and `formatLogArgs`. The bootstrap's rules (00_capture.js)
-// hold here too: only captured functions.
+// has to be formatted or described (js-runtime/10_inspect.js loads it), so a run that only
+// logs strings, does not throw and returns plain data does not pay for reading it.
+// src/runtime/engine/scripts.rs wraps this file in a strict function whose parameter holds
+// the bootstrap's names it uses (`INSPECTOR_IMPORTS` there; a unit test checks that every
+// bootstrap name used here is in it), and which returns `inspect`, `formatLogArgs`,
+// `describeThrown`, `describeNonPlain` and `conversionHint`. The bootstrap's rules
+// (00_capture.js) hold here too: only captured functions.
 //
 // Values print the way Node's console prints them: strings raw at the top level and quoted
 // inside structures; objects `{ a: 1 }`, arrays `[ 1, 2 ]`, nested deeper than two levels as

@@ -83,7 +83,12 @@ pub fn raw_quickjs(iters: u64) -> Duration {
 /// could set the floor too high and flatter every ratio against it; the least is the
 /// engine's own cost.
 pub fn raw_quickjs_cpu() -> Duration {
-    (0..8)
+    raw_quickjs_cpu_of(8)
+}
+
+/// [`raw_quickjs_cpu`] over `batches` batches of 50.
+pub fn raw_quickjs_cpu_of(batches: usize) -> Duration {
+    (0..batches)
         .map(|_| {
             let started = super::procfs::thread_cpu();
             let _ = raw_quickjs(50);

@@ -109,6 +109,24 @@ impl Server {
         }
     }
 
+    /// `runs` calls over four concurrent streams (ids from `first`); the server's CPU per run.
+    fn load(&mut self, first: u64, runs: u64) -> Duration {
+        let cpu_started = self.cpu();
+        let mut next = first;
+        for _ in 0..4.min(runs) {
+            self.run_code(next);
+            next += 1;
+        }
+        for _ in 0..runs {
+            self.answer();
+            if next < first + runs {
+                self.run_code(next);
+                next += 1;
+            }
+        }
+        (self.cpu() - cpu_started) / u32::try_from(runs.max(1)).unwrap_or(u32::MAX)
+    }
+
     /// The server's CPU time (every thread, exited ones included).
     fn cpu(&self) -> Duration {
         cpu_of(self.child.id())
@@ -156,22 +174,9 @@ pub fn bench(_c: &mut Criterion) {
 
     let floor_cpu = super::floor::raw_quickjs_cpu();
     const RUNS: u64 = 1000;
-    let cpu_started = server.cpu();
     let wall_started = Instant::now();
-    let mut next = 1000;
-    for _ in 0..4 {
-        server.run_code(next);
-        next += 1;
-    }
-    for _ in 0..RUNS {
-        server.answer();
-        if next < 1000 + RUNS {
-            server.run_code(next);
-            next += 1;
-        }
-    }
+    let per_run = server.load(1000, RUNS);
     let wall = wall_started.elapsed();
-    let per_run = (server.cpu() - cpu_started) / RUNS as u32;
     println!(
         "serve/load: {RUNS} run_code return 1 over 4 concurrent streams: {:.0} runs/s, server CPU per run {per_run:?}; raw QuickJS floor CPU {floor_cpu:?}; ratio {:.1}x (target <= 6x)",
         RUNS as f64 / wall.as_secs_f64(),
@@ -183,29 +188,8 @@ pub fn bench(_c: &mut Criterion) {
     // alone moves between about 70 and 115 us from one minute to the next.
     let mut ratios: Vec<f64> = (0..8)
         .map(|round| {
-            let floor = (0..3)
-                .map(|_| {
-                    let started = super::procfs::thread_cpu();
-                    let _ = raw_quickjs(50);
-                    (super::procfs::thread_cpu() - started) / 50
-                })
-                .min()
-                .unwrap_or_default();
-            let first = 10_000 + round * 1_000;
-            let cpu_started = server.cpu();
-            let mut next = first;
-            for _ in 0..4 {
-                server.run_code(next);
-                next += 1;
-            }
-            for _ in 0..200 {
-                server.answer();
-                if next < first + 200 {
-                    server.run_code(next);
-                    next += 1;
-                }
-            }
-            let per_run = (server.cpu() - cpu_started) / 200;
+            let floor = super::floor::raw_quickjs_cpu_of(3);
+            let per_run = server.load(10_000 + round * 1_000, 200);
             per_run.as_secs_f64() / floor.as_secs_f64()
         })
         .collect();

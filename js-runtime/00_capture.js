@@ -91,7 +91,7 @@ const {
 // prototype a program can change): one native, `kindsOf`, answers every predicate as a bit,
 // in the order of `KINDS` in natives.rs. The bootstrap needs only `isProxy`; the inspector
 // defines the others the same way.
-function isProxy(value) { return (kindsOf(value) & 1024) !== 0; }
+function isProxy(value) { return kindsOf(value, 1024) !== 0; }
 
 const opLog = host.log;
 const opCall = host.call;

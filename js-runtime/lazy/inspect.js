@@ -17,24 +17,24 @@
 // target without running its traps.
 
 // What a value is (see `kindsOf` in 00_capture.js; the bits are natives.rs's `KINDS`).
-function isArrayBuffer(value) { return (kindsOf(value) & 1) !== 0; }
-function isAsyncFunction(value) { return (kindsOf(value) & 2) !== 0; }
-function isBigIntObject(value) { return (kindsOf(value) & 4) !== 0; }
-function isBooleanObject(value) { return (kindsOf(value) & 8) !== 0; }
-function isDate(value) { return (kindsOf(value) & 16) !== 0; }
-function isGeneratorFunction(value) { return (kindsOf(value) & 32) !== 0; }
-function isMap(value) { return (kindsOf(value) & 64) !== 0; }
-function isNativeError(value) { return (kindsOf(value) & 128) !== 0; }
-function isNumberObject(value) { return (kindsOf(value) & 256) !== 0; }
-function isPromise(value) { return (kindsOf(value) & 512) !== 0; }
-function isRegExp(value) { return (kindsOf(value) & 2048) !== 0; }
-function isSet(value) { return (kindsOf(value) & 4096) !== 0; }
-function isSharedArrayBuffer(value) { return (kindsOf(value) & 8192) !== 0; }
-function isStringObject(value) { return (kindsOf(value) & 16384) !== 0; }
-function isSymbolObject(value) { return (kindsOf(value) & 32768) !== 0; }
-function isTypedArray(value) { return (kindsOf(value) & 65536) !== 0; }
-function isWeakMap(value) { return (kindsOf(value) & 131072) !== 0; }
-function isWeakSet(value) { return (kindsOf(value) & 262144) !== 0; }
+function isArrayBuffer(value) { return kindsOf(value, 1) !== 0; }
+function isAsyncFunction(value) { return kindsOf(value, 2) !== 0; }
+function isBigIntObject(value) { return kindsOf(value, 4) !== 0; }
+function isBooleanObject(value) { return kindsOf(value, 8) !== 0; }
+function isDate(value) { return kindsOf(value, 16) !== 0; }
+function isGeneratorFunction(value) { return kindsOf(value, 32) !== 0; }
+function isMap(value) { return kindsOf(value, 64) !== 0; }
+function isNativeError(value) { return kindsOf(value, 128) !== 0; }
+function isNumberObject(value) { return kindsOf(value, 256) !== 0; }
+function isPromise(value) { return kindsOf(value, 512) !== 0; }
+function isRegExp(value) { return kindsOf(value, 2048) !== 0; }
+function isSet(value) { return kindsOf(value, 4096) !== 0; }
+function isSharedArrayBuffer(value) { return kindsOf(value, 8192) !== 0; }
+function isStringObject(value) { return kindsOf(value, 16384) !== 0; }
+function isSymbolObject(value) { return kindsOf(value, 32768) !== 0; }
+function isTypedArray(value) { return kindsOf(value, 65536) !== 0; }
+function isWeakMap(value) { return kindsOf(value, 131072) !== 0; }
+function isWeakSet(value) { return kindsOf(value, 262144) !== 0; }
 
 const INSPECT_DEPTH = 2;
 const INSPECT_MAX_ARRAY = 100;

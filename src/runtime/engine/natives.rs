@@ -17,7 +17,7 @@
 //!   `queueMicrotask` callback); the first one fails the run.
 //! - `createTimer(delay, repeat)` (the timer's id; the bootstrap keeps its callback and the
 //!   event loop fires it by id through `fireTimer`), `cancelTimer(id)`, `enqueueMicrotask(fn)`.
-//! - `kindsOf(value)`: every type check the inspector and the JSON check need (`isProxy`,
+//! - `kindsOf(value, mask)`: every type check the inspector and the JSON check need (`isProxy`,
 //!   `isDate`, ...) as one bit each ([`KINDS`]), read by the engine from the value itself;
 //!   `getPromiseDetails`, `getProxyDetails`.
 //! - `loadInspector()`: the inspector ([`scripts`](super::scripts)) evaluated in the run's
@@ -329,10 +329,11 @@ pub(crate) fn host_object<'s>(
 /// A predicate of [`KINDS`].
 pub(crate) type KindTest = fn(&v8::Value) -> bool;
 
-/// The predicates `kindsOf` answers, in bit order: `kindsOf(value) & (1 << i)` is
-/// `KINDS[i].1(value)`. `js-runtime/00_capture.js` defines each predicate by its bit (a test
-/// in `scripts.rs` checks the two agree). One native for all of them: each native function
-/// costs a sandbox about as much to make and to free as twenty of the bootstrap's own.
+/// The predicates `kindsOf` answers, in bit order: `kindsOf(value, 1 << i)` is nonzero when
+/// `KINDS[i].1(value)` holds. `js-runtime/` defines each predicate by its bit (`isProxy` in
+/// the bootstrap, the others in the inspector; a test in `scripts.rs` checks the two sides
+/// agree). One native for all of them: each native function costs a sandbox about as much to
+/// make and to free as twenty of the bootstrap's own.
 pub(crate) const KINDS: &[(&str, KindTest)] = &[
     ("isArrayBuffer", v8::Value::is_array_buffer),
     ("isAsyncFunction", v8::Value::is_async_function),
@@ -355,14 +356,16 @@ pub(crate) const KINDS: &[(&str, KindTest)] = &[
     ("isWeakSet", v8::Value::is_weak_set),
 ];
 
-/// `kindsOf(value)`: the bits of the [`KINDS`] predicates that hold for `value` (none for a
-/// primitive).
+/// `kindsOf(value, mask)`: the bits of `mask` whose [`KINDS`] predicate holds for `value`
+/// (none for a primitive); only the asked predicates are tested.
 fn kinds_of(_: &mut v8::PinScope, args: v8::FunctionCallbackArguments, mut rv: v8::ReturnValue) {
     let value = args.get(0);
+    // The bootstrap passes a number literal; nothing is converted (no valueOf can run).
+    let mask = v8::Local::<v8::Uint32>::try_from(args.get(1)).map_or(0, |mask| mask.value());
     let mut bits = 0u32;
     if value.is_object() {
         for (bit, (_, holds)) in KINDS.iter().enumerate() {
-            if holds(&value) {
+            if mask & (1 << bit) != 0 && holds(&value) {
                 bits |= 1 << bit;
             }
         }

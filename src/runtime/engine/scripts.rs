@@ -67,8 +67,8 @@ const INSPECTOR_IMPORTS: &[&str] = &[
     "getProxyDetails",
     "isBootstrapClass",
     "isIdentifier",
-    "kindsOf",
     "isProxy",
+    "kindsOf",
     "listJoin",
     "listPush",
     "newList",
@@ -153,8 +153,8 @@ fn program_constants() -> String {
     )
 }
 
-/// The inspector source: a strict function of the imports that returns `inspect` and
-/// `formatLogArgs`.
+/// The inspector source: a strict function of the imports that returns `inspect`,
+/// `formatLogArgs`, `describeThrown`, `describeNonPlain` and `conversionHint`.
 static INSPECTOR: LazyLock<String> = LazyLock::new(|| {
     format!(
         "(function (imports) {{\n\"use strict\";\n{constants}const {{ {imports} }} = imports;\n{INSPECTOR_PART}\nreturn {{ __proto__: null, inspect, formatLogArgs, describeNonPlain, conversionHint, describeThrown }};\n}})",
@@ -551,7 +551,7 @@ mod tests {
         let scripts = format!("{}\n{INSPECTOR_PART}", BOOTSTRAP_PARTS.join("\n"));
         for (bit, (name, _)) in super::super::natives::KINDS.iter().enumerate() {
             let definition = format!(
-                "function {name}(value) {{ return (kindsOf(value) & {}) !== 0; }}",
+                "function {name}(value) {{ return kindsOf(value, {}) !== 0; }}",
                 1u32 << bit
             );
             assert_eq!(
@@ -561,7 +561,7 @@ mod tests {
             );
         }
         assert_eq!(
-            scripts.matches("(kindsOf(value) & ").count(),
+            scripts.matches("kindsOf(value, ").count(),
             super::super::natives::KINDS.len(),
             "js-runtime/ reads a bit natives.rs does not set"
         );

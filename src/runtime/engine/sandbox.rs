@@ -415,4 +415,52 @@ mod tests {
             "{failure}"
         );
     }
+
+    #[test]
+    fn sandboxes_are_made_run_and_freed_on_several_threads_at_once() {
+        // Isolate creation and disposal take no process-wide lock (vendor/README.md): four
+        // threads make, run and free sandboxes at the same time, each with its own values.
+        const THREADS: usize = 4;
+        const ROUNDS: usize = 25;
+        let (send, receive) = mpsc::channel();
+        for thread in 0..THREADS {
+            let send = send.clone();
+            let failed = send.clone();
+            spawn_engine_thread(
+                "codemode-test",
+                move || {
+                    let mut results = Vec::new();
+                    for round in 0..ROUNDS {
+                        let result = BareIsolate::create(64 << 20).boot().and_then(|mut sandbox| {
+                            let script = format!(
+                                "const a = []; for (let i = 0; i < 2000; i++) a.push({{ i }}); \
+                                 String({thread} * 1000 + {round} + a.length)"
+                            );
+                            let value = sandbox
+                                .run_script("stress.js", &script)
+                                .map_err(|_| "the script failed".to_owned())?;
+                            v8::scope_with_context!(let scope, &mut sandbox.isolate, &sandbox.context);
+                            let value = v8::Local::new(scope, &value);
+                            Ok(value.to_rust_string_lossy(scope))
+                        });
+                        results.push(result);
+                    }
+                    let _ = send.send((thread, results));
+                },
+                move |reason| {
+                    let _ = failed.send((usize::MAX, vec![Err(reason)]));
+                },
+            );
+        }
+        drop(send);
+        let mut answered = 0;
+        for (thread, results) in receive {
+            assert_ne!(thread, usize::MAX, "no engine thread: {results:?}");
+            for (round, result) in results.into_iter().enumerate() {
+                assert_eq!(result, Ok((thread * 1000 + round + 2000).to_string()));
+            }
+            answered += 1;
+        }
+        assert_eq!(answered, THREADS);
+    }
 }

@@ -925,7 +925,13 @@ fn runtime_lifecycle_lock() -> MutexGuard<'static, ()> {
 
 #[unsafe(no_mangle)]
 pub extern "C" fn v8__Isolate__New(params: *const c_void) -> *mut RealIsolate {
-  let _lifecycle_guard = runtime_lifecycle_lock();
+  // codemode patch: no lifecycle lock here. Everything below is the new
+  // runtime's own (QuickJS-ng runtimes share no mutable state but the Atomics
+  // waiter list, which has its own mutex), and the only reader of the lock,
+  // `Atomics.notify`, reaches isolates through the waiter registry, which a new
+  // isolate is not in. Held here, it serialized every isolate creation (and
+  // disposal) of the process: engine threads creating sandboxes at once queued
+  // on it.
   let raw_params = if params.is_null() {
     ptr::null()
   } else {
@@ -1121,7 +1127,16 @@ pub extern "C" fn v8__Isolate__Dispose(this: *mut RealIsolate) {
   if this.is_null() {
     return;
   }
-  let _lifecycle_guard = runtime_lifecycle_lock();
+  // codemode patch: the lifecycle lock is held only while the isolate leaves
+  // the Atomics waiter registry. `Atomics.notify` finds isolates there and
+  // posts to them under the lock, so once this isolate is out (and every
+  // notify that found it earlier has returned) nothing else reaches it; the
+  // rest of the disposal (freeing the runtime) no longer serializes with other
+  // threads' isolates.
+  {
+    let _lifecycle_guard = runtime_lifecycle_lock();
+    remove_atomics_waiters_for_isolate(this);
+  }
   unsafe {
     let mut st = Box::from_raw(this as *mut IsoState);
 
@@ -1149,7 +1164,6 @@ pub extern "C" fn v8__Isolate__Dispose(this: *mut RealIsolate) {
       JS_FreeValue(st.ctx, symbol);
       JS_FreeValue(st.ctx, name);
     }
-    remove_atomics_waiters_for_isolate(this);
     for (_, (ctx, resolver)) in st.atomics_waiter_resolvers.drain() {
       JS_FreeValue(ctx, resolver);
     }

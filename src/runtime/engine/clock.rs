@@ -6,7 +6,8 @@
 //! such clock exists, [`ThreadCpuClock::current`] returns `None` and the watchdog charges wall
 //! time instead (stricter, never more lenient).
 //!
-//! This module owns the only `unsafe` code of the engine; it must not know about runs.
+//! This module owns the engine's only `unsafe` calls into the C library (the natives'
+//! `unsafe` is the C signature of the engine's callbacks); it must not know about runs.
 
 use std::time::Duration;
 

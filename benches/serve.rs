@@ -191,12 +191,9 @@ pub fn bench(_c: &mut Criterion) {
             median(&mut latencies).as_secs_f64() / floor.as_secs_f64()
         })
         .collect();
-    latency_ratios.sort_by(f64::total_cmp);
     println!(
-        "serve/latency paired: 8 rounds of (50 floors, 50 sequential calls): ratio of medians, median {:.1}x (min {:.1}x, max {:.1}x)",
-        latency_ratios[latency_ratios.len() / 2],
-        latency_ratios[0],
-        latency_ratios[latency_ratios.len() - 1]
+        "serve/latency paired: 8 rounds of (50 floors, 50 sequential calls): ratio of medians, {}",
+        spread(&mut latency_ratios)
     );
 
     let floor_cpu = super::floor::raw_quickjs_cpu();
@@ -220,11 +217,19 @@ pub fn bench(_c: &mut Criterion) {
             per_run.as_secs_f64() / floor.as_secs_f64()
         })
         .collect();
-    ratios.sort_by(f64::total_cmp);
     println!(
-        "serve/load paired: 8 rounds of (floor, 200 runs over 4 streams): ratio median {:.1}x (min {:.1}x, max {:.1}x)",
-        ratios[ratios.len() / 2],
-        ratios[0],
-        ratios[ratios.len() - 1]
+        "serve/load paired: 8 rounds of (floor, 200 runs over 4 streams): ratio {}",
+        spread(&mut ratios)
     );
+}
+
+/// `median Mx (min Ax, max Bx)` of round-by-round ratios (sorted in place).
+fn spread(ratios: &mut [f64]) -> String {
+    ratios.sort_by(f64::total_cmp);
+    match (ratios.first(), ratios.get(ratios.len() / 2), ratios.last()) {
+        (Some(min), Some(median), Some(max)) => {
+            format!("median {median:.1}x (min {min:.1}x, max {max:.1}x)")
+        }
+        _ => "no rounds".to_owned(),
+    }
 }

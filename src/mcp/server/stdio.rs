@@ -151,7 +151,7 @@ fn reactor_stream(fd: BorrowedFd<'_>) -> Result<Stream, Option<std::io::Error>> 
 
 /// The error answering a line that is not a JSON-RPC message, if it is not one.
 pub(crate) fn line_error(line: &str) -> Option<Value> {
-    if line.trim().is_empty() {
+    if line.trim().is_empty() || envelope::is_message_text(line) {
         return None;
     }
     let value: Value = match serde_json::from_str(line) {

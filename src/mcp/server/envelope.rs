@@ -50,7 +50,12 @@ pub(crate) fn problem(value: &Value) -> Option<(Value, &'static str)> {
 /// goes to the full check, which says what is wrong. Every value is read as JSON is (numbers
 /// in range, strings valid), so what passes here parses as a value too.
 pub(crate) fn is_message_text(text: &str) -> bool {
-    serde_json::from_str::<Probe>(text).is_ok_and(|probe| probe.is_message())
+    use serde::Deserializer as _;
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    deserializer
+        .deserialize_map(ProbeVisitor)
+        .and_then(|probe| deserializer.end().map(|()| probe))
+        .is_ok_and(|probe| probe.is_message())
 }
 
 /// What [`is_message_text`] reads of a message object.
@@ -73,12 +78,7 @@ fn look_closer<E: serde::de::Error>() -> E {
     E::custom("not certainly a message")
 }
 
-impl<'de> serde::Deserialize<'de> for Probe {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_map(ProbeVisitor)
-    }
-}
-
+/// Reads a message object into a [`Probe`].
 struct ProbeVisitor;
 
 impl<'de> serde::de::Visitor<'de> for ProbeVisitor {

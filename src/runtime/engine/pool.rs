@@ -196,27 +196,25 @@ impl Pool {
     /// the reply channel close.
     pub(crate) fn submit(&self, mut job: Job) {
         let mut state = lock(&self.shared);
-        if state.shutdown {
-            drop(state);
-            refuse_shut_down(vec![job]);
-            return;
-        }
         let in_flight = state.in_flight() + 1;
         state.note_demand(in_flight, Instant::now());
-        // The job is handed over with the lock released: the thread it wakes takes the lock
-        // first thing, and finding it held cost both threads a futex wait and wake per run.
-        while let Some(idle) = state.idle.pop_front() {
+        loop {
+            if state.shutdown {
+                drop(state);
+                refuse_shut_down(vec![job]);
+                return;
+            }
+            let Some(idle) = state.idle.pop_front() else {
+                break;
+            };
+            // Handed over with the lock released: the thread it wakes takes the lock first
+            // thing, and finding it held cost both threads a futex wait and wake per run.
             drop(state);
             match idle.send(job) {
                 Ok(()) => return,
                 Err(returned) => job = returned,
             }
             state = lock(&self.shared);
-            if state.shutdown {
-                drop(state);
-                refuse_shut_down(vec![job]);
-                return;
-            }
         }
         if state.pending.len() < state.warming {
             state.pending.push_back(job);

@@ -1,37 +1,79 @@
-"""Two `codemode serve` binaries, A and B, in turn: each serves N `run_code` calls of
-`return 1` over K concurrent streams (K requests in flight on stdio), ROUNDS times; prints
-each one's server CPU per run (user + system of the server process and all its threads,
-from wait4, start-up included) and the ratio A/B round by round. On a shared machine whose
-speed drifts, the paired ratio is the figure to quote.
+"""Two `codemode serve` binaries, A and B, in turn, ROUNDS times; on a shared machine whose
+speed drifts, the paired ratio (A/B round by round) is the figure to quote.
+
+CPU: each serves N `run_code` calls of `return 1` over K concurrent streams (K requests in
+flight on stdio); prints each one's server CPU per run (user + system of the server process
+and all its threads, from wait4, start-up included):
 
     python3 benches/serve_ab.py OLD/codemode NEW/codemode 2000 4 8
+
+Latency (`--latency`): both servers stay up, and each round times N sequential calls on A,
+then on B; prints each one's median round trip:
+
+    python3 benches/serve_ab.py --latency OLD/codemode NEW/codemode 200 10
 """
 import json, subprocess, sys, os, tempfile, time, statistics
-def serve(binary, n, k):
-    ws = tempfile.mkdtemp(); cfg = os.path.join(ws, "codemode.toml")
-    open(cfg, "w").write('mode = "code"\n')
-    p = subprocess.Popen([binary, "serve", "--config", cfg], cwd=ws, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    def send(m):
-        p.stdin.write((json.dumps(m) + "\n").encode()); p.stdin.flush()
-    def answer():
+
+
+class Server:
+    def __init__(self, binary):
+        ws = tempfile.mkdtemp(); cfg = os.path.join(ws, "codemode.toml")
+        open(cfg, "w").write('mode = "code"\n')
+        self.p = subprocess.Popen([binary, "serve", "--config", cfg], cwd=ws, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.next_id = 1
+        self.send({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"b","version":"0"}}})
+        self.answer(); self.send({"jsonrpc":"2.0","method":"notifications/initialized"})
+
+    def send(self, m):
+        self.p.stdin.write((json.dumps(m) + "\n").encode()); self.p.stdin.flush()
+
+    def answer(self):
         while True:
-            m = json.loads(p.stdout.readline())
-            if "id" in m: return m
-    def rc(i):
-        send({"jsonrpc":"2.0","id":i,"method":"tools/call","params":{"name":"run_code","arguments":{"code":"return 1","description":"b"}}})
-    send({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"b","version":"0"}}})
-    answer(); send({"jsonrpc":"2.0","method":"notifications/initialized"})
-    nxt = 1
-    for _ in range(k): rc(nxt); nxt += 1
-    for _ in range(n):
-        m = answer(); assert not m["result"].get("isError"), m
-        if nxt <= n: rc(nxt); nxt += 1
-    p.stdin.close()
-    _, status, ru = os.wait4(p.pid, 0)
+            line = self.p.stdout.readline()
+            if not line: raise SystemExit("the server closed its output")
+            m = json.loads(line)
+            if "id" in m:
+                assert not m.get("result", {}).get("isError"), m
+                return m
+
+    def run_code(self):
+        self.send({"jsonrpc":"2.0","id":self.next_id,"method":"tools/call","params":{"name":"run_code","arguments":{"code":"return 1","description":"b"}}})
+        self.next_id += 1
+
+    def round_trip(self):
+        started = time.perf_counter(); self.run_code(); self.answer()
+        return time.perf_counter() - started
+
+
+def cpu_per_run(binary, n, k):
+    server = Server(binary)
+    for _ in range(min(k, n)): server.run_code()
+    for i in range(n):
+        server.answer()
+        if i + k < n: server.run_code()
+    server.p.stdin.close()
+    _, status, ru = os.wait4(server.p.pid, 0)
     return (ru.ru_utime + ru.ru_stime) / n * 1e6
-a, b, n, k, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-ra, rb = [], []
-for i in range(rounds):
-    ra.append(serve(a, n, k)); rb.append(serve(b, n, k))
-ratios = [x / y for x, y in zip(ra, rb)]
-print(f"A {statistics.median(ra):.0f} us/run (min {min(ra):.0f} max {max(ra):.0f}); B {statistics.median(rb):.0f} us/run (min {min(rb):.0f} max {max(rb):.0f}); A/B median {statistics.median(ratios):.3f} (min {min(ratios):.3f} max {max(ratios):.3f})")
+
+
+def report(unit, ra, rb):
+    ratios = [x / y for x, y in zip(ra, rb)]
+    print(f"A {statistics.median(ra):.0f} {unit} (min {min(ra):.0f} max {max(ra):.0f}); B {statistics.median(rb):.0f} {unit} (min {min(rb):.0f} max {max(rb):.0f}); A/B median {statistics.median(ratios):.3f} (min {min(ratios):.3f} max {max(ratios):.3f})")
+
+
+if sys.argv[1] == "--latency":
+    a, b, n, rounds = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+    servers = [Server(a), Server(b)]
+    for server in servers:
+        for _ in range(20): server.round_trip()  # warm up: the pool, the first allocations
+    ra, rb = [], []
+    for _ in range(rounds):
+        for server, results in zip(servers, (ra, rb)):
+            results.append(statistics.median(server.round_trip() for _ in range(n)) * 1e6)
+    report("us round trip", ra, rb)
+else:
+    a, b, n, k, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+    ra, rb = [], []
+    for _ in range(rounds):
+        ra.append(cpu_per_run(a, n, k)); rb.append(cpu_per_run(b, n, k))
+    report("us/run", ra, rb)

@@ -20,7 +20,7 @@ use super::budget::{RunStop, StopReason, TimeBudget, Watchdog};
 use super::event_loop;
 use super::natives::{RunState, watch_heap};
 use super::sandbox::{Sandbox, ScriptFailure};
-use crate::json::{JsonValue, parse_lossless_within};
+use crate::json::parse_lossless_within;
 use crate::runtime::ledger::{Ending, Ledger, failed, settle_output};
 use crate::runtime::strip::{PROGRAM_FILE, PreparedProgram, prepare_program};
 use crate::runtime::{BindingNamespace, CodeRunErrorKind, CodeRunOutcome, EngineConfig};
@@ -328,16 +328,63 @@ fn thrown(message: String, config: &EngineConfig) -> Ending {
 
 /// The namespaces as the bootstrap's `prepareRun` reads them.
 fn namespace_spec(namespaces: &[BindingNamespace]) -> String {
-    let spec: Vec<JsonValue> = namespaces
+    /// One namespace, written straight from borrowed fields (no `Value` tree per run).
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Spec<'a> {
+        global: &'a str,
+        error_class: &'a str,
+        member_property: &'a str,
+        members: &'a [String],
+    }
+    let spec: Vec<Spec<'_>> = namespaces
         .iter()
-        .map(|namespace| {
-            serde_json::json!({
-                "global": namespace.global,
-                "errorClass": namespace.error_class,
-                "memberProperty": namespace.member_property,
-                "members": namespace.members,
-            })
+        .map(|namespace| Spec {
+            global: &namespace.global,
+            error_class: &namespace.error_class,
+            member_property: &namespace.member_property,
+            members: &namespace.members,
         })
         .collect();
-    JsonValue::Array(spec).to_string()
+    // Strings and a list of them: serializing cannot fail.
+    serde_json::to_string(&spec).unwrap_or_else(|_| "[]".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use futures::future::BoxFuture;
+
+    use super::*;
+    use crate::json::JsonValue;
+    use crate::runtime::BindingHost;
+
+    struct NoHost;
+
+    impl BindingHost for NoHost {
+        fn call(&self, _: &str, _: JsonValue) -> BoxFuture<'static, Result<JsonValue, String>> {
+            Box::pin(async { Err("no host".to_owned()) })
+        }
+    }
+
+    #[test]
+    fn the_namespace_spec_is_the_text_prepare_run_reads() {
+        let namespace = |global: &str, members: &[&str]| BindingNamespace {
+            global: global.to_owned(),
+            error_class: "ToolCallError".to_owned(),
+            member_property: "toolName".to_owned(),
+            members: members.iter().map(|m| (*m).to_owned()).collect(),
+            host: Arc::new(NoHost),
+        };
+        let spec = namespace_spec(&[
+            namespace("tools", &["read_file", "__proto__", "路径"]),
+            namespace("other", &[]),
+        ]);
+        assert_eq!(
+            spec,
+            r#"[{"global":"tools","errorClass":"ToolCallError","memberProperty":"toolName","members":["read_file","__proto__","路径"]},{"global":"other","errorClass":"ToolCallError","memberProperty":"toolName","members":[]}]"#
+        );
+        assert_eq!(namespace_spec(&[]), "[]");
+    }
 }

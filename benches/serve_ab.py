@@ -52,7 +52,7 @@ def cpu_per_run(binary, n, k):
         server.answer()
         if i + k < n: server.run_code()
     server.p.stdin.close()
-    _, status, ru = os.wait4(server.p.pid, 0)
+    _, _, ru = os.wait4(server.p.pid, 0)
     return (ru.ru_utime + ru.ru_stime) / n * 1e6
 
 
@@ -70,6 +70,8 @@ if sys.argv[1] == "--latency":
     for _ in range(rounds):
         for server, results in zip(servers, (ra, rb)):
             results.append(statistics.median(server.round_trip() for _ in range(n)) * 1e6)
+    for server in servers:
+        server.p.stdin.close(); server.p.wait()
     report("us round trip", ra, rb)
 else:
     a, b, n, k, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])

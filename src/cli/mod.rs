@@ -25,13 +25,14 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run a TypeScript program through Code Mode against the configured tools and print
-    /// what the model would see.
+    /// Run a TypeScript or Python program through Code Mode against the configured tools
+    /// and print what the model would see.
     Run(run::RunArgs),
     /// Print the Code Mode SDK section (the `tools:sdk` prompt text) of the configured tools
     /// or of a tool list.
     Sdk(sdk::SdkArgs),
-    /// List the configured tools.
+    /// List the configured tools (name, source, concurrency, description), the mode, and
+    /// each MCP server's state.
     Tools(tools::ToolsArgs),
     /// Serve the configured tools to an MCP client (stdio, or streamable HTTP on loopback)
     /// in the configured mode: native tools, Code Mode's one tool with the SDK, or both.

@@ -19,9 +19,9 @@ use super::{Failure, setup, trace};
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
-    /// The program: a TypeScript (or, `.py`, Python) file holding the body of an async
-    /// function (`-` reads standard input). Call tools with `await tools.name(args)`; `codemode sdk` prints
-    /// their declarations.
+    /// The program: a TypeScript or Python (`.py`) file holding the body of an async
+    /// function (`-` reads standard input). Call tools with `await tools.name(args)`;
+    /// `codemode sdk` prints their declarations.
     #[arg(value_name = "FILE")]
     program: PathBuf,
 
@@ -34,7 +34,8 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     json: bool,
 
-    /// Stream each sub-call (name, duration, outcome) to standard error as it settles.
+    /// Stream each sub-call (name, run time, queue time when it waited, outcome) to standard
+    /// error as it settles.
     #[arg(long, short)]
     verbose: bool,
 
@@ -43,8 +44,9 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
 
-    /// The program's language (default: by the file's extension, `.py` for Python, else
-    /// the configuration's `[runtime] language`; needed for `-` to read Python).
+    /// The program's language (default: by the file's extension — `.py` Python; `.ts`,
+    /// `.js` and the like TypeScript — else, and for `-`, the configuration's
+    /// `[runtime] language`).
     #[arg(long, value_name = "LANG", value_parser = ["typescript", "python"])]
     lang: Option<String>,
 }

@@ -13,7 +13,8 @@ use super::{Failure, setup};
 
 #[derive(Debug, Args)]
 pub(crate) struct ToolsArgs {
-    /// The configuration file (default: `codemode.toml` in the working directory).
+    /// The configuration file (default: `codemode.toml` in the working directory, else the
+    /// built-in file tools over the working directory).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
 

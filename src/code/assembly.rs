@@ -150,6 +150,17 @@ fn outputs<'a>(
 /// `code` — exactly `[run_code]`, the code-only rule and the SDK; `both` — the visible
 /// tools, `run_code` and the SDK. `code` and `both` without a code runtime fail with an
 /// actionable error.
+///
+/// # Errors
+///
+/// Only when `scope` presents in `code` or `both` (a `native` scope always assembles), with
+/// [`ErrorCode::InvalidConfig`] when
+///
+/// - no [`CodeMode`] is installed in the scope's registry, or it has no runtime
+///   ([`CodeMode::set_runtime`] was not called, or [`CodeMode::clear_runtime`] was), or
+/// - the runtime's language has no SDK renderer, or `run_code` did not resolve for the
+///   scope (neither happens with the shipped runtimes, short of the runtime being cleared
+///   while assembling).
 pub fn assemble(scope: &Scope) -> Result<Assembly, Error> {
     let mode = scope.mode();
     if mode == PresentationMode::Native {

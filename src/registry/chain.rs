@@ -89,6 +89,17 @@ impl<I: Clone + Send + 'static, O: Send + 'static> Next<I, O> {
     }
 
     /// Delegates to the next link (or the default, at the end of the chain).
+    ///
+    /// # Errors
+    ///
+    /// The future resolves to the first `Err` the rest of the chain produces, as produced:
+    /// a later link's own error keeps its code, and a link that panics fails with
+    /// [`ErrorCode::ListenerFailed`] (`"<what> panicked: ..."`); the default's error is
+    /// passed through the same way. A chain built [`recovering`](Next::recovering) hands each
+    /// link's error to its recovery instead, so the registry's `tools/execute` chain
+    /// ([`DispatchNext`](super::DispatchNext)) never fails: an error there becomes a failed
+    /// result. In the `tools/pre-execute` and `tools/post-execute` chains an `Err` fails the
+    /// call with that error.
     pub fn run(self) -> BoxFuture<'static, Result<O, Error>> {
         let input = self.input.clone();
         self.continue_with(input)

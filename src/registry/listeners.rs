@@ -33,6 +33,14 @@ pub type PostNext = Next<(Arc<ToolExecution>, Arc<ToolExecutionResult>), PostToo
 impl DispatchNext {
     /// Delegates `dispatch` — the same call, possibly with a substitute signal (see
     /// [`DispatchExecution::with_signal`]) — to the next wrapper, or the core dispatch.
+    ///
+    /// # Errors
+    ///
+    /// None in practice: the registry's dispatch chain recovers every wrapper's error
+    /// (including a panic, as `LISTENER_FAILED`) into a failed [`ToolExecutionResult`], and
+    /// the core dispatch always yields a result, so the future resolves to `Ok` — a failing
+    /// tool or wrapper is an `Ok` holding an error result. The `Result` is the shape every
+    /// chain shares (see [`Next::run`]).
     pub fn run_with(
         self,
         dispatch: DispatchExecution,

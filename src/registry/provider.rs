@@ -47,6 +47,14 @@ pub trait ToolProvider: Send + Sync + 'static {
 
     /// Checks a call before its tool is resolved: an error fails the call with it (the
     /// call's body never runs). The default admits every call.
+    ///
+    /// # Errors
+    ///
+    /// An implementation returns `Err` to refuse the call; the call's result is then a
+    /// failure with exactly that error (its code and message reach the model), before
+    /// visibility, arguments, listeners or guards are checked. Code Mode, for example,
+    /// refuses with [`ErrorCode::UnknownTool`](crate::ErrorCode::UnknownTool) a direct call
+    /// of any tool but `run_code` in pure Code Mode. The default implementation never fails.
     fn admit(&self, scope: &Scope, execution: &ToolExecution) -> Result<(), Error> {
         let _ = (scope, execution);
         Ok(())

@@ -128,6 +128,15 @@ impl EngineConfig {
 
     /// Checks every field against its range; the error (code `INVALID_CONFIG`) names the
     /// field, its value and the accepted range.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidConfig`] for the first field outside its inclusive range, in
+    /// field order: `compute_ms` 1 ms to 1 day, `wall_ms` 1 ms to 7 days, `heap_mb` 16 to
+    /// 65,536, `max_output_bytes` and `max_call_bytes` 1 KiB to 1 GiB, `warm_pool` 0 to 64,
+    /// `max_json_depth` 1 to 9,992 ([`MAX_DEPTH_CEILING`](crate::json::MAX_DEPTH_CEILING)
+    /// less [`WRAP_DEPTH`](crate::json::WRAP_DEPTH)). The message reads
+    /// `runtime.<field> must be between <min> and <max>, got <value>`.
     pub fn validate(&self) -> Result<(), Error> {
         let values = [
             self.compute_ms,

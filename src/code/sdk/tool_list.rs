@@ -15,7 +15,18 @@ use super::text::string_literal;
 /// `inputSchema` (or `parameters`; absent means any arguments) and an optional
 /// `outputSchema` (or `output`). Other fields (`annotations`, `title`, ...) are ignored.
 ///
-/// Errors (`INVALID_DEFINITION`) name the problem and the tool's index and name.
+/// # Errors
+///
+/// [`ErrorCode::InvalidDefinition`], with a message naming the problem and the tool's index
+/// (and name, once it is known), when
+///
+/// - `value` is neither an array nor an object with a `tools` array;
+/// - a tool is not an object, or its `name` is missing, empty or not a string;
+/// - a `description` is present and not a string, or an `inputSchema` / `parameters` /
+///   `outputSchema` / `output` is present and neither an object nor a boolean;
+/// - two tools have the same name.
+///
+/// # Examples
 ///
 /// ```
 /// use codemode::code::sdk::parse_tool_list;

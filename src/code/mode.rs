@@ -44,6 +44,19 @@ impl std::fmt::Display for PresentationMode {
 
 impl std::str::FromStr for PresentationMode {
     type Err = Error;
+
+    /// Parses a mode's spelling ([`PresentationMode::as_str`]).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidConfig`] for any text but `native`, `code` or `both` (exact,
+    /// lowercase); the message quotes the text.
+    ///
+    /// ```
+    /// use codemode::code::PresentationMode;
+    /// assert_eq!("both".parse::<PresentationMode>(), Ok(PresentationMode::Both));
+    /// assert_eq!("Code".parse::<PresentationMode>().map_err(|e| e.code()), Err(codemode::ErrorCode::InvalidConfig));
+    /// ```
     fn from_str(text: &str) -> Result<Self, Error> {
         match text {
             "native" => Ok(PresentationMode::Native),
@@ -66,6 +79,18 @@ pub trait ScopePresentation {
     /// Declares how this scope (and the scopes under it, unless they declare their own)
     /// presents its tools. Scoped only, one declaration per scope; the handle restores
     /// the deployment default.
+    ///
+    /// # Errors
+    ///
+    /// Nothing is declared when
+    ///
+    /// - this is the global layer (set the deployment default with [`CodeModeConfig`]'s
+    ///   `mode` instead): [`ErrorCode::InvalidDefinition`];
+    /// - no [`CodeMode`] is installed in the scope's registry: [`ErrorCode::InvalidConfig`];
+    /// - this scope already declared a mode (dispose that declaration first), or it no
+    ///   longer exists (it was closed): [`ErrorCode::InvalidDefinition`].
+    ///
+    /// [`CodeModeConfig`]: super::CodeModeConfig
     fn present_as(&self, mode: PresentationMode) -> Result<Disposer, Error>;
 
     /// The mode this scope presents in: the nearest declaration on its chain, else the

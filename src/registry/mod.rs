@@ -144,6 +144,11 @@ struct Inner {
 
 /// The tool registry and execution pipeline. Cheap to clone (shared state); `Send + Sync`.
 ///
+/// # Examples
+///
+/// Register a tool in the global layer and call it through the pipeline; a failed call
+/// (here, an unknown tool) is an error *result*, not an `Err`:
+///
 /// ```
 /// use codemode::registry::Registry;
 /// use codemode::tool::{ToolDefinition, ToolExecutionInput, ToolOutput};
@@ -163,6 +168,32 @@ struct Inner {
 /// assert_eq!(missing.model_text(), "Error: unknown tool `nope`");
 /// # Ok::<(), codemode::Error>(())
 /// # }).unwrap();
+/// ```
+///
+/// An agent scope inherits the global layer, filtered by its restrictions:
+///
+/// ```
+/// use codemode::registry::Registry;
+/// use codemode::tool::{ToolDefinition, ToolOutput};
+/// use serde_json::json;
+///
+/// let registry = Registry::new();
+/// let global = registry.global();
+/// for name in ["read", "write"] {
+///     global
+///         .register(
+///             ToolDefinition::builder(name)
+///                 .output(ToolOutput::any())
+///                 .execute(|_, _| async { Ok(json!(null)) })
+///                 .build()?,
+///         )?
+///         .keep();
+/// }
+/// let agent = global.create_scope("reader")?;
+/// agent.restrict(None, Some(&["write"][..]))?.keep();
+/// let names: Vec<String> = agent.visible().iter().map(|t| t.name().to_owned()).collect();
+/// assert_eq!(names, ["read"]);
+/// # Ok::<(), codemode::Error>(())
 /// ```
 #[derive(Clone)]
 pub struct Registry {
@@ -262,6 +293,12 @@ impl Registry {
     }
 
     /// A handle to an existing agent scope.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidDefinition`](crate::ErrorCode::InvalidDefinition) when no scope
+    /// `id` exists: it was never created in this registry, or it (or a scope above it) has
+    /// been closed ([`Scope::close`]).
     pub fn scope(&self, id: ScopeId) -> Result<Scope, crate::Error> {
         self.inner.state.read().scope(id)?;
         Ok(Scope::new(self.clone(), Some(id)))
@@ -316,6 +353,15 @@ impl Registry {
     /// Installs a [`ToolProvider`]: the names it reserves can no longer be registered or
     /// restricted, and the tools it provides join what scopes see. A name it reserves that
     /// is already registered (in any layer) or reserved is refused.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidDefinition`](crate::ErrorCode::InvalidDefinition), and nothing is
+    /// installed, when a name the provider reserves
+    ///
+    /// - is already reserved by another installed provider (one provider per name), or
+    /// - is already registered in the global layer or any agent scope (dispose that
+    ///   registration first).
     pub fn add_provider(&self, provider: Arc<dyn ToolProvider>) -> Result<Disposer, crate::Error> {
         let reserved: std::collections::BTreeMap<String, String> = provider
             .reserved()

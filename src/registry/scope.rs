@@ -83,6 +83,11 @@ impl Scope {
     }
 
     /// Creates an agent scope under this one (under the global layer, a top-level agent).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidDefinition`] when this handle is an agent scope that no longer
+    /// exists (it, or a scope above it, was closed). Under the global layer it never fails.
     pub fn create_scope(&self, label: impl Into<String>) -> Result<Scope, Error> {
         let id = ScopeId(self.registry.next_id());
         {
@@ -105,6 +110,58 @@ impl Scope {
 
     /// Registers `definition` here, shadowing an inherited tool of the same name.
     /// Duplicates within one layer and names a provider reserves are refused.
+    ///
+    /// The definition was already checked when it was built
+    /// ([`ToolBuilder::build`](crate::tool::ToolBuilder::build)); registering checks only
+    /// where it goes. Dropping the returned [`Disposer`] keeps the registration; call
+    /// [`Disposer::dispose`] to remove it.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidDefinition`], and nothing is registered, when
+    ///
+    /// - the name is reserved by an installed [`ToolProvider`](super::ToolProvider) (for
+    ///   example `run_code` once Code Mode is installed),
+    /// - this layer already holds a tool of that name (dispose it first; registering in an
+    ///   agent scope shadows an inherited one instead), or
+    /// - this handle is an agent scope that no longer exists (it was closed).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use codemode::ErrorCode;
+    /// use codemode::registry::Registry;
+    /// use codemode::tool::{ToolDefinition, ToolOutput};
+    /// use serde_json::json;
+    ///
+    /// fn lookup(description: &str) -> codemode::Result<ToolDefinition> {
+    ///     ToolDefinition::builder("lookup")
+    ///         .description(description)
+    ///         .output(ToolOutput::any())
+    ///         .execute(|_, _| async { Ok(json!(1)) })
+    ///         .build()
+    /// }
+    ///
+    /// let registry = Registry::new();
+    /// let global = registry.global();
+    /// let registration = global.register(lookup("the global one")?)?;
+    ///
+    /// // One `lookup` per layer...
+    /// let refused = global.register(lookup("another")?);
+    /// assert_eq!(refused.err().map(|err| err.code()), Some(ErrorCode::InvalidDefinition));
+    ///
+    /// // ...but an agent scope may shadow the one it inherits.
+    /// let agent = global.create_scope("agent")?;
+    /// agent.register(lookup("the agent's own")?)?.keep();
+    /// let seen = |scope: &codemode::registry::Scope| scope.get("lookup").map(|t| t.schema().description.clone());
+    /// assert_eq!(seen(&agent).as_deref(), Some("the agent's own"));
+    ///
+    /// // Disposing removes the global registration only.
+    /// assert!(registration.dispose());
+    /// assert_eq!(seen(&global), None);
+    /// assert_eq!(seen(&agent).as_deref(), Some("the agent's own"));
+    /// # Ok::<(), codemode::Error>(())
+    /// ```
     pub fn register(&self, definition: ToolDefinition) -> Result<Disposer, Error> {
         let handle = self.registry.next_id();
         let registry = &self.registry;
@@ -123,6 +180,17 @@ impl Scope {
     /// `deny` removes them; restrictions intersect; own registrations stay visible. Empty
     /// filters, unknown names, this scope's own names, reserved names and the global layer
     /// are refused.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidDefinition`], and nothing is restricted, when
+    ///
+    /// - this handle is the global layer (it inherits nothing),
+    /// - the restriction is empty: no `allow` and no (or an empty) `deny`,
+    /// - a listed name is reserved by a provider, is registered in this scope itself
+    ///   (restrictions filter only inherited tools), or is not registered anywhere this scope
+    ///   inherits from (unknown tool; every such problem is named in one message), or
+    /// - this agent scope no longer exists (it was closed).
     pub fn restrict(
         &self,
         allow: Option<&[&str]>,
@@ -235,6 +303,16 @@ impl Scope {
     /// Like [`Scope::declare`] for a value an agent scope holds at most one of: refused
     /// (with the value already declared) when this scope already holds a `T`, and refused
     /// (`None`) for the global layer or a closed scope. Checked and attached atomically.
+    ///
+    /// # Errors
+    ///
+    /// Not a [`crate::Error`]: the refusal carries what the caller needs to word its own
+    /// error (Code Mode's `present_as` turns it into `INVALID_DEFINITION`).
+    ///
+    /// - `Err(Some(existing))` when this scope itself already holds a `T` (one declared on
+    ///   an ancestor does not count); `existing` is that value.
+    /// - `Err(None)` when this handle is the global layer, or an agent scope that no longer
+    ///   exists.
     pub fn declare_unique<T: Any + Send + Sync>(
         &self,
         value: T,

@@ -50,6 +50,49 @@ pub enum Engine {
 pub use crate::mcp::client::{ServerState, ServerStatus};
 
 /// Builds a [`Host`] from a [`Config`].
+///
+/// Get one from [`Host::builder`], adjust it (the engine, a runtime of your own, the
+/// registry's settings), then [`build`](HostBuilder::build) it — or, for a configuration
+/// without MCP servers, [`build_local`](HostBuilder::build_local), which needs no async
+/// runtime.
+///
+/// # Examples
+///
+/// A configuration parsed from TOML text (relative paths resolve against the folder of the
+/// path it is said to come from), built locally, and a program run on it:
+///
+/// ```
+/// use codemode::ErrorCode;
+/// use codemode::code::{Program, assemble};
+/// use codemode::config::Config;
+/// use codemode::host::Host;
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let root = std::env::temp_dir().join("codemode-doc-host-builder");
+/// # std::fs::create_dir_all(&root).unwrap();
+/// # std::fs::write(root.join("a.txt"), "one\ntwo\n").unwrap();
+/// let toml = "mode = \"code\"\n[builtin]\nroot = \".\"\nenabled = [\"read_file\"]\n";
+/// let config = Config::parse(toml, &root.join("codemode.toml"))?;
+/// let host = Host::builder(config).build_local()?;
+///
+/// // In `code` mode the model is given `run_code` alone, with the SDK of `read_file`.
+/// let assembly = assemble(&host.registry().global())?;
+/// assert_eq!(assembly.tools.len(), 1);
+/// assert_eq!(assembly.tools[0].name, "run_code");
+///
+/// let run = host
+///     .run_program(Program::new("return (await tools.read_file({path: 'a.txt'})).total_lines", "count lines"), None)
+///     .await?;
+/// assert_eq!(run.result.model_text(), "2");
+/// assert_eq!(run.sub_calls[0].name, "read_file");
+///
+/// // MCP servers are started by `build`; `build_local` refuses them.
+/// let with_mcp = Config::parse("[[mcp]]\nname = \"fs\"\ncommand = [\"true\"]\n", &root.join("codemode.toml"))?;
+/// let refused = Host::builder(with_mcp).build_local();
+/// assert_eq!(refused.err().map(|err| err.code()), Some(ErrorCode::InvalidConfig));
+/// # Ok::<(), codemode::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug)]
 #[must_use = "a builder does nothing until `build` is awaited"]
 pub struct HostBuilder {
@@ -92,6 +135,30 @@ impl HostBuilder {
     /// Starts every source (MCP servers concurrently), registers their tools, installs the
     /// policies and Code Mode. An MCP server that cannot be started is reported in
     /// [`Host::servers`] and logged, not an error: the other tools keep working.
+    ///
+    /// # Errors
+    ///
+    /// The first of these, in wiring order:
+    ///
+    /// - [`ErrorCode::InvalidConfig`] for a value [`Config::parse`] would have refused,
+    ///   when the [`Config`] was built by hand (`runtime.max_json_depth`,
+    ///   `max_parallel_sub_calls`);
+    /// - [`ErrorCode::InvalidConfig`] for the local sources: an unknown name in
+    ///   `[builtin] enabled`, a `[builtin] root` that is missing or not a directory, a
+    ///   command tool with an empty `command` or with the name of an enabled built-in tool;
+    ///   [`ErrorCode::InvalidDefinition`] for a command tool whose definition or
+    ///   registration is refused ([`Scope::register`](crate::registry::Scope::register));
+    /// - [`ErrorCode::InvalidConfig`] for an `[[mcp]]` server whose `include` / `exclude`
+    ///   names a tool the server does not list, or for any `[[mcp]]` server in a build
+    ///   without the `mcp` feature;
+    /// - when an engine is wanted ([`Engine`]) and no [`runtime`](HostBuilder::runtime)
+    ///   was given: [`ErrorCode::HostFailed`] when the engine's threads or the Python probe
+    ///   worker cannot start (or this program cannot be found to start Python workers), and
+    ///   [`ErrorCode::InvalidConfig`] for Python where confinement is not enforced and
+    ///   `allow_unconfined` is off, or in a build without the `python` feature (see
+    ///   [`JsEngine::new`] and [`PythonEngine::new`](crate::runtime::python::PythonEngine::new));
+    /// - [`ErrorCode::InvalidConfig`] for a `[policy]` (or a command tool's `policy`) that
+    ///   names no configured tool — except a tool of an MCP server that could not start.
     pub async fn build(self) -> Result<Host, Error> {
         let mut wiring = self.local()?;
         let unavailable = register_mcp(
@@ -111,6 +178,11 @@ impl HostBuilder {
 
     /// Like [`HostBuilder::build`] for a configuration without MCP servers, without an async
     /// runtime (a configuration with `[[mcp]]` servers is an error: they need `build`).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidConfig`] when the configuration has any `[[mcp]]` server;
+    /// otherwise every error of [`HostBuilder::build`] but the MCP ones.
     pub fn build_local(self) -> Result<Host, Error> {
         if !self.config.mcp.is_empty() {
             return Err(Error::new(
@@ -275,6 +347,16 @@ impl Host {
 
     /// Runs one program through Code Mode against the global layer's tools, whatever the
     /// configured mode (see [`CodeMode::run_program`]).
+    ///
+    /// Without a code runtime (a `native` configuration built with [`Engine::Auto`], or
+    /// [`Engine::Never`]) the run's result is an `UNKNOWN_TOOL` failure, not an `Err`;
+    /// build with [`Engine::Always`] to run programs in every mode.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidConfig`] when Code Mode was uninstalled from the host's registry
+    /// ([`CodeMode::uninstall`]); see [`CodeMode::run_program`]. A failed program is a
+    /// failed `result`, not an `Err`.
     pub async fn run_program(
         &self,
         program: Program,

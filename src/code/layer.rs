@@ -54,6 +54,11 @@ impl CodeModeConfig {
     }
 
     /// Checks the values: `max_parallel_sub_calls` is a positive integer (at most 1024).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidConfig`] when `max_parallel_sub_calls` is 0 or larger than 1024;
+    /// the message gives the value.
     pub fn validate(&self) -> Result<(), Error> {
         if !(1..=1024).contains(&self.max_parallel_sub_calls) {
             return Err(Error::new(
@@ -243,6 +248,44 @@ impl CodeMode {
     /// Installs Code Mode in `registry`: `run_code` is reserved from now on, and once a
     /// runtime is set ([`CodeMode::set_runtime`]) scopes presenting in `code` or `both`
     /// resolve it. One installation per registry.
+    ///
+    /// # Errors
+    ///
+    /// Nothing is installed when
+    ///
+    /// - `config` is invalid ([`CodeModeConfig::validate`]): [`ErrorCode::InvalidConfig`];
+    /// - Code Mode is already installed in `registry` (get it with [`CodeMode::of`]):
+    ///   [`ErrorCode::InvalidConfig`];
+    /// - a tool named `run_code` is already registered in the registry (any layer), or
+    ///   another provider reserves the name: [`ErrorCode::InvalidDefinition`], from
+    ///   [`Registry::add_provider`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use codemode::ErrorCode;
+    /// use codemode::code::{CodeMode, CodeModeConfig, PresentationMode, ScopePresentation, assemble};
+    /// use codemode::registry::Registry;
+    /// use codemode::runtime::{EngineConfig, JsEngine};
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let registry = Registry::new();
+    /// // The deployment default stays `native`; one agent scope presents in `code`.
+    /// let code = CodeMode::install(&registry, CodeModeConfig::default())?;
+    /// code.set_runtime(Arc::new(JsEngine::new(EngineConfig::default())?))?;
+    /// let agent = registry.global().create_scope("coder")?;
+    /// agent.present_as(PresentationMode::Code)?.keep();
+    /// assert_eq!(assemble(&agent)?.tools[0].name, "run_code");
+    /// assert!(assemble(&registry.global())?.tools.is_empty());
+    ///
+    /// // `run_code` is reserved now, and there is one installation per registry.
+    /// assert!(registry.reserved("run_code").is_some());
+    /// let again = CodeMode::install(&registry, CodeModeConfig::default());
+    /// assert_eq!(again.err().map(|err| err.code()), Some(ErrorCode::InvalidConfig));
+    /// # Ok::<(), codemode::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn install(registry: &Registry, config: CodeModeConfig) -> Result<CodeMode, Error> {
         config.validate()?;
         if CodeMode::of(registry).is_some() {
@@ -293,6 +336,13 @@ impl CodeMode {
     }
 
     /// Runs programs on `runtime` from now on (replacing any runtime set before).
+    ///
+    /// # Errors
+    ///
+    /// Infallible in practice: the `Result` carries the check of the `run_code` definition
+    /// made for `runtime`'s language, whose name and schemas are fixed and valid
+    /// ([`ErrorCode::InvalidDefinition`] would mean a bug of this crate). On an error the
+    /// previous runtime stays.
     pub fn set_runtime(&self, runtime: Arc<dyn CodeRuntime>) -> Result<(), Error> {
         let language = runtime.language();
         let definition = Arc::new(run_code::definition(
@@ -335,6 +385,20 @@ impl CodeMode {
     /// presents in `code` mode under `parent` (its tools are `parent`'s), and returns the
     /// outer result with every settled sub-call in submission order. `on_sub_call`
     /// observes each one as it settles.
+    ///
+    /// A failed program is not an `Err`: it is `result`, a failure with
+    /// [`ErrorCode::CodeRunFailed`] (or the pipeline's code for the `run_code` call itself:
+    /// `UNKNOWN_TOOL` when no runtime is set, `ABORTED_BEFORE_DISPATCH`, `TOOL_DENIED`, ...),
+    /// and a failed sub-call is an error inside the program.
+    ///
+    /// # Errors
+    ///
+    /// Only when the run's scope cannot be set up, before anything runs:
+    ///
+    /// - `parent` is an agent scope that no longer exists (it was closed):
+    ///   [`ErrorCode::InvalidDefinition`];
+    /// - this Code Mode was [uninstalled](CodeMode::uninstall) from its registry:
+    ///   [`ErrorCode::InvalidConfig`].
     pub async fn run_program(
         &self,
         parent: &Scope,

@@ -58,6 +58,15 @@ impl fmt::Display for Language {
 impl std::str::FromStr for Language {
     type Err = crate::error::Error;
 
+    /// Parses a language's stable string form ([`Language::as_str`]).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidConfig`](crate::ErrorCode::InvalidConfig) for any text but
+    /// `typescript` or `python` (exact, lowercase); the message quotes the text.
+    ///
+    /// # Examples
+    ///
     /// ```
     /// use codemode::runtime::Language;
     /// assert_eq!("python".parse::<Language>().unwrap(), Language::Python);
@@ -157,6 +166,15 @@ pub trait BindingHost: Send + Sync + 'static {
     /// `Ok(value)` resolves the program's promise with that JSON value (it must be lossless
     /// JSON, or the call rejects); `Err(message)` rejects it with an instance of the
     /// namespace's error class carrying the member name and the message.
+    ///
+    /// # Errors
+    ///
+    /// Not a [`crate::Error`]: an implementation resolves to `Err(message)` to make the
+    /// program's call reject (catchable by the program) — the run goes on, and no
+    /// [`ErrorCode`](crate::ErrorCode) is attached at this seam. Code Mode's host does so
+    /// with a failed sub-call's message (whatever its code: `UNKNOWN_TOOL`, `TOOL_DENIED`,
+    /// `TOOL_FAILED`, ...), for arguments that are not lossless JSON, and when the call's
+    /// task was interrupted.
     fn call(&self, member: &str, args: JsonValue) -> BoxFuture<'static, Result<JsonValue, String>>;
 }
 

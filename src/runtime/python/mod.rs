@@ -122,6 +122,21 @@ impl PythonEngine {
     /// Validates `config`, checks (in a probe worker) that confinement is enforced on this
     /// machine — refusing with an actionable error where it is not, unless
     /// `allow_unconfined` — and starts the warm pool.
+    ///
+    /// # Errors
+    ///
+    /// Nothing is started when
+    ///
+    /// - `config` is out of range ([`EngineConfig::validate`], naming the field):
+    ///   [`ErrorCode::InvalidConfig`];
+    /// - the probe worker cannot be started with `python.worker`, dies, or does not report
+    ///   ready within 20 s: [`ErrorCode::HostFailed`];
+    /// - Landlock, seccomp or the rlimits are not fully enforced on this machine and
+    ///   `allow_unconfined` is off: [`ErrorCode::InvalidConfig`], naming what is missing
+    ///   and how to fix it.
+    ///
+    /// Workers of the warm pool start in the background: a worker that cannot start later
+    /// makes that run a `worker-exit` outcome, not an error of this call.
     pub fn new(config: EngineConfig, python: PythonConfig) -> Result<PythonEngine, Error> {
         config.validate()?;
         let limits = limits(&config);

@@ -251,6 +251,9 @@ pub(crate) fn parse_dialect(
     }
 }
 
+/// A schema node's keywords.
+type Keywords = serde_json::Map<String, JsonValue>;
+
 struct Parser {
     dialect: Dialect,
     issues: Vec<SchemaIssue>,
@@ -305,20 +308,48 @@ impl Parser {
         }
     }
 
+    /// One schema node, checked one keyword family at a time in the order its issues are
+    /// reported: unsupported keywords, annotations, `type`, `oneOf` (which stands alone), the
+    /// keywords that need a type, the shape that type gives, then `enum` and `const`.
     fn node(&mut self, schema: &JsonValue, depth: usize) -> Node {
         if depth > MAX_DEPTH {
             self.issue(format!("schema nests deeper than {MAX_DEPTH} levels"));
             return Self::any();
         }
         let Some(map) = schema.as_object() else {
-            let what = match schema {
-                JsonValue::Bool(_) => "boolean schemas are not supported; use {} for any value",
-                _ => "a schema must be a JSON object",
-            };
-            self.issue(format!("{what} (got {})", describe(schema)));
+            self.not_an_object(schema);
             return Self::any();
         };
+        self.unsupported_keywords(map);
+        self.annotations(map);
+        let declared = self.declared_type(map);
+        if self.dialect != Dialect::StructuredOutput
+            && let Some(branches) = map.get("oneOf")
+        {
+            return self.one_of(map, branches, depth);
+        }
+        self.keywords_need_their_type(map, declared);
+        let shape = self.shape(map, declared, depth);
+        let (allowed, constant) = self.enum_and_const(map, declared);
+        Node {
+            shape,
+            allowed,
+            constant,
+        }
+    }
 
+    /// A schema that is not an object; a boolean schema is told to use `{}`.
+    fn not_an_object(&mut self, schema: &JsonValue) {
+        let what = match schema {
+            JsonValue::Bool(_) => "boolean schemas are not supported; use {} for any value",
+            _ => "a schema must be a JSON object",
+        };
+        self.issue(format!("{what} (got {})", describe(schema)));
+    }
+
+    /// Every keyword outside the dialect's vocabulary, each at its own path, in key order
+    /// (`oneOf` is outside the structured-output dialect's).
+    fn unsupported_keywords(&mut self, map: &Keywords) {
         let structured = self.dialect == Dialect::StructuredOutput;
         for key in map.keys() {
             let known = matches!(
@@ -336,8 +367,11 @@ impl Parser {
                 self.issue_at(key, format!("unsupported keyword `{key}`"));
             }
         }
+    }
 
-        // Annotations: strings, or lossless JSON data.
+    /// Annotations: `description` and `title` are strings, `default` and `examples` are
+    /// lossless JSON data.
+    fn annotations(&mut self, map: &Keywords) {
         for key in ["description", "title"] {
             if let Some(value) = map.get(key)
                 && !value.is_string()
@@ -355,7 +389,12 @@ impl Parser {
                 self.issue_at(key, format!("`{key}` must be lossless JSON data: {err}"));
             }
         }
+    }
 
+    /// `type`: one known type name, never an array of them. The structured-output dialect
+    /// requires it on every node without `oneOf`.
+    fn declared_type(&mut self, map: &Keywords) -> Option<JsonType> {
+        let structured = self.dialect == Dialect::StructuredOutput;
         let declared = match map.get("type") {
             None => None,
             Some(JsonValue::String(text)) => match JsonType::parse(text) {
@@ -381,94 +420,116 @@ impl Parser {
         if structured && !map.contains_key("type") && !map.contains_key("oneOf") {
             self.issue("every node of a structured-output schema declares `type`");
         }
+        declared
+    }
 
-        let one_of = if structured { None } else { map.get("oneOf") };
-        if let Some(branches) = one_of {
-            let others: Vec<&str> = map
-                .keys()
-                .map(String::as_str)
-                .filter(|key| *key != "oneOf" && !ANNOTATIONS.contains(key))
-                .collect();
-            if !others.is_empty() {
-                self.issue(format!(
-                    "`oneOf` cannot be combined with {}; put constraints inside the branches",
-                    others
-                        .iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
-            }
-            let nodes = match branches {
-                JsonValue::Array(items) => {
-                    if items.len() < 2 {
-                        self.issue_at(
-                            "oneOf",
-                            format!("`oneOf` needs at least two branches, got {}", items.len()),
-                        );
-                    }
-                    items
-                        .iter()
-                        .enumerate()
-                        .map(|(i, branch)| {
-                            self.with_segment(&["oneOf", &i.to_string()], |p| {
-                                p.node(branch, depth + 1)
-                            })
-                        })
-                        .collect()
-                }
-                other => {
-                    self.issue_at(
-                        "oneOf",
-                        format!(
-                            "`oneOf` must be an array of schemas, got {}",
-                            describe(other)
-                        ),
-                    );
-                    Vec::new()
-                }
-            };
-            return Node {
-                shape: Shape::OneOf(nodes),
-                allowed: None,
-                constant: None,
-            };
+    /// `oneOf` (enforced dialect only): alone on its node but for annotations, with at least
+    /// two branches, each a schema checked at `oneOf/<i>`.
+    fn one_of(&mut self, map: &Keywords, branches: &JsonValue, depth: usize) -> Node {
+        let others: Vec<&str> = map
+            .keys()
+            .map(String::as_str)
+            .filter(|key| *key != "oneOf" && !ANNOTATIONS.contains(key))
+            .collect();
+        if !others.is_empty() {
+            self.issue(format!(
+                "`oneOf` cannot be combined with {}; put constraints inside the branches",
+                others
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
         }
+        Node {
+            shape: Shape::OneOf(self.one_of_branches(branches, depth)),
+            allowed: None,
+            constant: None,
+        }
+    }
 
-        let requires = |p: &mut Self, key: &str, kind: JsonType| {
+    /// The branches of a `oneOf`: an array of at least two schemas.
+    fn one_of_branches(&mut self, branches: &JsonValue, depth: usize) -> Vec<Node> {
+        let JsonValue::Array(items) = branches else {
+            self.issue_at(
+                "oneOf",
+                format!(
+                    "`oneOf` must be an array of schemas, got {}",
+                    describe(branches)
+                ),
+            );
+            return Vec::new();
+        };
+        if items.len() < 2 {
+            self.issue_at(
+                "oneOf",
+                format!("`oneOf` needs at least two branches, got {}", items.len()),
+            );
+        }
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, branch)| {
+                self.with_segment(&["oneOf", &i.to_string()], |p| p.node(branch, depth + 1))
+            })
+            .collect()
+    }
+
+    /// The object keywords require `"type": "object"` and `items` requires `"type": "array"`
+    /// on the same node.
+    fn keywords_need_their_type(&mut self, map: &Keywords, declared: Option<JsonType>) {
+        for (key, kind) in [
+            ("properties", JsonType::Object),
+            ("required", JsonType::Object),
+            ("additionalProperties", JsonType::Object),
+            ("items", JsonType::Array),
+        ] {
             if map.contains_key(key) && declared != Some(kind) {
-                p.issue_at(
+                self.issue_at(
                     key,
                     format!("`{key}` requires `\"type\": \"{}\"`", kind.as_str()),
                 );
             }
-        };
-        requires(self, "properties", JsonType::Object);
-        requires(self, "required", JsonType::Object);
-        requires(self, "additionalProperties", JsonType::Object);
-        requires(self, "items", JsonType::Array);
+        }
+    }
 
-        let shape = match declared {
+    /// The shape the declared type gives: the object keywords, the array's `items`, a scalar,
+    /// or any value without a type.
+    fn shape(&mut self, map: &Keywords, declared: Option<JsonType>, depth: usize) -> Shape {
+        match declared {
             None => Shape::Any,
             Some(JsonType::Object) => Shape::Object(self.object(map, depth)),
             Some(JsonType::Array) => Shape::Array {
-                items: match map.get("items") {
-                    None => None,
-                    Some(JsonValue::Array(_)) => {
-                        self.issue_at(
-                            "items",
-                            "tuple `items` (an array of schemas) is not supported",
-                        );
-                        None
-                    }
-                    Some(items) => Some(Box::new(
-                        self.with_segment(&["items"], |p| p.node(items, depth + 1)),
-                    )),
-                },
+                items: self.items(map, depth),
             },
             Some(kind) => Shape::Scalar(kind),
-        };
+        }
+    }
 
+    /// `items`: one schema for every element; tuple `items` (an array) are not supported.
+    fn items(&mut self, map: &Keywords, depth: usize) -> Option<Box<Node>> {
+        match map.get("items") {
+            None => None,
+            Some(JsonValue::Array(_)) => {
+                self.issue_at(
+                    "items",
+                    "tuple `items` (an array of schemas) is not supported",
+                );
+                None
+            }
+            Some(items) => Some(Box::new(
+                self.with_segment(&["items"], |p| p.node(items, depth + 1)),
+            )),
+        }
+    }
+
+    /// `enum` and `const`: scalar values of the node's scalar type, `enum` before `const`,
+    /// then whether the `const` is one of the `enum`.
+    fn enum_and_const(
+        &mut self,
+        map: &Keywords,
+        declared: Option<JsonType>,
+    ) -> (Option<Vec<JsonValue>>, Option<JsonValue>) {
         let scalar_type = match declared {
             Some(kind) if kind.is_scalar() => Some(Some(kind)),
             None => Some(None),
@@ -483,17 +544,9 @@ impl Parser {
             }
             self.enumeration(values, scalar_type, declared)
         });
-        let constant = map.get("const").and_then(|value| {
-            let Some(scalar_type) = scalar_type else {
-                self.issue_at("const", "`const` is only supported on scalar types");
-                return None;
-            };
-            if untyped {
-                self.issue_at("const", SCALAR_TYPE_NEEDED.replace("{}", "const"));
-            }
-            self.scalar_of(value, scalar_type, "const")
-                .then(|| value.clone())
-        });
+        let constant = map
+            .get("const")
+            .and_then(|value| self.constant(value, scalar_type, untyped));
         if let (Some(values), Some(value)) = (&allowed, &constant)
             && !values
                 .iter()
@@ -504,14 +557,29 @@ impl Parser {
                 format!("`const` value {} is not one of `enum`", describe(value)),
             );
         }
-
-        Node {
-            shape,
-            allowed,
-            constant,
-        }
+        (allowed, constant)
     }
 
+    /// `const`: only on a scalar node (`scalar_type` is `None` on an object or array), with a
+    /// `type`, and a scalar value of that type.
+    fn constant(
+        &mut self,
+        value: &JsonValue,
+        scalar_type: Option<Option<JsonType>>,
+        untyped: bool,
+    ) -> Option<JsonValue> {
+        let Some(scalar_type) = scalar_type else {
+            self.issue_at("const", "`const` is only supported on scalar types");
+            return None;
+        };
+        if untyped {
+            self.issue_at("const", SCALAR_TYPE_NEEDED.replace("{}", "const"));
+        }
+        self.scalar_of(value, scalar_type, "const")
+            .then(|| value.clone())
+    }
+
+    /// One `enum` or `const` value: a lossless scalar of the node's type, if it has one.
     fn scalar_of(&mut self, value: &JsonValue, kind: Option<JsonType>, keyword: &str) -> bool {
         if value.is_array() || value.is_object() {
             self.issue_at(
@@ -546,6 +614,7 @@ impl Parser {
         true
     }
 
+    /// `enum`: only on a scalar node, a non-empty array of distinct scalar values.
     fn enumeration(
         &mut self,
         values: &JsonValue,
@@ -587,7 +656,26 @@ impl Parser {
         ok.then(|| items.clone())
     }
 
-    fn object(&mut self, map: &serde_json::Map<String, JsonValue>, depth: usize) -> ObjectShape {
+    /// The object keywords of a `"type": "object"` node, one key at a time.
+    fn object(&mut self, map: &Keywords, depth: usize) -> ObjectShape {
+        let (properties, index) = self.properties(map, depth);
+        let required = self.required(map, &index);
+        let additional = self.additional_properties(map);
+        ObjectShape {
+            properties,
+            index,
+            required,
+            additional,
+        }
+    }
+
+    /// `properties`: an object of schemas, each checked at `properties/<name>`, kept in
+    /// declaration order with an index by name.
+    fn properties(
+        &mut self,
+        map: &Keywords,
+        depth: usize,
+    ) -> (Vec<(String, Node)>, HashMap<String, usize>) {
         let mut properties = Vec::new();
         let mut index = HashMap::new();
         match map.get("properties") {
@@ -607,6 +695,11 @@ impl Parser {
                 );
             }
         }
+        (properties, index)
+    }
+
+    /// `required`: an array of declared property names, each listed once.
+    fn required(&mut self, map: &Keywords, index: &HashMap<String, usize>) -> Vec<String> {
         let mut required: Vec<String> = Vec::new();
         match map.get("required") {
             None => {}
@@ -650,7 +743,12 @@ impl Parser {
                 );
             }
         }
-        let additional = match map.get("additionalProperties") {
+        required
+    }
+
+    /// `additionalProperties`: `true` (also when absent) or `false`, never a schema.
+    fn additional_properties(&mut self, map: &Keywords) -> bool {
+        match map.get("additionalProperties") {
             None => true,
             Some(JsonValue::Bool(flag)) => *flag,
             Some(JsonValue::Object(_)) => {
@@ -670,12 +768,6 @@ impl Parser {
                 );
                 true
             }
-        };
-        ObjectShape {
-            properties,
-            index,
-            required,
-            additional,
         }
     }
 }

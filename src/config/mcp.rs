@@ -162,143 +162,199 @@ impl RawMcpServer {
     }
 
     /// Checks the entry; `error(span, message)` places a problem in the file, `at(span)`
-    /// is the place itself (`file:line:col`).
+    /// is the place itself (`file:line:col`). The keys are checked one at a time, in this
+    /// order, and the first problem is the error: `name`, the transport (`command` or `url`
+    /// with their keys), `timeout_ms`, `startup_timeout_ms`, `tools`, `include`/`exclude`.
     pub(crate) fn check(
         self,
         base_dir: &Path,
         error: &dyn Fn(Range<usize>, String) -> Error,
         at: &dyn Fn(Range<usize>) -> String,
     ) -> Result<McpServerConfig, Error> {
-        let name = self.name.get_ref().clone();
+        let name_span = self.name.span();
+        let name = self.name.into_inner();
         if !is_valid_server_name(&name) {
             return Err(error(
-                self.name.span(),
+                name_span,
                 format!(
                     "MCP server name {name:?} must be 1 to 64 ASCII letters, digits, `_` or `-`"
                 ),
             ));
         }
-        let entry = format!("MCP server `{name}`");
-        let positive = |value: &Spanned<f64>, key: &str| -> Result<f64, Error> {
-            let ms = *value.get_ref();
-            if ms.is_finite() && ms > 0.0 && ms <= 1e12 {
-                Ok(ms)
-            } else {
-                Err(error(
-                    value.span(),
-                    format!("{entry}: `{key}` must be a positive number of milliseconds, got {ms}"),
-                ))
-            }
+        let entry = Entry {
+            label: format!("MCP server `{name}`"),
+            error,
         };
         let transport = match (self.command, self.url) {
             (Some(_), Some(url)) => {
-                return Err(error(
+                return Err(entry.fail(
                     url.span(),
-                    format!(
-                        "{entry}: give either `command` (stdio) or `url` (streamable HTTP), not both"
-                    ),
+                    "give either `command` (stdio) or `url` (streamable HTTP), not both",
                 ));
             }
             (None, None) => {
-                return Err(error(
-                    self.name.span(),
-                    format!(
-                        "{entry}: needs `command` (a stdio server) or `url` (a streamable HTTP server)"
-                    ),
+                return Err(entry.fail(
+                    name_span,
+                    "needs `command` (a stdio server) or `url` (a streamable HTTP server)",
                 ));
             }
             (Some(command), None) => {
-                if let Some(headers) = &self.headers {
-                    return Err(error(
-                        headers.span(),
-                        format!("{entry}: `headers` is for `url` servers"),
-                    ));
-                }
-                if command.get_ref().first().is_none_or(String::is_empty) {
-                    return Err(error(
-                        command.span(),
-                        format!("{entry}: `command` needs at least the program"),
-                    ));
-                }
-                let cwd = match self.cwd.map(Spanned::into_inner) {
-                    Some(dir) if dir.is_absolute() => dir,
-                    Some(dir) => base_dir.join(dir),
-                    None => base_dir.to_path_buf(),
-                };
-                McpTransport::Stdio {
-                    command: command.into_inner(),
-                    env: self.env.map(Spanned::into_inner).unwrap_or_default(),
-                    cwd,
-                }
+                entry.stdio(command, self.env, self.cwd, self.headers.as_ref(), base_dir)?
             }
             (None, Some(url)) => {
-                for (key, span) in [
-                    ("env", self.env.as_ref().map(Spanned::span)),
-                    ("cwd", self.cwd.as_ref().map(Spanned::span)),
-                ] {
-                    if let Some(span) = span {
-                        return Err(error(
-                            span,
-                            format!("{entry}: `{key}` is for `command` servers"),
-                        ));
-                    }
-                }
-                let text = url.get_ref().trim();
-                let rest = text
-                    .strip_prefix("http://")
-                    .or_else(|| text.strip_prefix("https://"));
-                if rest.is_none_or(|rest| rest.is_empty() || rest.starts_with('/')) {
-                    return Err(error(
-                        url.span(),
-                        format!(
-                            "{entry}: `url` must be an http:// or https:// address, got {text:?}"
-                        ),
-                    ));
-                }
-                let headers = self.headers.map(Spanned::into_inner).unwrap_or_default();
-                for (header, value) in &headers {
-                    let valid_name = !header.is_empty()
-                        && header
-                            .bytes()
-                            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
-                    let valid_value = value
-                        .bytes()
-                        .all(|b| b == b'\t' || (0x20..0x7f).contains(&b));
-                    if !valid_name || !valid_value {
-                        return Err(error(
-                            url.span(),
-                            format!(
-                                "{entry}: header {header:?} is not a valid HTTP header name and value"
-                            ),
-                        ));
-                    }
-                }
-                McpTransport::Http {
-                    url: text.to_owned(),
-                    headers,
-                }
+                entry.http(url, self.env.as_ref(), self.cwd.as_ref(), self.headers)?
             }
         };
         let timeout_ms = match &self.timeout_ms {
-            Some(value) => positive(value, "timeout_ms")?,
+            Some(value) => entry.positive(value, "timeout_ms")?,
             None => DEFAULT_TIMEOUT_MS,
         };
         let startup_timeout_ms = match &self.startup_timeout_ms {
-            Some(value) => positive(value, "startup_timeout_ms")?,
+            Some(value) => entry.positive(value, "startup_timeout_ms")?,
             None => DEFAULT_STARTUP_TIMEOUT_MS,
         };
+        Ok(McpServerConfig {
+            name,
+            transport,
+            timeout_ms,
+            startup_timeout_ms,
+            tools: entry.tools(self.tools)?,
+            filter: entry.filter(self.include, self.exclude, at)?,
+        })
+    }
+}
+
+/// One `[[mcp]]` entry being checked: its label (`MCP server `name``), which prefixes
+/// every problem, and the caller's `error`, which places it in the file.
+struct Entry<'a> {
+    label: String,
+    error: &'a dyn Fn(Range<usize>, String) -> Error,
+}
+
+impl Entry<'_> {
+    /// The problem `message` of this entry, placed at `span`.
+    fn fail(&self, span: Range<usize>, message: impl std::fmt::Display) -> Error {
+        (self.error)(span, format!("{}: {message}", self.label))
+    }
+
+    /// A timeout (`key`): a positive, finite number of milliseconds, at most 1e12.
+    fn positive(&self, value: &Spanned<f64>, key: &str) -> Result<f64, Error> {
+        let ms = *value.get_ref();
+        if ms.is_finite() && ms > 0.0 && ms <= 1e12 {
+            Ok(ms)
+        } else {
+            Err(self.fail(
+                value.span(),
+                format!("`{key}` must be a positive number of milliseconds, got {ms}"),
+            ))
+        }
+    }
+
+    /// A `command` (stdio) server: no `headers`, a program, `env`, and `cwd` relative to
+    /// `base_dir` (the configuration file's directory) unless absolute.
+    fn stdio(
+        &self,
+        command: Spanned<Vec<String>>,
+        env: Option<Spanned<BTreeMap<String, String>>>,
+        cwd: Option<Spanned<PathBuf>>,
+        headers: Option<&Spanned<BTreeMap<String, String>>>,
+        base_dir: &Path,
+    ) -> Result<McpTransport, Error> {
+        if let Some(headers) = headers {
+            return Err(self.fail(headers.span(), "`headers` is for `url` servers"));
+        }
+        if command.get_ref().first().is_none_or(String::is_empty) {
+            return Err(self.fail(command.span(), "`command` needs at least the program"));
+        }
+        let cwd = match cwd.map(Spanned::into_inner) {
+            Some(dir) if dir.is_absolute() => dir,
+            Some(dir) => base_dir.join(dir),
+            None => base_dir.to_path_buf(),
+        };
+        Ok(McpTransport::Stdio {
+            command: command.into_inner(),
+            env: env.map(Spanned::into_inner).unwrap_or_default(),
+            cwd,
+        })
+    }
+
+    /// A `url` (streamable HTTP) server: no `env` or `cwd`, an http(s) address, and valid
+    /// `headers`.
+    fn http(
+        &self,
+        url: Spanned<String>,
+        env: Option<&Spanned<BTreeMap<String, String>>>,
+        cwd: Option<&Spanned<PathBuf>>,
+        headers: Option<Spanned<BTreeMap<String, String>>>,
+    ) -> Result<McpTransport, Error> {
+        for (key, span) in [
+            ("env", env.map(Spanned::span)),
+            ("cwd", cwd.map(Spanned::span)),
+        ] {
+            if let Some(span) = span {
+                return Err(self.fail(span, format!("`{key}` is for `command` servers")));
+            }
+        }
+        let text = self.url(&url)?;
+        let headers = headers.map(Spanned::into_inner).unwrap_or_default();
+        self.headers(&headers, url.span())?;
+        Ok(McpTransport::Http {
+            url: text.to_owned(),
+            headers,
+        })
+    }
+
+    /// `url`: `http://` or `https://` and a host, trimmed.
+    fn url<'u>(&self, url: &'u Spanned<String>) -> Result<&'u str, Error> {
+        let text = url.get_ref().trim();
+        let rest = text
+            .strip_prefix("http://")
+            .or_else(|| text.strip_prefix("https://"));
+        if rest.is_none_or(|rest| rest.is_empty() || rest.starts_with('/')) {
+            return Err(self.fail(
+                url.span(),
+                format!("`url` must be an http:// or https:// address, got {text:?}"),
+            ));
+        }
+        Ok(text)
+    }
+
+    /// `headers`: each a valid HTTP header name (a token) and value (visible ASCII, spaces
+    /// and tabs); a problem is placed at the `url`.
+    fn headers(&self, headers: &BTreeMap<String, String>, url: Range<usize>) -> Result<(), Error> {
+        for (header, value) in headers {
+            let valid_name = !header.is_empty()
+                && header
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+            let valid_value = value
+                .bytes()
+                .all(|b| b == b'\t' || (0x20..0x7f).contains(&b));
+            if !valid_name || !valid_value {
+                return Err(self.fail(
+                    url,
+                    format!("header {header:?} is not a valid HTTP header name and value"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// `tools`: per-tool settings, each under a non-empty name, with a positive
+    /// `timeout_ms` if given.
+    fn tools(
+        &self,
+        raw: BTreeMap<String, Spanned<RawToolSettings>>,
+    ) -> Result<BTreeMap<String, McpToolSettings>, Error> {
         let mut tools = BTreeMap::new();
-        for (tool, settings) in self.tools {
+        for (tool, settings) in raw {
             let span = settings.span();
             let settings = settings.into_inner();
             if tool.is_empty() {
-                return Err(error(
-                    span,
-                    format!("{entry}: a `tools` entry needs a name"),
-                ));
+                return Err(self.fail(span, "a `tools` entry needs a name"));
             }
             let timeout_ms = match &settings.timeout_ms {
-                Some(value) => Some(positive(value, &format!("tools.{tool}.timeout_ms"))?),
+                Some(value) => Some(self.positive(value, &format!("tools.{tool}.timeout_ms"))?),
                 None => None,
             };
             tools.insert(
@@ -310,51 +366,50 @@ impl RawMcpServer {
                 },
             );
         }
-        let filter = match (self.include, self.exclude) {
-            (Some(_), Some(exclude)) => {
-                return Err(error(
-                    exclude.span(),
-                    format!("{entry}: give either `include` or `exclude`, not both"),
-                ));
-            }
-            (include, exclude) => {
-                let list = include.as_ref().or(exclude.as_ref());
-                if let Some(list) = list {
-                    let key = if include.is_some() {
-                        "include"
-                    } else {
-                        "exclude"
-                    };
-                    let mut seen = std::collections::BTreeSet::new();
-                    for tool in list.get_ref() {
-                        if tool.is_empty() {
-                            return Err(error(
-                                list.span(),
-                                format!("{entry}: `{key}` has an empty tool name"),
-                            ));
-                        }
-                        if !seen.insert(tool.as_str()) {
-                            return Err(error(
-                                list.span(),
-                                format!("{entry}: `{key}` names `{tool}` twice"),
-                            ));
-                        }
-                    }
-                }
-                ToolFilter {
-                    place: list.map(|list| at(list.span())),
-                    include: include.map(Spanned::into_inner),
-                    exclude: exclude.map(Spanned::into_inner).unwrap_or_default(),
-                }
-            }
-        };
-        Ok(McpServerConfig {
-            name,
-            transport,
-            timeout_ms,
-            startup_timeout_ms,
-            tools,
-            filter,
+        Ok(tools)
+    }
+
+    /// `include` / `exclude`: at most one of them, naming no tool twice and none empty;
+    /// `at` places the list for errors found when the server lists its tools.
+    fn filter(
+        &self,
+        include: Option<Spanned<Vec<String>>>,
+        exclude: Option<Spanned<Vec<String>>>,
+        at: &dyn Fn(Range<usize>) -> String,
+    ) -> Result<ToolFilter, Error> {
+        if let (Some(_), Some(exclude)) = (&include, &exclude) {
+            return Err(self.fail(
+                exclude.span(),
+                "give either `include` or `exclude`, not both",
+            ));
+        }
+        let list = include.as_ref().or(exclude.as_ref());
+        if let Some(list) = list {
+            let key = if include.is_some() {
+                "include"
+            } else {
+                "exclude"
+            };
+            self.tool_names(list, key)?;
+        }
+        Ok(ToolFilter {
+            place: list.map(|list| at(list.span())),
+            include: include.map(Spanned::into_inner),
+            exclude: exclude.map(Spanned::into_inner).unwrap_or_default(),
         })
+    }
+
+    /// The tool names of an `include` or `exclude` list (`key`): none empty, none twice.
+    fn tool_names(&self, list: &Spanned<Vec<String>>, key: &str) -> Result<(), Error> {
+        let mut seen = std::collections::BTreeSet::new();
+        for tool in list.get_ref() {
+            if tool.is_empty() {
+                return Err(self.fail(list.span(), format!("`{key}` has an empty tool name")));
+            }
+            if !seen.insert(tool.as_str()) {
+                return Err(self.fail(list.span(), format!("`{key}` names `{tool}` twice")));
+            }
+        }
+        Ok(())
     }
 }

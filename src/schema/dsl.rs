@@ -493,7 +493,9 @@ impl Reader {
     }
 
     /// Reads one value schema; `property` allows the `required` flag. Returns the schema
-    /// and whether it was marked required.
+    /// and whether it was marked required. The keys are read one family at a time, in the
+    /// order their problems are reported: unexpected keys, `required`, `oneOf` or `type`
+    /// (with the keys of that type), `enum` and `const`, then the annotations.
     fn value(
         &mut self,
         spec: &JsonValue,
@@ -514,6 +516,32 @@ impl Reader {
             return placeholder;
         };
         let kind_name = map.get("type").and_then(JsonValue::as_str);
+        self.unexpected_keys(map, kind_name, pointer, property);
+        let required = self.required_flag(map, pointer, property);
+        let schema = match map.get("oneOf") {
+            Some(branches) => self.one_of(branches, pointer, depth),
+            None => self.typed(map, kind_name, pointer, depth),
+        };
+        let Some(mut schema) = schema else {
+            return placeholder;
+        };
+        self.enum_and_const(map, &mut schema, pointer);
+        self.annotations(map, &mut schema, pointer);
+        if kind_name == Some("json") {
+            self.json_annotations(map, &mut schema, pointer);
+        }
+        (schema, required)
+    }
+
+    /// Every key the node's kind does not take (`oneOf` takes no other key; annotations and,
+    /// on a property, `required` are always allowed), in key order.
+    fn unexpected_keys(
+        &mut self,
+        map: &serde_json::Map<String, JsonValue>,
+        kind_name: Option<&str>,
+        pointer: &str,
+        property: bool,
+    ) {
         let allowed: &[&str] = match (kind_name, map.contains_key("oneOf")) {
             (_, true) => &["oneOf"],
             (Some("array"), _) => &["type", "items"],
@@ -529,7 +557,16 @@ impl Reader {
                 self.issue(pointer, format!("unexpected key `{key}`"));
             }
         }
-        let required = match map.get("required") {
+    }
+
+    /// `required` (on a property only; elsewhere it is an unexpected key): true or false.
+    fn required_flag(
+        &mut self,
+        map: &serde_json::Map<String, JsonValue>,
+        pointer: &str,
+        property: bool,
+    ) -> bool {
+        match map.get("required") {
             Some(JsonValue::Bool(flag)) if property => *flag,
             Some(other) if property => {
                 self.issue(
@@ -539,91 +576,130 @@ impl Reader {
                 false
             }
             _ => false,
+        }
+    }
+
+    /// `oneOf`: an array of schemas, each read at `oneOf/<i>`; `None` if it is not an array.
+    fn one_of(
+        &mut self,
+        branches: &JsonValue,
+        pointer: &mut String,
+        depth: usize,
+    ) -> Option<ValueSchema> {
+        let Some(items) = branches.as_array() else {
+            self.issue(pointer, "`oneOf` must be an array of schemas".into());
+            return None;
         };
         let saved = pointer.len();
-        let mut schema = if let Some(branches) = map.get("oneOf") {
-            match branches.as_array() {
-                Some(items) => {
-                    let mut nodes = Vec::new();
-                    for (index, item) in items.iter().enumerate() {
-                        pointer.push_str(&format!("/oneOf/{index}"));
-                        nodes.push(self.value(item, pointer, depth + 1, false).0);
-                        pointer.truncate(saved);
-                    }
-                    ValueSchema::one_of(nodes)
-                }
-                None => {
-                    self.issue(pointer, "`oneOf` must be an array of schemas".into());
-                    return placeholder;
-                }
+        let mut nodes = Vec::new();
+        for (index, item) in items.iter().enumerate() {
+            pointer.push_str(&format!("/oneOf/{index}"));
+            nodes.push(self.value(item, pointer, depth + 1, false).0);
+            pointer.truncate(saved);
+        }
+        Some(ValueSchema::one_of(nodes))
+    }
+
+    /// `type`: a scalar, `json`, `array` or `object` (with their keys); `None` if it is
+    /// missing or unknown.
+    fn typed(
+        &mut self,
+        map: &serde_json::Map<String, JsonValue>,
+        kind_name: Option<&str>,
+        pointer: &mut String,
+        depth: usize,
+    ) -> Option<ValueSchema> {
+        Some(match kind_name {
+            Some("string") => ValueSchema::string(),
+            Some("number") => ValueSchema::number(),
+            Some("integer") => ValueSchema::integer(),
+            Some("boolean") => ValueSchema::boolean(),
+            Some("null") => ValueSchema::null(),
+            Some("json") => ValueSchema::json(),
+            Some("array") => self.array(map, pointer, depth),
+            Some("object") => self.object(map, pointer, depth),
+            Some(other) => {
+                self.issue(pointer, format!("unknown type {other:?}"));
+                return None;
             }
-        } else {
-            match kind_name {
-                Some("string") => ValueSchema::string(),
-                Some("number") => ValueSchema::number(),
-                Some("integer") => ValueSchema::integer(),
-                Some("boolean") => ValueSchema::boolean(),
-                Some("null") => ValueSchema::null(),
-                Some("json") => ValueSchema::json(),
-                Some("array") => match map.get("items") {
-                    None => ValueSchema::array_of_any(),
-                    Some(items) => {
-                        pointer.push_str("/items");
-                        let items = self.value(items, pointer, depth + 1, false).0;
-                        pointer.truncate(saved);
-                        ValueSchema::array(items)
-                    }
-                },
-                Some("object") => {
-                    let additional = match map.get("additionalProperties") {
-                        Some(JsonValue::Bool(flag)) => *flag,
-                        Some(other) => {
-                            self.issue(
-                                pointer,
-                                format!(
-                                    "`additionalProperties` must be true or false, got {other}"
-                                ),
-                            );
-                            true
-                        }
-                        None => {
-                            self.issue(
-                                pointer,
-                                "object schemas declare `additionalProperties: true | false`"
-                                    .into(),
-                            );
-                            true
-                        }
-                    };
-                    let mut object = ValueSchema::object(additional);
-                    match map.get("properties") {
-                        None => {}
-                        Some(JsonValue::Object(props)) => {
-                            for (name, prop) in props {
-                                pointer.push_str("/properties/");
-                                pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
-                                let (schema, required) = self.value(prop, pointer, depth + 1, true);
-                                pointer.truncate(saved);
-                                object = object.with_property(name.clone(), schema, required);
-                            }
-                        }
-                        Some(other) => self.issue(
-                            pointer,
-                            format!("`properties` must be an object, got {other}"),
-                        ),
-                    }
-                    object
-                }
-                Some(other) => {
-                    self.issue(pointer, format!("unknown type {other:?}"));
-                    return placeholder;
-                }
-                None => {
-                    self.issue(pointer, "a schema needs `type` (or `oneOf`)".into());
-                    return placeholder;
-                }
+            None => {
+                self.issue(pointer, "a schema needs `type` (or `oneOf`)".into());
+                return None;
+            }
+        })
+    }
+
+    /// An array's `items`: one schema, read at `items`; without it, any elements.
+    fn array(
+        &mut self,
+        map: &serde_json::Map<String, JsonValue>,
+        pointer: &mut String,
+        depth: usize,
+    ) -> ValueSchema {
+        let Some(items) = map.get("items") else {
+            return ValueSchema::array_of_any();
+        };
+        let saved = pointer.len();
+        pointer.push_str("/items");
+        let items = self.value(items, pointer, depth + 1, false).0;
+        pointer.truncate(saved);
+        ValueSchema::array(items)
+    }
+
+    /// An object's `additionalProperties` (required: true or false) and `properties` (an
+    /// object of property schemas, each read at `properties/<name>`).
+    fn object(
+        &mut self,
+        map: &serde_json::Map<String, JsonValue>,
+        pointer: &mut String,
+        depth: usize,
+    ) -> ValueSchema {
+        let additional = match map.get("additionalProperties") {
+            Some(JsonValue::Bool(flag)) => *flag,
+            Some(other) => {
+                self.issue(
+                    pointer,
+                    format!("`additionalProperties` must be true or false, got {other}"),
+                );
+                true
+            }
+            None => {
+                self.issue(
+                    pointer,
+                    "object schemas declare `additionalProperties: true | false`".into(),
+                );
+                true
             }
         };
+        let mut object = ValueSchema::object(additional);
+        match map.get("properties") {
+            None => {}
+            Some(JsonValue::Object(props)) => {
+                let saved = pointer.len();
+                for (name, prop) in props {
+                    pointer.push_str("/properties/");
+                    pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
+                    let (schema, required) = self.value(prop, pointer, depth + 1, true);
+                    pointer.truncate(saved);
+                    object = object.with_property(name.clone(), schema, required);
+                }
+            }
+            Some(other) => self.issue(
+                pointer,
+                format!("`properties` must be an object, got {other}"),
+            ),
+        }
+        object
+    }
+
+    /// `enum` (an array) and `const`, kept as written: `compile` checks them against the
+    /// node's type.
+    fn enum_and_const(
+        &mut self,
+        map: &serde_json::Map<String, JsonValue>,
+        schema: &mut ValueSchema,
+        pointer: &str,
+    ) {
         if let Some(values) = map.get("enum") {
             match values.as_array() {
                 Some(items) => schema.enum_values = Some(items.clone()),
@@ -633,6 +709,15 @@ impl Reader {
         if let Some(value) = map.get("const") {
             schema.constant = Some(value.clone());
         }
+    }
+
+    /// `description` and `title`: strings.
+    fn annotations(
+        &mut self,
+        map: &serde_json::Map<String, JsonValue>,
+        schema: &mut ValueSchema,
+        pointer: &str,
+    ) {
         match map.get("description") {
             None => {}
             Some(JsonValue::String(text)) => schema.description = Some(text.clone()),
@@ -646,24 +731,30 @@ impl Reader {
             Some(JsonValue::String(text)) => schema.title = Some(text.clone()),
             Some(other) => self.issue(pointer, format!("`title` must be a string, got {other}")),
         }
-        if kind_name == Some("json") {
-            for (keyword, slot) in [
-                ("default", &mut schema.default),
-                ("examples", &mut schema.examples),
-            ] {
-                let Some(value) = map.get(keyword) else {
-                    continue;
-                };
-                match check_lossless(value) {
-                    Ok(()) => *slot = Some(value.clone()),
-                    Err(err) => self.issue(
-                        pointer,
-                        format!("`{keyword}` must be lossless JSON data: {err}"),
-                    ),
-                }
+    }
+
+    /// `default` and `examples` of a `json` node: lossless JSON data.
+    fn json_annotations(
+        &mut self,
+        map: &serde_json::Map<String, JsonValue>,
+        schema: &mut ValueSchema,
+        pointer: &str,
+    ) {
+        for (keyword, slot) in [
+            ("default", &mut schema.default),
+            ("examples", &mut schema.examples),
+        ] {
+            let Some(value) = map.get(keyword) else {
+                continue;
+            };
+            match check_lossless(value) {
+                Ok(()) => *slot = Some(value.clone()),
+                Err(err) => self.issue(
+                    pointer,
+                    format!("`{keyword}` must be lossless JSON data: {err}"),
+                ),
             }
         }
-        (schema, required)
     }
 }
 

@@ -260,7 +260,10 @@ impl Config {
         Self::parse(&text, path)
     }
 
-    /// Checks configuration `text` that came from `path`.
+    /// Checks configuration `text` that came from `path`. The keys are checked one at a
+    /// time, in this order, and the first problem is the error: `mode`,
+    /// `max_parallel_sub_calls`, `[runtime]`, `[[tools]]`, `[builtin]`, `[[mcp]]`, then
+    /// `[policy]` (which overrides a tool's own `policy`).
     pub fn parse(text: &str, path: &Path) -> Result<Config, Error> {
         let shown = path.display().to_string();
         let place = Place { path: &shown, text };
@@ -271,48 +274,78 @@ impl Config {
                 None => Error::new(ErrorCode::InvalidConfig, format!("{shown}: {message}")),
             }
         })?;
-        let base_dir = path
-            .parent()
-            .map(|p| {
-                if p.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    p
-                }
-            })
-            .unwrap_or(Path::new("."))
-            .to_path_buf();
-        let mut config = Config::defaults(base_dir);
+        let mut config = Config::defaults(base_dir_of(path));
         config.path = Some(path.to_path_buf());
+        config.apply_mode(&place, raw.mode)?;
+        config.apply_max_parallel_sub_calls(&place, raw.max_parallel_sub_calls)?;
+        config.apply_runtime(&place, raw.runtime)?;
+        config.apply_tools(&place, raw.tools.0)?;
+        config.apply_builtin(&place, raw.builtin)?;
+        config.apply_mcp(&place, raw.mcp.0)?;
+        for (name, policy) in raw.policy {
+            config.policies.insert(name, policy.into_inner());
+        }
+        Ok(config)
+    }
 
-        if let Some(mode) = raw.mode {
-            config.mode = mode
+    /// `mode`: a presentation mode (`native`, `code` or `both`).
+    fn apply_mode(
+        &mut self,
+        place: &Place<'_>,
+        mode: Option<Spanned<String>>,
+    ) -> Result<(), Error> {
+        if let Some(mode) = mode {
+            self.mode = mode
                 .get_ref()
                 .parse()
                 .map_err(|err: Error| place.error(mode.span(), err.message()))?;
         }
-        if let Some(limit) = raw.max_parallel_sub_calls {
+        Ok(())
+    }
+
+    /// `max_parallel_sub_calls`: a count Code Mode's own rules accept.
+    fn apply_max_parallel_sub_calls(
+        &mut self,
+        place: &Place<'_>,
+        limit: Option<Spanned<i64>>,
+    ) -> Result<(), Error> {
+        if let Some(limit) = limit {
             let value = usize::try_from(*limit.get_ref()).unwrap_or(0);
             CodeModeConfig::default()
                 .with_max_parallel_sub_calls(value)
                 .validate()
                 .map_err(|err| place.error(limit.span(), err.message()))?;
-            config.max_parallel_sub_calls = value;
+            self.max_parallel_sub_calls = value;
         }
-        if let Some(mut runtime) = raw.runtime {
+        Ok(())
+    }
+
+    /// `[runtime]`: the `language`, `allow_unconfined`, then the engine's budgets.
+    fn apply_runtime(
+        &mut self,
+        place: &Place<'_>,
+        runtime: Option<RawRuntime>,
+    ) -> Result<(), Error> {
+        if let Some(mut runtime) = runtime {
             if let Some(language) = runtime.language.take() {
-                config.language = language
+                self.language = language
                     .get_ref()
                     .parse()
                     .map_err(|err: Error| place.error(language.span(), err.message()))?;
             }
             if let Some(allow) = runtime.allow_unconfined.take() {
-                config.allow_unconfined = allow;
+                self.allow_unconfined = allow;
             }
-            config.engine = engine_config(&place, runtime)?;
+            self.engine = engine_config(place, runtime)?;
         }
+        Ok(())
+    }
+
+    /// `[[tools]]`: each command tool under a usable name declared once, its `policy` kept
+    /// with the others.
+    fn apply_tools(&mut self, place: &Place<'_>, tools: Vec<RawCommandTool>) -> Result<(), Error> {
         let mut seen = BTreeMap::new();
-        for tool in raw.tools.0 {
+        for tool in tools {
             let name = tool.name.get_ref().clone();
             if name.is_empty() {
                 return Err(place.error(tool.name.span(), "a tool needs a non-empty `name`"));
@@ -330,55 +363,67 @@ impl Config {
                 ));
             }
             if let Some(policy) = tool.policy {
-                config.policies.insert(name.clone(), policy);
+                self.policies.insert(name.clone(), policy);
             }
-            config
-                .command_tools
-                .push(command_tool(&place, &config.base_dir, tool)?);
+            self.command_tools
+                .push(command_tool(place, &self.base_dir, tool)?);
         }
-        if let Some(builtin) = raw.builtin {
-            if let Some(root) = builtin.root {
-                config.builtin.root = if root.is_absolute() {
-                    root
-                } else {
-                    config.base_dir.join(root)
-                };
-            }
-            if let Some(enabled) = builtin.enabled {
-                for name in enabled.get_ref() {
-                    if !BuiltinConfig::ALL_TOOLS.contains(&name.as_str()) {
-                        return Err(place.error(
-                            enabled.span(),
-                            format!(
-                                "unknown built-in tool `{name}` (the built-in tools are {})",
-                                BuiltinConfig::ALL_TOOLS.join(", ")
-                            ),
-                        ));
-                    }
+        Ok(())
+    }
+
+    /// `[builtin]`: the `root` (relative to the file's folder) and the `enabled` tools, each
+    /// a built-in one.
+    fn apply_builtin(
+        &mut self,
+        place: &Place<'_>,
+        builtin: Option<RawBuiltin>,
+    ) -> Result<(), Error> {
+        let Some(builtin) = builtin else {
+            return Ok(());
+        };
+        if let Some(root) = builtin.root {
+            self.builtin.root = if root.is_absolute() {
+                root
+            } else {
+                self.base_dir.join(root)
+            };
+        }
+        if let Some(enabled) = builtin.enabled {
+            for name in enabled.get_ref() {
+                if !BuiltinConfig::ALL_TOOLS.contains(&name.as_str()) {
+                    return Err(place.error(
+                        enabled.span(),
+                        format!(
+                            "unknown built-in tool `{name}` (the built-in tools are {})",
+                            BuiltinConfig::ALL_TOOLS.join(", ")
+                        ),
+                    ));
                 }
-                config.builtin.enabled = enabled.into_inner();
             }
+            self.builtin.enabled = enabled.into_inner();
         }
-        let mut servers = BTreeMap::new();
-        for server in raw.mcp.0 {
+        Ok(())
+    }
+
+    /// `[[mcp]]`: each server declared once, then checked by [`RawMcpServer::check`].
+    fn apply_mcp(&mut self, place: &Place<'_>, servers: Vec<RawMcpServer>) -> Result<(), Error> {
+        let mut seen = BTreeMap::new();
+        for server in servers {
             let (name, span) = server.name();
-            if servers.insert(name.to_owned(), ()).is_some() {
+            if seen.insert(name.to_owned(), ()).is_some() {
                 return Err(place.error(
                     span,
                     format!("an MCP server named `{name}` is declared twice"),
                 ));
             }
             let checked = server.check(
-                &config.base_dir,
+                &self.base_dir,
                 &|span, message| place.error(span, message),
                 &|span| place.at(span),
             )?;
-            config.mcp.push(checked);
+            self.mcp.push(checked);
         }
-        for (name, policy) in raw.policy {
-            config.policies.insert(name, policy.into_inner());
-        }
-        Ok(config)
+        Ok(())
     }
 
     /// The Code Mode settings of this configuration.
@@ -387,6 +432,20 @@ impl Config {
             .with_mode(self.mode)
             .with_max_parallel_sub_calls(self.max_parallel_sub_calls)
     }
+}
+
+/// The folder of the configuration file at `path` (`.` for a bare file name).
+fn base_dir_of(path: &Path) -> PathBuf {
+    path.parent()
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
+        .unwrap_or(Path::new("."))
+        .to_path_buf()
 }
 
 fn engine_config(place: &Place<'_>, raw: RawRuntime) -> Result<EngineConfig, Error> {

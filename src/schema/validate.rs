@@ -59,6 +59,8 @@ impl Walk {
         self.first_only && !self.violations.is_empty()
     }
 
+    /// One value against one node: its depth and its numbers first, then the node's shape,
+    /// then, when the shape matched, its `enum` and `const`.
     fn node(&mut self, node: &Node, value: &JsonValue, depth: usize) {
         if depth >= max_depth() && (value.is_array() || value.is_object()) {
             self.report(format!("value nests deeper than {} levels", max_depth()));
@@ -68,7 +70,16 @@ impl Walk {
             self.lossless_number(value);
             return;
         }
-        match &node.shape {
+        if self.shape(&node.shape, value, depth) {
+            self.enum_and_const(node, value);
+        }
+    }
+
+    /// The shape of a node: any value, a scalar type, an array, an object or a `oneOf`.
+    /// `false` when the value is not of the shape's kind or the walk stopped inside an
+    /// array: its `enum` and `const` are not looked at then.
+    fn shape(&mut self, shape: &Shape, value: &JsonValue, depth: usize) -> bool {
+        match shape {
             Shape::Any => self.bounded(value, depth),
             Shape::Scalar(kind) => {
                 if !kind.matches(value) {
@@ -77,71 +88,86 @@ impl Walk {
                         kind.as_str(),
                         type_name(value)
                     ));
-                    return;
+                    return false;
                 }
             }
-            Shape::Array { items } => {
-                let JsonValue::Array(values) = value else {
-                    self.report(format!("expected array, got {}", type_name(value)));
-                    return;
-                };
-                let items = items.as_deref().unwrap_or(&ANY);
-                for (index, item) in values.iter().enumerate() {
-                    self.path.push_index(index);
-                    self.node(items, item, depth + 1);
-                    self.path.pop();
-                    if self.done() {
-                        return;
-                    }
-                }
-            }
+            Shape::Array { items } => return self.array(items.as_deref(), value, depth),
             Shape::Object(shape) => {
                 let JsonValue::Object(_) = value else {
                     self.report(format!("expected object, got {}", type_name(value)));
-                    return;
+                    return false;
                 };
                 self.object(shape, value, depth);
             }
-            Shape::OneOf(branches) => {
-                let matching: Vec<usize> = branches
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, branch)| is_valid_at(branch, value, depth))
-                    .map(|(index, _)| index)
-                    .collect();
-                match matching.len() {
-                    1 => {}
-                    0 => {
-                        let mut reasons = Vec::new();
-                        for (index, branch) in branches.iter().enumerate() {
-                            let mut inner = Walk {
-                                violations: Vec::new(),
-                                path: JsonPath::root(),
-                                first_only: true,
-                            };
-                            inner.node(branch, value, depth);
-                            if let Some(first) = inner.violations.first() {
-                                reasons.push(format!("branch {index}: {first}"));
-                            }
-                        }
-                        self.report(format!(
-                            "matches none of the {} oneOf branches ({})",
-                            branches.len(),
-                            reasons.join("; ")
-                        ));
-                    }
-                    _ => self.report(format!(
-                        "matches {} oneOf branches ({}); exactly one must match",
-                        matching.len(),
-                        matching
-                            .iter()
-                            .map(usize::to_string)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )),
-                }
+            Shape::OneOf(branches) => self.one_of(branches, value, depth),
+        }
+        true
+    }
+
+    /// An array, each element against `items` (any value without); `false` when the value
+    /// is not an array or the walk stopped at an element.
+    fn array(&mut self, items: Option<&Node>, value: &JsonValue, depth: usize) -> bool {
+        let JsonValue::Array(values) = value else {
+            self.report(format!("expected array, got {}", type_name(value)));
+            return false;
+        };
+        let items = items.unwrap_or(&ANY);
+        for (index, item) in values.iter().enumerate() {
+            self.path.push_index(index);
+            self.node(items, item, depth + 1);
+            self.path.pop();
+            if self.done() {
+                return false;
             }
         }
+        true
+    }
+
+    /// `oneOf`: exactly one branch matches; when none does, each branch's first violation
+    /// is the reason.
+    fn one_of(&mut self, branches: &[Node], value: &JsonValue, depth: usize) {
+        let matching: Vec<usize> = branches
+            .iter()
+            .enumerate()
+            .filter(|(_, branch)| is_valid_at(branch, value, depth))
+            .map(|(index, _)| index)
+            .collect();
+        match matching.len() {
+            1 => {}
+            0 => {
+                let mut reasons = Vec::new();
+                for (index, branch) in branches.iter().enumerate() {
+                    let mut inner = Walk {
+                        violations: Vec::new(),
+                        path: JsonPath::root(),
+                        first_only: true,
+                    };
+                    inner.node(branch, value, depth);
+                    if let Some(first) = inner.violations.first() {
+                        reasons.push(format!("branch {index}: {first}"));
+                    }
+                }
+                self.report(format!(
+                    "matches none of the {} oneOf branches ({})",
+                    branches.len(),
+                    reasons.join("; ")
+                ));
+            }
+            _ => self.report(format!(
+                "matches {} oneOf branches ({}); exactly one must match",
+                matching.len(),
+                matching
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+
+    /// `enum` (the value is one of them) and `const` (the value is it), numbers compared by
+    /// value.
+    fn enum_and_const(&mut self, node: &Node, value: &JsonValue) {
         if let Some(allowed) = &node.allowed
             && !allowed.iter().any(|candidate| json_equal(candidate, value))
         {

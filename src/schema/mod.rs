@@ -15,6 +15,7 @@
 //! [`crate::json::MAX_DEPTH`]. This module must not know about tools or the registry.
 
 mod dsl;
+mod model;
 mod output;
 mod subset;
 mod typed;
@@ -24,8 +25,9 @@ mod validate;
 mod proptests;
 
 pub use dsl::{ParameterSchema, PropertySpec, ValueSchema};
+pub use model::JsonType;
 pub use output::StructuredOutputSchema;
-pub use subset::{JsonSchema, JsonType, ObjectJsonSchema};
+pub use subset::{JsonSchema, ObjectJsonSchema};
 pub use typed::Typed;
 
 use std::fmt;

@@ -3,7 +3,7 @@
 use crate::json::{JsonPath, JsonValue, check_lossless, max_depth, type_name};
 
 use super::Violation;
-use super::subset::{Node, ObjectShape, Shape};
+use super::model::{Node, ObjectShape, Shape};
 
 /// JSON equality with numbers compared by value (`1 == 1.0`), as JSON Schema's `enum`
 /// and `const` require.

@@ -29,76 +29,19 @@ use tokio_util::task::TaskTracker;
 
 use crate::content::{ContentBlock, MessageSource, UserMessage};
 use crate::json::{JsonValue, check_lossless, deep_clone};
+use crate::registry::Registry;
 use crate::registry::scheduler::{Admission, Lane, Ticket};
-use crate::registry::{ExecutionMode, Registry};
 use crate::runtime::BindingHost;
 use crate::session::SessionEvent;
 use crate::tool::{Signal, ToolExecution, ToolExecutionInput, ToolExecutionResult};
 
 use super::dispatch_log::{CodeDispatchLog, logged_content};
-use super::layer::Layer;
-
-/// One settled sub-call, as the bridge records it for the outer result.
-///
-/// Every binding call the program made gets one, in submission order — also the calls
-/// the run abandoned because it settled before their turn came (their result is
-/// `ABORTED_BEFORE_DISPATCH`, `started` and `mode` are `None`) and the ones it cancelled
-/// in flight (`ABORTED`, or whatever the tool answered to the cancellation).
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct SubCallRecord {
-    /// The call's place in the program's submission order: the `<n>` of its id, counted
-    /// from 1.
-    pub index: u64,
-    /// `<parent>:code:<n>`.
-    pub sub_call_id: String,
-    /// The tool called.
-    pub name: String,
-    /// Its frozen arguments.
-    pub arguments: JsonValue,
-    /// Its final result.
-    pub result: Arc<ToolExecutionResult>,
-    /// How it was scheduled; `None` when the run settled before its turn came.
-    pub mode: Option<ExecutionMode>,
-    /// When the program made the call, relative to the start of the run.
-    pub submitted: std::time::Duration,
-    /// When the lane admitted it (its queue time is `started - submitted`); `None` when
-    /// it never started.
-    pub started: Option<std::time::Duration>,
-    /// When its dispatch (the around-dispatch chain and the body) ended and it gave its
-    /// parallel slot back (its run time is `dispatched - started`); `None` when it never
-    /// started. From here it may wait for earlier calls to commit.
-    pub dispatched: Option<std::time::Duration>,
-    /// When it settled (committed, after the post-execute and result stages).
-    pub settled: std::time::Duration,
-}
-
-impl SubCallRecord {
-    /// How long the call waited in the lane before it started (all of its life if it
-    /// never started).
-    pub fn queued(&self) -> std::time::Duration {
-        self.started
-            .unwrap_or(self.settled)
-            .saturating_sub(self.submitted)
-    }
-
-    /// How long it ran: from its start to the end of its dispatch (zero if it never
-    /// started).
-    pub fn ran(&self) -> std::time::Duration {
-        match (self.started, self.dispatched) {
-            (Some(started), Some(dispatched)) => dispatched.saturating_sub(started),
-            _ => std::time::Duration::ZERO,
-        }
-    }
-}
-
-/// Observes each settled sub-call (the command's `--verbose` and `--trace`).
-pub type SubCallObserver = Arc<dyn Fn(&SubCallRecord) + Send + Sync>;
+use super::record::{SubCallHooks, SubCallRecord};
 
 /// The state of one `run_code` run's bindings.
 pub(crate) struct RunBridge {
     registry: Registry,
-    layer: Arc<Layer>,
+    hooks: Arc<dyn SubCallHooks>,
     outer: Arc<ToolExecution>,
     lane: Arc<Lane>,
     /// Fires when the run settles (or the caller cancels): sub-calls are cancelled, and
@@ -117,11 +60,11 @@ pub(crate) struct RunBridge {
 impl RunBridge {
     pub(super) fn new(
         registry: Registry,
-        layer: Arc<Layer>,
+        hooks: Arc<dyn SubCallHooks>,
         outer: Arc<ToolExecution>,
         caller: &Signal,
     ) -> Arc<Self> {
-        let limit = layer.config().max_parallel_sub_calls;
+        let limit = hooks.max_parallel_sub_calls();
         Arc::new(RunBridge {
             lane: Lane::new(limit),
             run_signal: caller.child_token(),
@@ -130,7 +73,7 @@ impl RunBridge {
             deferred: Mutex::new(Vec::new()),
             started_at: std::time::Instant::now(),
             registry,
-            layer,
+            hooks,
             outer,
         })
     }
@@ -252,7 +195,7 @@ impl RunBridge {
             dispatched: dispatched_at,
             settled: self.started_at.elapsed(),
         };
-        self.layer.observe(self.outer.agent, &record);
+        self.hooks.observe(self.outer.agent, &record);
         drop(admission);
         drop(log_turn);
 

@@ -17,8 +17,8 @@ use crate::tool::{
     ScopeId, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult,
 };
 
-use super::bridge::{SubCallObserver, SubCallRecord};
 use super::mode::{PresentationMode, ScopePresentation};
+use super::record::{SubCallHooks, SubCallObserver, SubCallRecord};
 use super::{RUN_CODE, run_code};
 
 /// What Code Mode is configured with.
@@ -138,13 +138,13 @@ pub(super) struct Layer {
     handles: Mutex<Vec<Disposer>>,
 }
 
-impl Layer {
-    pub(super) fn config(&self) -> &CodeModeConfig {
-        &self.config
+impl SubCallHooks for Layer {
+    fn max_parallel_sub_calls(&self) -> usize {
+        self.config.max_parallel_sub_calls
     }
 
     /// Tells the observers about one settled sub-call of a run for `agent`.
-    pub(super) fn observe(&self, agent: Option<ScopeId>, record: &SubCallRecord) {
+    fn observe(&self, agent: Option<ScopeId>, record: &SubCallRecord) {
         let observer = self.observer.read().clone();
         if let Some(observer) = observer {
             observer(record);
@@ -154,7 +154,9 @@ impl Layer {
             run(record);
         }
     }
+}
 
+impl Layer {
     fn transport(&self, scope: &Scope) -> Option<Arc<ToolDefinition>> {
         if scope.mode() == PresentationMode::Native {
             return None;
@@ -347,7 +349,7 @@ impl CodeMode {
         let language = runtime.language();
         let definition = Arc::new(run_code::definition(
             self.layer.registry.clone(),
-            Arc::downgrade(&self.layer),
+            Arc::downgrade(&self.layer) as std::sync::Weak<dyn SubCallHooks>,
             runtime,
         )?);
         *self.layer.runtime.write() = Some(Runtime {

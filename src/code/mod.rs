@@ -25,14 +25,15 @@ mod dispatch_log;
 mod layer;
 mod mode;
 pub mod output;
+mod record;
 mod run_code;
 pub mod sdk;
 
 pub use assembly::{Assembly, PromptSection, advertised_output, assemble, sdk_tools};
-pub use bridge::{SubCallObserver, SubCallRecord};
 pub use dispatch_log::{CodeDispatchLog, CodeLogNext, ScopeDispatchLog};
 pub use layer::{CodeMode, CodeModeConfig, Program, ProgramRun};
 pub use mode::{PresentationMode, ScopePresentation};
+pub use record::{SubCallObserver, SubCallRecord};
 pub use run_code::run_code_description;
 
 /// The name of Code Mode's transport tool, reserved in every registry Code Mode is

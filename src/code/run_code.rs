@@ -17,8 +17,8 @@ use crate::tool::{ToolDefinition, ToolOutput, ToolRunContext};
 
 use super::RUN_CODE;
 use super::bridge::{BridgeHost, RunBridge};
-use super::layer::Layer;
 use super::output::{failure_text, success_text};
+use super::record::SubCallHooks;
 
 /// The description of `run_code` a model reads, per language.
 pub fn run_code_description(language: Language) -> &'static str {
@@ -69,11 +69,11 @@ fn output_schema() -> JsonSchema {
     .unwrap_or_else(|_| JsonSchema::any())
 }
 
-/// Builds the `run_code` definition over `runtime` for the registry and layer it is
-/// installed in. Both hold this definition, so it holds them weakly.
+/// Builds the `run_code` definition over `runtime` for the registry and layer (its hooks) it
+/// is installed in. Both hold this definition, so it holds them weakly.
 pub(crate) fn definition(
     registry: WeakRegistry,
-    layer: Weak<Layer>,
+    hooks: Weak<dyn SubCallHooks>,
     runtime: Arc<dyn CodeRuntime>,
 ) -> Result<ToolDefinition, Error> {
     let language = runtime.language();
@@ -105,16 +105,16 @@ pub(crate) fn definition(
             })
         })
         .execute(move |args, ctx| {
-            let installed = registry.upgrade().zip(layer.upgrade());
+            let installed = registry.upgrade().zip(hooks.upgrade());
             let runtime = runtime.clone();
             async move {
-                let Some((registry, layer)) = installed else {
+                let Some((registry, hooks)) = installed else {
                     return Err(Error::new(
                         ErrorCode::ToolFailed,
                         "Code Mode is no longer installed in this registry",
                     ));
                 };
-                run(registry, layer, runtime, &args, ctx).await
+                run(registry, hooks, runtime, &args, ctx).await
             }
         })
         .build()
@@ -152,7 +152,7 @@ fn read_arguments(args: &JsonValue) -> Result<(String, String), Error> {
 
 async fn run(
     registry: Registry,
-    layer: Arc<Layer>,
+    hooks: Arc<dyn SubCallHooks>,
     runtime: Arc<dyn CodeRuntime>,
     args: &JsonValue,
     ctx: ToolRunContext,
@@ -165,7 +165,7 @@ async fn run(
         .iter()
         .map(|tool| tool.name().to_owned())
         .collect();
-    let bridge = RunBridge::new(registry, layer, outer, ctx.signal());
+    let bridge = RunBridge::new(registry, hooks, outer, ctx.signal());
     let host = Arc::new(BridgeHost {
         bridge: bridge.clone(),
         runtime: tokio::runtime::Handle::current(),

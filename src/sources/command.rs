@@ -6,14 +6,13 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::Stdio;
 use std::sync::Arc;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
-use tokio::process::Command;
 
 use crate::error::{Error, ErrorCode};
 use crate::json::{JsonValue, parse_lossless};
+use crate::process::ProcessGroup;
 use crate::schema::{JsonSchema, validate_args};
 use crate::tool::{Signal, ToolAnnotations, ToolDefinition, ToolOutput};
 
@@ -112,36 +111,14 @@ async fn read_capped(
     }
 }
 
-/// How every tool process starts (command tools and stdio MCP servers): all three standard
-/// streams piped, killed when the handle is dropped, and in its own process group, so that
-/// killing the group ends everything it started (`npx` starts `node`).
-pub(crate) fn piped_process(
-    program: &str,
-    args: &[String],
-    cwd: &std::path::Path,
-    env: &BTreeMap<String, String>,
-) -> Command {
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .current_dir(cwd)
-        .envs(env)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    #[cfg(unix)]
-    command.process_group(0);
-    command
-}
-
 fn failed(message: String) -> Error {
     Error::new(ErrorCode::ToolFailed, message)
 }
 
 async fn run(spec: &CommandTool, args: &JsonValue, signal: &Signal) -> Result<JsonValue, Error> {
     let name = &spec.name;
-    let mut command = piped_process(&spec.command[0], &spec.command[1..], &spec.cwd, &spec.env);
+    let mut command =
+        crate::process::piped(&spec.command[0], &spec.command[1..], &spec.cwd, &spec.env);
     let mut child = command.spawn().map_err(|err| {
         failed(format!(
             "command tool `{name}` could not start `{}` in {}: {err}",
@@ -149,7 +126,7 @@ async fn run(spec: &CommandTool, args: &JsonValue, signal: &Signal) -> Result<Js
             spec.cwd.display()
         ))
     })?;
-    let group = ProcessGroup(child.id());
+    let group = ProcessGroup::led_by(child.id());
     let input = serde_json::to_vec(args)
         .map_err(|err| failed(format!("encoding the arguments failed: {err}")))?;
     let mut stdin = child.stdin.take();
@@ -233,13 +210,4 @@ async fn run(spec: &CommandTool, args: &JsonValue, signal: &Signal) -> Result<Js
             "command tool `{name}` printed output that is not one JSON value ({err}): {preview:?}"
         ))
     })
-}
-
-/// The process group of a command; killing it kills everything the command started.
-struct ProcessGroup(Option<u32>);
-
-impl ProcessGroup {
-    fn kill(&self) {
-        crate::process::kill_group(self.0);
-    }
 }

@@ -204,14 +204,14 @@ fn report_noise(server: &str, noise: &mut Noise) {
 /// A stdio server's process group; dropping it kills the group.
 #[derive(Debug)]
 struct ProcessGuard {
-    pid: Option<u32>,
+    group: crate::process::ProcessGroup,
     stop: CancellationToken,
 }
 
 impl Drop for ProcessGuard {
     fn drop(&mut self) {
         self.stop.cancel();
-        crate::process::kill_group(self.pid);
+        self.group.kill();
     }
 }
 
@@ -414,7 +414,7 @@ async fn connect_stdio(
     let Some((program, args)) = command.split_first() else {
         return Err(failed(server, "has an empty `command`"));
     };
-    let mut process = crate::sources::command::piped_process(program, args, cwd, env);
+    let mut process = crate::process::piped(program, args, cwd, env);
     let mut child = process.spawn().map_err(|err| {
         failed(
             server,
@@ -427,7 +427,7 @@ async fn connect_stdio(
     let report = Arc::new(ProcessReport::default());
     let stop = CancellationToken::new();
     let guard = ProcessGuard {
-        pid: child.id(),
+        group: crate::process::ProcessGroup::led_by(child.id()),
         stop: stop.clone(),
     };
     let (Some(stdin), Some(stdout), Some(stderr)) =

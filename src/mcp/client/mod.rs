@@ -21,10 +21,11 @@
 //!   name the server does not list is an `INVALID_CONFIG` error when it is first listed.
 //! - **Changes.** [`follow`] lists a server's tools again after its
 //!   `notifications/tools/list_changed`; [`McpCatalog`] names the new lists of every server
-//!   together, by the rules above, for the host to register.
+//!   together, by the rules above; `sync` registers them and keeps the registry's MCP tools
+//!   equal to what the servers list (the host makes one call to it).
 //!
-//! This module owns MCP connections and the definitions of their tools; it must not touch
-//! the registry (the host registers what it returns).
+//! This module owns MCP connections, the definitions of their tools and their syncing into
+//! a registry; only `sync` touches the registry, and only through its public scope API.
 
 pub mod call;
 
@@ -32,6 +33,7 @@ mod connect;
 pub mod discover;
 pub mod follow;
 mod supervise;
+pub(crate) mod sync;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;

@@ -31,13 +31,8 @@ pub fn bench(_c: &mut Criterion) {
 fn timers(host_runtime: &tokio::runtime::Runtime) {
     let engine = JsEngine::new(EngineConfig::default().with_warm_pool(2)).expect("engine");
     let program = "const started = Date.now();\nfor (let i = 0; i < 1_000_000; i++) setTimeout(() => {}, 1e6 + i);\nreturn Date.now() - started;";
-    let run = |program: &str| {
-        host_runtime.block_on(engine.run(CodeRunRequest {
-            program: program.to_owned(),
-            namespaces: vec![],
-            signal: Default::default(),
-        }))
-    };
+    let run =
+        |program: &str| host_runtime.block_on(engine.run(CodeRunRequest::new(program, vec![])));
     let _ = run("return 0");
     let started = Instant::now();
     let outcome = run(program);

@@ -49,11 +49,7 @@ fn wait_warm_js(engine: &JsEngine) {
 }
 
 fn request(program: &str, namespaces: Vec<BindingNamespace>) -> CodeRunRequest {
-    CodeRunRequest {
-        program: program.to_owned(),
-        namespaces,
-        signal: Default::default(),
-    }
+    CodeRunRequest::new(program, namespaces)
 }
 
 /// Answers every call at once with its arguments (from the caller's thread).
@@ -66,13 +62,7 @@ impl BindingHost for Echo {
 }
 
 fn echo_tools() -> Vec<BindingNamespace> {
-    vec![BindingNamespace {
-        global: "tools".into(),
-        error_class: "ToolCallError".into(),
-        member_property: "toolName".into(),
-        members: vec!["echo".into()],
-        host: Arc::new(Echo),
-    }]
+    vec![BindingNamespace::tools(vec!["echo".into()], Arc::new(Echo))]
 }
 
 /// Times one run polled as a task on the host runtime (as a pipeline call is: on a worker

@@ -128,11 +128,8 @@ pub fn bench(c: &mut Criterion) {
             for _ in 0..iters {
                 wait_warm(&engine);
                 let started = Instant::now();
-                let outcome = host_runtime.block_on(engine.run(CodeRunRequest {
-                    program: "return 1".to_owned(),
-                    namespaces: vec![],
-                    signal: Default::default(),
-                }));
+                let outcome =
+                    host_runtime.block_on(engine.run(CodeRunRequest::new("return 1", vec![])));
                 total += started.elapsed();
                 assert!(outcome.error.is_none(), "{outcome:?}");
             }

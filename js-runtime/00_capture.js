@@ -1,7 +1,7 @@
 // codemode runtime bootstrap, part 0: capture everything the bootstrap relies on.
 //
 // The files of js-runtime/ are fragments of ONE strict function body, concatenated in name
-// order by src/runtime/engine/sandbox.rs and evaluated in a fresh context before any
+// order by src/runtime/js/sandbox.rs and evaluated in a fresh context before any
 // program exists; `host` is the object of the host's natives. The function returns the host
 // API object (see 90_seal.js), which only the host holds. Every builtin the bootstrap uses is captured here, so a program that replaces
 // globals or prototypes (Object.prototype, JSON, Promise, Array.prototype, Symbol, ...)
@@ -77,7 +77,7 @@ const TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
 const TypedArrayPrototypeGetLengthRaw = ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, "length").get;
 const TypedArrayPrototypeGetSymbolToStringTagRaw = ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag).get;
 
-// The host's natives (src/runtime/engine/natives.rs): held here, never reachable by a program.
+// The host's natives (src/runtime/js/natives.rs): held here, never reachable by a program.
 const {
   kindsOf,
   getPromiseDetails,

@@ -4,7 +4,7 @@
 // on the first call that formats or describes a value (a console call with a non-string
 // argument or a `%` directive, a thrown value, a value the JSON check refuses): reading it
 // costs about a fifth of a sandbox, and most runs never need it. It is handed the
-// bootstrap's names it uses (see `inspectorImports`, written by src/runtime/engine/scripts.rs
+// bootstrap's names it uses (see `inspectorImports`, written by src/runtime/js/scripts.rs
 // after the last part) and returns `inspect`, `formatLogArgs`, `describeThrown`,
 // `describeNonPlain` and `conversionHint`. Evaluating it needs nothing a program can reach:
 // its top level only declares functions over the names it is given.

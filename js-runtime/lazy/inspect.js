@@ -3,7 +3,7 @@
 // Compiled apart from the bootstrap and evaluated in the run's realm the first time a value
 // has to be formatted or described (js-runtime/10_inspect.js loads it), so a run that only
 // logs strings, does not throw and returns plain data does not pay for reading it.
-// src/runtime/engine/scripts.rs wraps this file in a strict function whose parameter holds
+// src/runtime/js/scripts.rs wraps this file in a strict function whose parameter holds
 // the bootstrap's names it uses (`INSPECTOR_IMPORTS` there; a unit test checks that every
 // bootstrap name used here is in it), and which returns `inspect`, `formatLogArgs`,
 // `describeThrown`, `describeNonPlain` and `conversionHint`. The bootstrap's rules
@@ -471,7 +471,7 @@ function describeBoxed(value) {
 
 // `describeError` is what a log line and a failed run show for an error: its stack, which
 // starts with `Name: message`, keeping only the program's frames and with positions as the
-// model wrote them (the wrapper's head shifts line 1; see src/runtime/strip.rs).
+// model wrote them (the wrapper's head shifts line 1; see src/runtime/js/strip.rs).
 
 /** Reads a property the way Node's inspect reads an error's stack and message: getters run
  * (bounded by the compute budget); a throwing getter reads as undefined. */

@@ -7,9 +7,9 @@
 //! [`CodeRunError`] of one of six kinds, never an `Err`.
 //!
 //! The shipped runtime is [`JsEngine`] (deno_core; QuickJS by default, V8 by feature), with
-//! TypeScript erased by [`strip`] and budgets set by [`EngineConfig`].
+//! TypeScript erased by [`js::strip`] and budgets set by [`EngineConfig`].
 //!
-//! This module owns the seam's types; the engine lives in [`engine`]. It must not know about
+//! This module owns the seam's types; the JavaScript engine lives in [`js`], the Python one in `python`. It must not know about
 //! tools, the registry or Code Mode (Code Mode's bridge builds on this seam).
 
 use std::fmt;
@@ -21,17 +21,22 @@ use tokio_util::sync::CancellationToken;
 use crate::json::JsonValue;
 
 pub mod config;
-pub mod engine;
+pub mod js;
 mod ledger;
 #[cfg(feature = "python")]
 pub mod python;
-pub mod strip;
 
 pub use config::EngineConfig;
-pub use engine::JsEngine;
+pub use js::JsEngine;
+
+/// The largest program a runtime accepts, in bytes (model-written programs are far smaller):
+/// a limit of the seam, so that every runtime refuses the same programs (the JavaScript
+/// engine's TypeScript stripping and the Python runtime both check it before any work).
+pub const MAX_PROGRAM_BYTES: usize = 512 * 1024;
 
 /// The language a runtime executes (it selects the SDK renderer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Language {
     /// TypeScript, type-stripped before it runs.
     TypeScript,
@@ -100,6 +105,7 @@ pub trait CodeRuntime: Send + Sync + 'static {
 
 /// One program to run.
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct CodeRunRequest {
     /// The program: the body of an async function (top-level `await` and `return` work).
     pub program: String,
@@ -107,6 +113,33 @@ pub struct CodeRunRequest {
     pub namespaces: Vec<BindingNamespace>,
     /// Cancels the run: it ends promptly as [`CodeRunErrorKind::Abort`].
     pub signal: CancellationToken,
+}
+
+impl CodeRunRequest {
+    /// A request to run `program` (the body of an async function) with `namespaces`, never
+    /// cancelled unless [`CodeRunRequest::with_signal`] gives it a token.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use codemode::runtime::CodeRunRequest;
+    /// let request = CodeRunRequest::new("return 1 + 1", Vec::new());
+    /// assert_eq!(request.program, "return 1 + 1");
+    /// assert!(!request.signal.is_cancelled());
+    /// ```
+    pub fn new(program: impl Into<String>, namespaces: Vec<BindingNamespace>) -> Self {
+        CodeRunRequest {
+            program: program.into(),
+            namespaces,
+            signal: CancellationToken::new(),
+        }
+    }
+
+    /// The same request, stopped (as `aborted`) when `signal` is cancelled.
+    pub fn with_signal(mut self, signal: CancellationToken) -> Self {
+        self.signal = signal;
+        self
+    }
 }
 
 impl fmt::Debug for CodeRunRequest {
@@ -121,6 +154,7 @@ impl fmt::Debug for CodeRunRequest {
 
 /// A global object of host functions, e.g. `tools` with one async function per tool.
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct BindingNamespace {
     /// The global's name, e.g. `"tools"`. Must be an identifier.
     pub global: String,
@@ -135,6 +169,33 @@ pub struct BindingNamespace {
     pub members: Vec<String>,
     /// Who answers the calls.
     pub host: Arc<dyn BindingHost>,
+}
+
+impl BindingNamespace {
+    /// A namespace: the global `global` whose members in `members` call `host`; a failed
+    /// call rejects with an instance of the class `error_class`, which names the member in
+    /// its property `member_property`.
+    pub fn new(
+        global: impl Into<String>,
+        error_class: impl Into<String>,
+        member_property: impl Into<String>,
+        members: Vec<String>,
+        host: Arc<dyn BindingHost>,
+    ) -> Self {
+        BindingNamespace {
+            global: global.into(),
+            error_class: error_class.into(),
+            member_property: member_property.into(),
+            members,
+            host,
+        }
+    }
+
+    /// Code Mode's namespace: the global `tools`, failures as `ToolCallError` naming the
+    /// tool in `toolName`.
+    pub fn tools(members: Vec<String>, host: Arc<dyn BindingHost>) -> Self {
+        Self::new("tools", "ToolCallError", "toolName", members, host)
+    }
 }
 
 impl fmt::Debug for BindingNamespace {
@@ -180,6 +241,7 @@ pub trait BindingHost: Send + Sync + 'static {
 
 /// What a run produced.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct CodeRunOutcome {
     /// The returned value; `None` when the program returned nothing (`undefined`) or failed.
     pub value: Option<JsonValue>,
@@ -187,6 +249,26 @@ pub struct CodeRunOutcome {
     pub logs: Vec<String>,
     /// Why the run failed, if it did.
     pub error: Option<CodeRunError>,
+}
+
+impl CodeRunOutcome {
+    /// A program that returned `value` (`None`: it returned nothing) after printing `logs`.
+    pub fn success(value: Option<JsonValue>, logs: Vec<String>) -> Self {
+        CodeRunOutcome {
+            value,
+            logs,
+            error: None,
+        }
+    }
+
+    /// A program that failed with `error` after printing `logs`.
+    pub fn failure(error: CodeRunError, logs: Vec<String>) -> Self {
+        CodeRunOutcome {
+            value: None,
+            logs,
+            error: Some(error),
+        }
+    }
 }
 
 /// Why a run failed.
@@ -216,6 +298,7 @@ impl fmt::Display for CodeRunError {
 
 /// The six ways a run fails.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum CodeRunErrorKind {
     /// The program threw, or failed to parse or strip.
     Exception,

@@ -37,7 +37,7 @@ use serde_json::Value;
 use super::envelope;
 
 /// The largest request body accepted by default, in bytes (4 MiB). A `run_code` program
-/// is at most [`MAX_PROGRAM_BYTES`](crate::runtime::strip::MAX_PROGRAM_BYTES) (512 KiB); even
+/// is at most [`MAX_PROGRAM_BYTES`](crate::runtime::MAX_PROGRAM_BYTES) (512 KiB); even
 /// with every byte escaped (`\u0000`, six bytes) its `tools/call` stays under this.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 
@@ -230,7 +230,7 @@ fn too_large(limit: usize, ended: bool) -> Response {
         envelope::INVALID_REQUEST,
         format!(
             "Invalid Request: the request body is over the limit of {limit} bytes; send a smaller message (a run_code program is at most {} bytes)",
-            crate::runtime::strip::MAX_PROGRAM_BYTES
+            crate::runtime::MAX_PROGRAM_BYTES
         ),
     );
     if !ended {
@@ -269,7 +269,7 @@ mod tests {
 
     #[test]
     fn the_largest_program_fits_the_default_limit_with_every_byte_escaped() {
-        let program = "\u{1}".repeat(crate::runtime::strip::MAX_PROGRAM_BYTES);
+        let program = "\u{1}".repeat(crate::runtime::MAX_PROGRAM_BYTES);
         let call = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
             "params": {"name": "run_code", "arguments": {"code": program, "description": "largest"}}});
         assert!(call.to_string().len() < DEFAULT_MAX_BODY_BYTES);

@@ -22,9 +22,17 @@ use deno_core::v8;
 use futures::StreamExt;
 
 use super::natives::{Answered, RunState, rejected};
-use super::run::Settled;
 use super::sandbox::{Sandbox, Thrown};
 use crate::json::{JsonValue, check_lossless_within, write_text};
+
+/// How the event loop left the program.
+pub(crate) enum Settled {
+    Fulfilled(v8::Global<v8::Value>),
+    Rejected(v8::Global<v8::Value>),
+    Uncaught(String),
+    NeverSettles,
+    Stopped,
+}
 
 /// Drives the run until `promise` settles, the run fails outside it, can never settle, or is
 /// stopped.

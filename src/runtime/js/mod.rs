@@ -1,4 +1,6 @@
-//! [`JsEngine`]: the deno_core code runtime (QuickJS by default, V8 by feature).
+//! [`JsEngine`]: the JavaScript engine — the deno_core code runtime (QuickJS by default, V8
+//! by feature) — and [`strip`], which turns the TypeScript the model wrote into the
+//! JavaScript it runs.
 //!
 //! Each run gets a fresh sandbox (a bare isolate and context with the bootstrap of
 //! `js-runtime/` loaded: [`sandbox`], its host functions: [`natives`]) on its own engine
@@ -33,6 +35,7 @@ mod pool;
 mod run;
 mod sandbox;
 mod scripts;
+pub mod strip;
 mod threads;
 mod timers;
 
@@ -51,11 +54,10 @@ pub const STOP_GRACE: Duration = Duration::from_millis(100);
 /// # async fn demo() -> Result<(), codemode::Error> {
 /// let engine = JsEngine::new(EngineConfig::default())?;
 /// let outcome = engine
-///     .run(CodeRunRequest {
-///         program: "const n: number = 2; console.log('hi'); return n * 21;".into(),
-///         namespaces: vec![],
-///         signal: Default::default(),
-///     })
+///     .run(CodeRunRequest::new(
+///         "const n: number = 2; console.log('hi'); return n * 21;",
+///         vec![],
+///     ))
 ///     .await;
 /// assert_eq!(outcome.value, Some(serde_json::json!(42)));
 /// assert_eq!(outcome.logs, ["hi"]);
@@ -69,6 +71,15 @@ pub struct JsEngine {
 impl JsEngine {
     /// Validates `config` (`INVALID_CONFIG` naming the field) and starts the engine: its
     /// watchdog thread and the warm pool.
+    ///
+    /// # Errors
+    ///
+    /// - [`ErrorCode::InvalidConfig`] when `config` is out of range
+    ///   ([`EngineConfig::validate`]; the message names the field).
+    /// - [`ErrorCode::HostFailed`] when the operating system refuses to start the engine's
+    ///   watchdog thread (the I/O error is the error's [`source`](std::error::Error::source)).
+    ///
+    /// The warm pool fills in the background and never fails here.
     pub fn new(config: EngineConfig) -> Result<JsEngine, Error> {
         config.validate()?;
         let watchdog = Watchdog::start().map_err(|err| {

@@ -17,12 +17,12 @@ use deno_core::v8;
 use tokio::sync::oneshot;
 
 use super::budget::{RunStop, StopReason, TimeBudget, Watchdog};
-use super::event_loop;
+use super::event_loop::{self, Settled};
 use super::natives::{RunState, watch_heap};
 use super::sandbox::{Sandbox, ScriptFailure};
+use super::strip::{PROGRAM_FILE, PreparedProgram, prepare_program};
 use crate::json::parse_lossless_within;
 use crate::runtime::ledger::{Ending, Ledger, failed, settle_output};
-use crate::runtime::strip::{PROGRAM_FILE, PreparedProgram, prepare_program};
 use crate::runtime::{BindingNamespace, CodeRunErrorKind, CodeRunOutcome, EngineConfig};
 
 /// A run handed to an engine thread.
@@ -106,15 +106,6 @@ pub(crate) fn written_off_outcome(
     config: &EngineConfig,
 ) -> CodeRunOutcome {
     settle_output(stop_ending(stop, config), ledger)
-}
-
-/// How the event loop left the program.
-pub(crate) enum Settled {
-    Fulfilled(v8::Global<v8::Value>),
-    Rejected(v8::Global<v8::Value>),
-    Uncaught(String),
-    NeverSettles,
-    Stopped,
 }
 
 async fn drive(

@@ -5,8 +5,8 @@
 //! deno_core re-exports, and the host functions the bootstrap needs are our own native
 //! callbacks ([`natives`](super::natives)), handed to the bootstrap as the argument of its
 //! function. deno_core's runtime loads its built-in ES modules into every runtime, and on the
-//! QuickJS backend a dropped runtime's module state kept its whole context alive (see the
-//! README's "Code runtime" section); a bare isolate loads no module and is released in full
+//! QuickJS backend a dropped runtime's module state kept its whole context alive (see
+//! "What a host can rely on" in docs/guarantees.md); a bare isolate loads no module and is released in full
 //! when dropped.
 //!
 //! The bootstrap (the files of `js-runtime/`, one strict function body; its text and how it
@@ -26,7 +26,7 @@ use deno_core::v8;
 
 use super::natives;
 use super::scripts::{self, compile_and_run};
-use crate::runtime::strip::{PROGRAM_FILE, program_position};
+use super::strip::{PROGRAM_FILE, program_position};
 
 /// A never-used isolate and context, ready for one program.
 ///
@@ -375,7 +375,7 @@ mod tests {
     use std::sync::mpsc;
 
     use super::*;
-    use crate::runtime::engine::threads::spawn_engine_thread;
+    use crate::runtime::js::threads::spawn_engine_thread;
 
     /// Boots a sandbox on an engine thread with the seal's arguments; the bootstrap's failure.
     fn boot_failure(engine_globals: Option<&'static str>, check_seal: bool) -> Option<String> {

@@ -15,7 +15,7 @@ use std::sync::LazyLock;
 
 use deno_core::v8;
 
-use crate::runtime::strip::{PROGRAM_FILE, program_position};
+use super::strip::{PROGRAM_FILE, program_position};
 
 /// The name the bootstrap carries in stack traces (its frames are dropped from messages).
 const BOOTSTRAP_FILE: &str = "codemode:runtime";

@@ -20,6 +20,8 @@ use swc_common::sync::Lrc;
 use swc_common::{GLOBALS, Globals, SourceMap};
 use swc_ts_fast_strip::{Mode, Options, operate};
 
+use crate::runtime::MAX_PROGRAM_BYTES;
+
 /// The file name the program carries in stack traces and messages.
 pub const PROGRAM_FILE: &str = "program.ts";
 
@@ -30,9 +32,6 @@ const WRAPPER_HEAD: &str = "(async function () {";
 /// Text placed after the program: on a line of its own, so a trailing `//` comment in the
 /// program cannot swallow it.
 const WRAPPER_TAIL: &str = "\n})()";
-
-/// The largest program accepted, in bytes (model-written programs are far smaller).
-pub const MAX_PROGRAM_BYTES: usize = 512 * 1024;
 
 /// Stack reserved for stripping, per byte of program. The stripper's parser, its
 /// type-erasing visitor and the syntax tree's drop recurse once per nesting level, and a stack
@@ -70,6 +69,31 @@ pub struct StripError {
 /// (always, on a thread whose stack bounds cannot be read), so no nesting depth can overflow
 /// a thread's stack. Call it on a thread's own stack, not on a fiber or coroutine stack of
 /// a different size: the room left is measured against the thread's stack.
+///
+/// # Errors
+///
+/// A [`StripError`] (not a [`crate::Error`]: it has no [`ErrorCode`](crate::ErrorCode);
+/// [`JsEngine`](super::JsEngine) reports it as an `exception` outcome, which Code Mode's
+/// `run_code` turns into `CODE_RUN_FAILED`) when
+///
+/// - `program` is longer than [`MAX_PROGRAM_BYTES`];
+/// - it has a syntax error, or TypeScript with no erasable form (`enum`, `namespace`,
+///   parameter properties, ...): the message names the problem and its `line:column` in
+///   the program as written;
+/// - the stripper itself panics on the program (the message asks to simplify the syntax).
+///
+/// # Examples
+///
+/// ```
+/// use codemode::runtime::js::strip::prepare_program;
+/// let prepared = prepare_program("const n: number = 1;\nreturn n")?;
+/// assert_eq!(prepared.lines, 2);
+/// assert!(!prepared.script.contains("number"));
+///
+/// let refused = prepare_program("enum Color { Red }");
+/// assert!(refused.is_err_and(|err| err.message.contains("enum")));
+/// # Ok::<(), codemode::runtime::js::strip::StripError>(())
+/// ```
 pub fn prepare_program(program: &str) -> Result<PreparedProgram, StripError> {
     if program.len() > MAX_PROGRAM_BYTES {
         return Err(StripError {

@@ -93,11 +93,7 @@ impl PythonConfig {
 /// let worker = WorkerCommand::current_exe().map_err(|e| codemode::Error::new(codemode::ErrorCode::HostFailed, e.to_string()))?;
 /// let engine = PythonEngine::new(EngineConfig::default(), PythonConfig::new(worker))?;
 /// let outcome = engine
-///     .run(CodeRunRequest {
-///         program: "print('hi')\nreturn 6 * 7".into(),
-///         namespaces: Vec::new(),
-///         signal: Default::default(),
-///     })
+///     .run(CodeRunRequest::new("print('hi')\nreturn 6 * 7", Vec::new()))
 ///     .await;
 /// assert_eq!(outcome.value, Some(serde_json::json!(42)));
 /// assert_eq!(outcome.logs, ["hi"]);
@@ -206,7 +202,7 @@ impl CodeRuntime for PythonEngine {
         let config = self.config;
         Box::pin(async move {
             // The same cap as TypeScript programs (checked before a worker is taken).
-            let limit = crate::runtime::strip::MAX_PROGRAM_BYTES;
+            let limit = crate::runtime::MAX_PROGRAM_BYTES;
             if request.program.len() > limit {
                 let message = format!(
                     "the program is {} bytes; the limit is {limit} bytes",

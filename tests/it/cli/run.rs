@@ -309,7 +309,7 @@ fn a_run_creates_exactly_one_sandbox() {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_codemode"))
         .args(["run", "-"])
         .current_dir(dir.path())
-        .env("CODEMODE_LOG", "codemode::runtime::engine::pool=debug")
+        .env("CODEMODE_LOG", "codemode::runtime::js::pool=debug")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

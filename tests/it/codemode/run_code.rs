@@ -645,13 +645,13 @@ impl codemode::runtime::CodeRuntime for DirectHost {
                 .call("get", json!({"value": 9_007_199_254_740_993_u64}))
                 .await;
             let fine = host.call("get", json!({"value": 1})).await;
-            codemode::runtime::CodeRunOutcome {
-                value: Some(json!({
+            codemode::runtime::CodeRunOutcome::success(
+                Some(json!({
                     "refused": refused.err(),
                     "fine": fine.ok(),
                 })),
-                ..Default::default()
-            }
+                Vec::new(),
+            )
         })
     }
 }

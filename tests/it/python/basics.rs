@@ -11,7 +11,7 @@ use crate::runtime::{TestHost, failure, tools, value};
 
 #[tokio::test]
 async fn programs_over_the_size_cap_are_refused_like_typescript_ones() {
-    let limit = codemode::runtime::strip::MAX_PROGRAM_BYTES;
+    let limit = codemode::runtime::MAX_PROGRAM_BYTES;
     let outcome = run(&"x = 1\n".repeat(limit / 6 + 1)).await;
     let message = failure(&outcome, CodeRunErrorKind::Exception);
     assert!(

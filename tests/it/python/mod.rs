@@ -40,11 +40,7 @@ pub(crate) static ENGINE: LazyLock<Arc<PythonEngine>> =
     LazyLock::new(|| Arc::new(engine_with(test_config())));
 
 pub(crate) fn request(program: &str, namespaces: Vec<BindingNamespace>) -> CodeRunRequest {
-    CodeRunRequest {
-        program: program.to_owned(),
-        namespaces,
-        signal: Default::default(),
-    }
+    CodeRunRequest::new(program, namespaces)
 }
 
 pub(crate) async fn run(program: &str) -> CodeRunOutcome {

@@ -283,13 +283,13 @@ async fn several_namespaces_each_with_their_own_error_class() {
     let other: Arc<TestHost> = TestHost::new();
     let namespaces = vec![
         tools(&tools_host, &["fail"]),
-        BindingNamespace {
-            global: "files".to_owned(),
-            error_class: "FileError".to_owned(),
-            member_property: "operation".to_owned(),
-            members: vec!["read".to_owned(), "fail".to_owned()],
-            host: other.clone(),
-        },
+        BindingNamespace::new(
+            "files",
+            "FileError",
+            "operation",
+            vec!["read".to_owned(), "fail".to_owned()],
+            other.clone(),
+        ),
     ];
     let outcome = engine
         .run(request(

@@ -23,7 +23,6 @@ use codemode::runtime::{
 use futures::future::BoxFuture;
 
 use crate::procfs::{peak_rss_bytes, process_cpu};
-use tokio_util::sync::CancellationToken;
 
 /// The heap budget of the fixture runs, in MiB.
 const HEAP_MB: u64 = 64;
@@ -48,21 +47,14 @@ impl BindingHost for Echo {
 }
 
 fn namespaces() -> Vec<BindingNamespace> {
-    vec![BindingNamespace {
-        global: "tools".to_owned(),
-        error_class: "ToolCallError".to_owned(),
-        member_property: "toolName".to_owned(),
-        members: vec!["read_file".to_owned()],
-        host: Arc::new(Echo),
-    }]
+    vec![BindingNamespace::tools(
+        vec!["read_file".to_owned()],
+        Arc::new(Echo),
+    )]
 }
 
 fn request(program: String) -> CodeRunRequest {
-    CodeRunRequest {
-        program,
-        namespaces: namespaces(),
-        signal: CancellationToken::new(),
-    }
+    CodeRunRequest::new(program, namespaces())
 }
 
 /// Runs the program at `CODEMODE_PROBE_PROGRAM` with the budgets of `CODEMODE_PROBE_*`, then a

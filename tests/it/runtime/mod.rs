@@ -20,7 +20,6 @@ use codemode::runtime::{
 };
 use futures::future::BoxFuture;
 use serde_json::json;
-use tokio_util::sync::CancellationToken;
 
 /// Taken by tests that keep a core busy (endless loops, big allocations), so the tests that
 /// measure CPU-time budgets against the clock get a core to themselves within this binary.
@@ -50,11 +49,7 @@ pub async fn run(engine: &JsEngine, program: &str) -> CodeRunOutcome {
 }
 
 pub fn request(program: &str, namespaces: Vec<BindingNamespace>) -> CodeRunRequest {
-    CodeRunRequest {
-        program: program.to_owned(),
-        namespaces,
-        signal: CancellationToken::new(),
-    }
+    CodeRunRequest::new(program, namespaces)
 }
 
 /// The value of a successful run (panics with the outcome otherwise).
@@ -149,13 +144,10 @@ impl BindingHost for TestHost {
 
 /// The `tools` namespace over `host` with `members`.
 pub fn tools(host: &Arc<TestHost>, members: &[&str]) -> BindingNamespace {
-    BindingNamespace {
-        global: "tools".to_owned(),
-        error_class: "ToolCallError".to_owned(),
-        member_property: "toolName".to_owned(),
-        members: members.iter().map(|m| (*m).to_owned()).collect(),
-        host: host.clone(),
-    }
+    BindingNamespace::tools(
+        members.iter().map(|m| (*m).to_owned()).collect(),
+        host.clone(),
+    )
 }
 
 /// Runs `program` with `tools` over `host`.

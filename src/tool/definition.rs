@@ -319,6 +319,17 @@ pub struct ToolBuilder {
     annotations: ToolAnnotations,
 }
 
+impl std::fmt::Debug for ToolBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolBuilder")
+            .field("name", &self.name)
+            .field("parameters", &self.parameters)
+            .field("has_execute", &self.execute.is_some())
+            .field("timeout_ms", &self.timeout_ms)
+            .finish_non_exhaustive()
+    }
+}
+
 impl ToolBuilder {
     /// What the tool does (the model reads it).
     pub fn description(mut self, text: impl Into<String>) -> Self {

@@ -98,6 +98,17 @@ pub struct TypedToolBuilder<A, O> {
     _types: PhantomData<fn() -> (A, O)>,
 }
 
+impl<A, O> std::fmt::Debug for TypedToolBuilder<A, O> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TypedToolBuilder")
+            .field("name", &self.name)
+            .field("closed", &self.closed)
+            .field("has_body", &self.body.is_some())
+            .field("timeout_ms", &self.timeout_ms)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<A, O> TypedToolBuilder<A, O>
 where
     A: DeserializeOwned + Send + 'static,

@@ -54,12 +54,16 @@
 //!
 //! Data flows one way: sources → registry → assembly → execute → bridge → runtime.
 //!
-//! - [`json`], [`content`], [`error`], [`session`]: the vocabulary — lossless JSON values,
-//!   content blocks and user messages, stable error codes, the session log's events.
+//! - `process` (private): the platform room — how tool processes start (streams piped, in a
+//!   process group of their own) and how their whole group is killed.
+//! - [`json`], [`content`], [`error`]: the vocabulary — lossless JSON values, content blocks
+//!   and user messages, stable error codes.
 //! - [`schema`]: the author DSL, the enforced JSON Schema subset, the structured-output
 //!   subset, and typed (serde) schemas.
 //! - [`tool`], [`presentation`]: tool definitions (raw and typed), call identity, results,
 //!   pipeline decisions, UI cards.
+//! - [`session`]: the session log's events (top-level calls and Code Mode's sub-calls) and
+//!   the sink a host stores them in.
 //! - [`registry`]: scopes and visibility, restrictions, guards, the staged execute pipeline
 //!   with its waterfalls, the timeout policy, the ordered lane scheduler, and the hooks a
 //!   layer above uses (providers, scope extensions). It knows nothing of Code Mode.
@@ -101,3 +105,13 @@ pub use json::JsonValue;
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// The Rust examples of the library guide (`docs/library.md`), run as doctests.
+#[doc = include_str!("../docs/library.md")]
+#[cfg(doctest)]
+pub struct LibraryDocDoctests;
+
+/// The Rust examples of the built-in tools page (`docs/builtin-tools.md`), run as doctests.
+#[doc = include_str!("../docs/builtin-tools.md")]
+#[cfg(doctest)]
+pub struct BuiltinToolsDocDoctests;

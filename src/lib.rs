@@ -69,8 +69,9 @@
 //!   layer above uses (providers, scope extensions). It knows nothing of Code Mode.
 //! - [`sources`]: tools that come from this process — the built-in file tools confined to a
 //!   root directory, and command tools.
-//! - [`runtime`]: the code runtime seam ([`runtime::CodeRuntime`]) and the embedded
-//!   JavaScript engine ([`runtime::JsEngine`]).
+//! - [`runtime`]: the code runtime seam ([`runtime::CodeRuntime`], its types and limits), the
+//!   embedded JavaScript engine ([`runtime::js`]) and, with feature `python`, the confined
+//!   CPython workers (`runtime::python`).
 //! - [`code`]: Code Mode — modes, assembly, the SDK renderers, `run_code` and the bridge
 //!   that turns a program's calls into nested pipeline calls.
 //! - [`config`]: the configuration file, parsed and checked (nothing built or run).

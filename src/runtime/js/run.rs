@@ -108,6 +108,8 @@ pub(crate) fn written_off_outcome(
     settle_output(stop_ending(stop, config), ledger)
 }
 
+/// Installs the namespaces, evaluates the program and drives the event loop until its
+/// promise settles (or the run ends otherwise); the ending that follows.
 async fn drive(
     sandbox: &mut Sandbox,
     run: &RunState,
@@ -115,7 +117,51 @@ async fn drive(
     job: &Job,
     config: &EngineConfig,
 ) -> Ending {
+    let promise = match start_program(sandbox, &prepared, job, config) {
+        Ok(promise) => promise,
+        Err(ending) => return ending,
+    };
+    let settled = event_loop::run_until_settled(sandbox, run, &promise).await;
+    settled_ending(sandbox, settled, job, config)
+}
+
+/// Installs the namespaces and evaluates the script: the program's promise, or the ending
+/// when it cannot start.
+fn start_program(
+    sandbox: &mut Sandbox,
+    prepared: &PreparedProgram,
+    job: &Job,
+    config: &EngineConfig,
+) -> Result<v8::Global<v8::Promise>, Ending> {
     let stop = &*job.stop;
+    install_namespaces(sandbox, prepared, job, config)?;
+    let completion = match sandbox.run_script(PROGRAM_FILE, &prepared.script) {
+        Ok(completion) => completion,
+        Err(ScriptFailure::Threw(message)) => {
+            return Err(stopped_or(stop, config, thrown(message, config)));
+        }
+        Err(ScriptFailure::Terminated) => {
+            return Err(stopped_or(
+                stop,
+                config,
+                failed(
+                    CodeRunErrorKind::WorkerExit,
+                    "the engine terminated the program",
+                ),
+            ));
+        }
+    };
+    completion_promise(sandbox, &completion)
+}
+
+/// Installs the run's binding namespaces (the bootstrap's `prepareRun`), or the ending when
+/// they cannot be installed.
+fn install_namespaces(
+    sandbox: &mut Sandbox,
+    prepared: &PreparedProgram,
+    job: &Job,
+    config: &EngineConfig,
+) -> Result<(), Ending> {
     let spec = namespace_spec(&job.namespaces);
     if sandbox
         .prepare_run(
@@ -126,81 +172,50 @@ async fn drive(
         )
         .is_err()
     {
-        return stopped_or(
-            stop,
+        return Err(stopped_or(
+            &job.stop,
             config,
             failed(
                 CodeRunErrorKind::Exception,
                 "the binding namespaces could not be installed",
             ),
-        );
+        ));
     }
-    let completion = match sandbox.run_script(PROGRAM_FILE, &prepared.script) {
-        Ok(completion) => completion,
-        Err(ScriptFailure::Threw(message)) => {
-            return stopped_or(stop, config, thrown(message, config));
-        }
-        Err(ScriptFailure::Terminated) => {
-            return stopped_or(
-                stop,
-                config,
-                failed(
-                    CodeRunErrorKind::WorkerExit,
-                    "the engine terminated the program",
-                ),
-            );
-        }
-    };
-    let promise = {
-        v8::scope_with_context!(let scope, &mut sandbox.isolate, &sandbox.context);
-        let completion = v8::Local::new(scope, completion);
-        match v8::Local::<v8::Promise>::try_from(completion) {
-            Ok(promise) => {
-                // The host reads the outcome from the promise itself: no handler is needed.
-                promise.mark_as_handled();
-                v8::Global::new(scope, promise)
-            }
-            Err(_) => {
-                return failed(
-                    CodeRunErrorKind::Exception,
-                    "the program closed the function it runs in (an unbalanced `}`)",
-                );
-            }
-        }
-    };
+    Ok(())
+}
 
-    let settled = event_loop::run_until_settled(sandbox, run, &promise).await;
+/// The script's completion value as the program's promise (marked handled), or the ending
+/// when it is not one.
+fn completion_promise(
+    sandbox: &mut Sandbox,
+    completion: &v8::Global<v8::Value>,
+) -> Result<v8::Global<v8::Promise>, Ending> {
+    v8::scope_with_context!(let scope, &mut sandbox.isolate, &sandbox.context);
+    let completion = v8::Local::new(scope, completion);
+    match v8::Local::<v8::Promise>::try_from(completion) {
+        Ok(promise) => {
+            // The host reads the outcome from the promise itself: no handler is needed.
+            promise.mark_as_handled();
+            Ok(v8::Global::new(scope, promise))
+        }
+        Err(_) => Err(failed(
+            CodeRunErrorKind::Exception,
+            "the program closed the function it runs in (an unbalanced `}`)",
+        )),
+    }
+}
 
+/// The ending for how the program's promise settled.
+fn settled_ending(
+    sandbox: &mut Sandbox,
+    settled: Settled,
+    job: &Job,
+    config: &EngineConfig,
+) -> Ending {
+    let stop = &*job.stop;
     match settled {
         Settled::Stopped => stop_ending(stop, config),
-        Settled::Fulfilled(value) => {
-            let undefined = {
-                v8::scope_with_context!(let scope, &mut sandbox.isolate, &sandbox.context);
-                v8::Local::new(scope, &value).is_undefined()
-            };
-            if undefined {
-                return Ending::Value {
-                    value: None,
-                    bytes: 0,
-                };
-            }
-            let remaining = job
-                .ledger
-                .lock()
-                .map(|ledger| ledger.remaining())
-                .unwrap_or(0);
-            match sandbox.check_lossless(&value, remaining) {
-                Err(_) => stopped_or(
-                    stop,
-                    config,
-                    failed(
-                        CodeRunErrorKind::InvalidOutput,
-                        "the return value could not be checked",
-                    ),
-                ),
-                Ok(checked) => completion_value(&checked, config.max_json_depth),
-            }
-        }
+        Settled::Fulfilled(value) => fulfilled_ending(sandbox, &value, job, config),
         Settled::Rejected(error) => match sandbox.describe_thrown(&error) {
             Ok(message) => thrown(message, config),
             Err(_) => stopped_or(
@@ -217,6 +232,42 @@ async fn drive(
             CodeRunErrorKind::Exception,
             "the program can never finish: it awaits a promise that nothing will settle (no binding call, timer or other work is pending). Resolve or remove that promise.",
         ),
+    }
+}
+
+/// The ending for a fulfilled promise: no value for `undefined`, else the value as checked
+/// lossless JSON within what the ledger has left.
+fn fulfilled_ending(
+    sandbox: &mut Sandbox,
+    value: &v8::Global<v8::Value>,
+    job: &Job,
+    config: &EngineConfig,
+) -> Ending {
+    let undefined = {
+        v8::scope_with_context!(let scope, &mut sandbox.isolate, &sandbox.context);
+        v8::Local::new(scope, value).is_undefined()
+    };
+    if undefined {
+        return Ending::Value {
+            value: None,
+            bytes: 0,
+        };
+    }
+    let remaining = job
+        .ledger
+        .lock()
+        .map(|ledger| ledger.remaining())
+        .unwrap_or(0);
+    match sandbox.check_lossless(value, remaining) {
+        Err(_) => stopped_or(
+            &job.stop,
+            config,
+            failed(
+                CodeRunErrorKind::InvalidOutput,
+                "the return value could not be checked",
+            ),
+        ),
+        Ok(checked) => completion_value(&checked, config.max_json_depth),
     }
 }
 

@@ -368,7 +368,7 @@ fn start_thread(shared: &Arc<Shared>, job: Option<Job>, warming: bool) {
 /// The life of an engine thread: create a runtime, get a job (or wait for one in the pool),
 /// run it, repeat while the pool needs this thread and it has not retired. Whether its last
 /// run was written off.
-fn engine_thread(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) -> Ended {
+fn engine_thread(shared: &Arc<Shared>, job: Option<Job>, warming: bool) -> Ended {
     // Time and I/O: the `BindingHost` contract lets a host's call future rely on both (a
     // timers-only runtime measured no faster per call).
     let tokio = match tokio::runtime::Builder::new_current_thread()
@@ -377,117 +377,137 @@ fn engine_thread(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) 
     {
         Ok(tokio) => tokio,
         Err(err) => {
-            tracing::error!(%err, "no tokio runtime for an engine thread");
-            let reason = format!("the engine could not start a thread runtime: {err}");
-            if warming {
-                let stranded = {
-                    let mut state = lock(shared);
-                    state.warming -= 1;
-                    state.stranded()
-                };
-                refuse_all(stranded, &reason);
-            }
-            if let Some(job) = job {
-                lock(shared).starting -= 1;
-                refuse(job, &reason);
-            }
+            no_thread_runtime(shared, job, warming, &err);
             return Ended::Done;
         }
     };
+    tokio.block_on(serve(shared, job, warming))
+}
+
+/// Refuses what waited for a thread that got no tokio runtime: the jobs stranded by its
+/// warming, then the job it was started for.
+fn no_thread_runtime(shared: &Shared, job: Option<Job>, warming: bool, err: &std::io::Error) {
+    tracing::error!(%err, "no tokio runtime for an engine thread");
+    let reason = format!("the engine could not start a thread runtime: {err}");
+    if warming {
+        stop_warming(shared, &reason);
+    }
+    if let Some(job) = job {
+        lock(shared).starting -= 1;
+        refuse(job, &reason);
+    }
+}
+
+/// The thread's loop on its runtime: a fresh sandbox, a job for it, the run, until the
+/// thread leaves, retires, fails to make a sandbox or is written off.
+async fn serve(shared: &Arc<Shared>, mut job: Option<Job>, mut warming: bool) -> Ended {
     let mut runtimes_created = 0;
-    tokio.block_on(async {
-        let mut ended = Ended::Done;
-        // Why this thread could not make a sandbox, for the jobs that waited for it.
-        let mut failure: Option<String> = None;
-        loop {
-            tracing::debug!("creating a sandbox");
-            let created = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                let bare = BareIsolate::create(shared.config.heap_bytes());
-                // A refill gives way halfway too (see `run_job`); a thread started for a
-                // run, or a refill a run waits for, does not.
-                if job.is_none() && lock(shared).pending.is_empty() {
-                    std::thread::yield_now();
+    let mut ended = Ended::Done;
+    // Why this thread could not make a sandbox, for the jobs that waited for it.
+    let mut failure: Option<String> = None;
+    loop {
+        tracing::debug!("creating a sandbox");
+        let created = create_sandbox(shared, job.is_none());
+        runtimes_created += 1;
+        if job.is_some() {
+            // The job this thread was started for runs now (or is refused below).
+            lock(shared).starting -= 1;
+        }
+        let fresh = match booted(created) {
+            Ok(fresh) => fresh,
+            Err(reason) => {
+                if let Some(job) = job.take() {
+                    refuse(job, &reason);
                 }
-                bare.boot()
-            }));
-            runtimes_created += 1;
-            if job.is_some() {
-                // The job this thread was started for runs now (or is refused below).
-                lock(shared).starting -= 1;
+                failure = Some(reason);
+                break;
             }
-            let fresh = match created {
-                Ok(Ok(fresh)) => fresh,
-                Ok(Err(err)) => {
-                    tracing::error!(%err, "no JavaScript runtime");
-                    if let Some(job) = job.take() {
-                        refuse(job, &err);
-                    }
-                    failure = Some(err);
-                    break;
-                }
-                Err(_) => {
-                    tracing::error!("creating a JavaScript runtime panicked");
-                    let reason = "creating the JavaScript runtime failed";
-                    if let Some(job) = job.take() {
-                        refuse(job, reason);
-                    }
-                    failure = Some(reason.to_owned());
-                    break;
-                }
-            };
-            let next = match job.take() {
+        };
+        let next = match job.take() {
+            Some(job) => job,
+            None => match next_job(shared, &mut warming).await {
                 Some(job) => job,
-                None => {
-                    // A job that waited for a refill goes first; otherwise the thread waits
-                    // in the pool (or leaves, when the pool is full).
-                    let taken = {
-                        let mut state = lock(shared);
-                        if warming {
-                            state.warming -= 1;
-                            warming = false;
-                        }
-                        if let Some(waiting) = state.pending.pop_front() {
-                            Ok(waiting)
-                        } else if state.shutdown
-                            || state.idle.len() >= state.target(shared.config.warm_pool)
-                        {
-                            break;
-                        } else {
-                            let (offer, taken) = oneshot::channel();
-                            state.idle.push_back(offer);
-                            Err(taken)
-                        }
-                    };
-                    match taken {
-                        Ok(job) => job,
-                        Err(taken) => match taken.await {
-                            Ok(job) => job,
-                            Err(_) => break,
-                        },
-                    }
-                }
-            };
-            let retiring = runtimes_created >= RUNTIMES_PER_THREAD;
-            match run_job(shared, fresh, next, retiring).await {
-                After::Refill => warming = true,
-                After::Leave | After::Retire => break,
-                After::WrittenOff => {
-                    ended = Ended::WrittenOff;
-                    break;
-                }
+                None => break,
+            },
+        };
+        let retiring = runtimes_created >= RUNTIMES_PER_THREAD;
+        match run_job(shared, fresh, next, retiring).await {
+            After::Refill => warming = true,
+            After::Leave | After::Retire => break,
+            After::WrittenOff => {
+                ended = Ended::WrittenOff;
+                break;
             }
         }
-        if warming {
-            let stranded = {
-                let mut state = lock(shared);
-                state.warming -= 1;
-                state.stranded()
-            };
-            let reason = failure.as_deref().unwrap_or("the engine thread stopped");
-            refuse_all(stranded, reason);
+    }
+    if warming {
+        let reason = failure.as_deref().unwrap_or("the engine thread stopped");
+        stop_warming(shared, reason);
+    }
+    ended
+}
+
+/// Creates and boots a sandbox, catching a panic; a refill (`refill`: no job is waiting for
+/// this thread) gives way halfway.
+fn create_sandbox(shared: &Shared, refill: bool) -> std::thread::Result<Result<Sandbox, String>> {
+    std::panic::catch_unwind(AssertUnwindSafe(|| {
+        let bare = BareIsolate::create(shared.config.heap_bytes());
+        // A refill gives way halfway too (see `run_job`); a thread started for a
+        // run, or a refill a run waits for, does not.
+        if refill && lock(shared).pending.is_empty() {
+            std::thread::yield_now();
         }
-        ended
-    })
+        bare.boot()
+    }))
+}
+
+/// The sandbox `create_sandbox` made, or (logged) why there is none.
+fn booted(created: std::thread::Result<Result<Sandbox, String>>) -> Result<Sandbox, String> {
+    match created {
+        Ok(Ok(fresh)) => Ok(fresh),
+        Ok(Err(err)) => {
+            tracing::error!(%err, "no JavaScript runtime");
+            Err(err)
+        }
+        Err(_) => {
+            tracing::error!("creating a JavaScript runtime panicked");
+            Err("creating the JavaScript runtime failed".to_owned())
+        }
+    }
+}
+
+/// The job for a thread with a fresh sandbox and none to run: a job that waited for a
+/// refill goes first; otherwise the thread waits in the pool. `None`: it leaves (the pool is
+/// full, the engine shuts down, or the pool let its offer go).
+async fn next_job(shared: &Shared, warming: &mut bool) -> Option<Job> {
+    let taken = {
+        let mut state = lock(shared);
+        if *warming {
+            state.warming -= 1;
+            *warming = false;
+        }
+        if let Some(waiting) = state.pending.pop_front() {
+            return Some(waiting);
+        }
+        if state.shutdown || state.idle.len() >= state.target(shared.config.warm_pool) {
+            return None;
+        }
+        let (offer, taken) = oneshot::channel();
+        state.idle.push_back(offer);
+        taken
+    };
+    taken.await.ok()
+}
+
+/// Stops counting this thread as warming and refuses, with `reason`, the jobs that waited
+/// for a refill no other warming thread will serve.
+fn stop_warming(shared: &Shared, reason: &str) {
+    let stranded = {
+        let mut state = lock(shared);
+        state.warming -= 1;
+        state.stranded()
+    };
+    refuse_all(stranded, reason);
 }
 
 /// Answers a job this thread cannot run.

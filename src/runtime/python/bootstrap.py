@@ -37,6 +37,8 @@ import guard and the removed builtins are conveniences), and the host re-checks 
 It must not import anything outside the standard library.
 """
 
+from __future__ import annotations
+
 import ast
 import asyncio
 import builtins
@@ -50,6 +52,24 @@ import selectors
 import sys
 import types
 from math import copysign as _copysign
+
+# Imports for the type checker only: nothing more is imported at run time (the annotations
+# are never evaluated, see the `__future__` import above).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+    from typing import Any, Protocol, TypeGuard, TypeVar
+
+    _T_co = TypeVar("_T_co", covariant=True)
+
+    class _Descriptor(Protocol[_T_co]):
+        def __get__(self, instance: object, owner: type, /) -> _T_co: ...
+
+    class _AlwaysMatches(Protocol):
+        def match(self, string: str, pos: int = ..., /) -> re.Match[str]: ...
+
+    #: What a namespace member returns: the future of its call.
+    _Member = Callable[..., asyncio.Future[Any]]
 
 __all__ = ["prepare", "after_fork", "serve", "OFFERED_MODULES", "MAX_DEPTH", "PROGRAM_FILE"]
 
@@ -116,14 +136,14 @@ _NEVER_FINISHES = (
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 _PLAIN_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
-_WS = re.compile(r"[ \t\n\r]*")
+_WS: _AlwaysMatches = re.compile(r"[ \t\n\r]*")  # type: ignore[assignment]  # `*`: always matches
 _NUMBER = re.compile(r"(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 
 # Descriptors of `type` itself: they read a class's name, MRO and dict without going
 # through its metaclass (so describing a value never runs program code).
-_TYPE_NAME = type.__dict__["__name__"]
-_TYPE_MRO = type.__dict__["__mro__"]
-_TYPE_DICT = type.__dict__["__dict__"]
+_TYPE_NAME: _Descriptor[str] = type.__dict__["__name__"]
+_TYPE_MRO: _Descriptor[tuple[type, ...]] = type.__dict__["__mro__"]
+_TYPE_DICT: _Descriptor[Mapping[str, object]] = type.__dict__["__dict__"]
 
 _CONTAINER = object()
 
@@ -131,13 +151,13 @@ _CONTAINER = object()
 class _State:
     """What ``prepare`` made and ``serve`` uses."""
 
-    loop = None
-    selector = None
-    builtins = None
-    available = ()
-    available_set = frozenset()
-    known_types = ()
-    host = None
+    loop: asyncio.AbstractEventLoop | None = None
+    selector: _IdleAwareSelector | None = None
+    builtins: dict[str, Any] | None = None
+    available: tuple[str, ...] = ()
+    available_set: frozenset[str] = frozenset()
+    known_types: tuple[tuple[type, str], ...] = ()
+    host: _Host | None = None
 
 
 _S = _State()
@@ -151,7 +171,7 @@ class _HostGone(BaseException):
 # prepare
 
 
-def prepare():
+def prepare() -> None:
     """Loads and warms up everything a run needs, creates the event loop. Call once,
     before the process is confined; never raises for a module that fails to load."""
     if _S.loop is not None:
@@ -184,14 +204,14 @@ def prepare():
     gc.freeze()
 
 
-def _attempt(step, *args):
+def _attempt(step: Callable[..., object], *args: object) -> None:
     try:
         step(*args)
     except Exception:
         pass
 
 
-def _warm_up():
+def _warm_up() -> None:
     """First uses that read files (or load code) which the confinement will deny."""
     import codecs
 
@@ -235,7 +255,7 @@ def _warm_up():
         _attempt(lambda: statistics.NormalDist(0, 1).cdf(0.5))
     dataclasses = sys.modules.get("dataclasses")
     if dataclasses is not None:
-        def make_dataclass():
+        def make_dataclass() -> None:
             point = dataclasses.make_dataclass("Point", [("x", int), ("y", int, 0)])
             dataclasses.asdict(point(1))
             repr(point(1))
@@ -248,13 +268,13 @@ def _warm_up():
         _attempt(lambda: typing.get_type_hints(typing.NamedTuple("Pair", [("a", int)])))
     functools = sys.modules.get("functools")
     if functools is not None:
-        def dispatch():
-            @functools.singledispatch
-            def f(value):
+        def dispatch() -> None:
+            @functools.singledispatch  # type: ignore[untyped-decorator]  # a module from sys.modules
+            def f(value: object) -> object:
                 return value
 
-            @f.register
-            def _(value: int):
+            @f.register  # type: ignore[untyped-decorator]
+            def _(value: int) -> int:
                 return value
 
             f(1)
@@ -262,21 +282,22 @@ def _warm_up():
         _attempt(dispatch)
     uuid = sys.modules.get("uuid")
     if uuid is not None:
-        _attempt(lambda: (uuid.uuid4(), uuid.uuid5(uuid.NAMESPACE_DNS, "x"), uuid.uuid3(uuid.NAMESPACE_DNS, "x")))
+        _attempt(lambda: (uuid.uuid4(), uuid.uuid5(uuid.NAMESPACE_DNS, "x"),
+                          uuid.uuid3(uuid.NAMESPACE_DNS, "x")))
     random = sys.modules.get("random")
     if random is not None:
         _attempt(lambda: random.Random("seed").random())
         _attempt(lambda: random.SystemRandom().random())
     _attempt(lambda: re.compile(r"(?i)\w+\d*\s").findall("\u00c9t\u00e9 2 "))
-    _attempt(lambda: "{:n}".format(1234.5))
+    _attempt(lambda: "{:n}".format(1234.5))  # noqa: UP032 -- warms up str.format's locale path
 
 
-def _known_types():
+def _known_types() -> tuple[tuple[type, str], ...]:
     """Classes of the offered modules that a return value is often by mistake, with what
     to do instead (first match in the value's MRO wins; a datetime before a date)."""
-    known = []
+    known: list[tuple[type, str]] = []
 
-    def add(module, attribute, reason):
+    def add(module: str, attribute: str, reason: str) -> None:
         mod = sys.modules.get(module)
         cls = getattr(mod, attribute, None) if mod is not None else None
         if isinstance(cls, type):
@@ -298,7 +319,7 @@ def _known_types():
     return tuple(known)
 
 
-def _restricted_builtins():
+def _restricted_builtins() -> dict[str, Any]:
     namespace = dict(builtins.__dict__)
     for name in ("open", "input", "breakpoint", "help", "exit", "quit", "copyright",
                  "credits", "license"):
@@ -312,15 +333,17 @@ class _IdleAwareSelector(selectors.DefaultSelector):
     """The loop's selector; a wait without a timeout with no call pending is a deadlock
     (nothing can ever wake the loop), which stops the loop instead of hanging."""
 
-    on_idle = None
+    on_idle: Callable[[], bool] | None = None
 
-    def select(self, timeout=None):
+    def select(
+        self, timeout: float | None = None
+    ) -> list[tuple[selectors.SelectorKey, int]]:
         if timeout is None and self.on_idle is not None and self.on_idle():
             timeout = 0
         return super().select(timeout)
 
 
-def _loop_exception(loop, context):
+def _loop_exception(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
     """asyncio's reports (a callback that raised, an error never retrieved) become logs."""
     host = _S.host
     if host is None or host.closed:
@@ -339,7 +362,13 @@ def _loop_exception(loop, context):
 # The program's builtins
 
 
-def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+def _guarded_import(
+    name: object,
+    globals: Mapping[str, object] | None = None,
+    locals: Mapping[str, object] | None = None,
+    fromlist: Sequence[str] = (),
+    level: int = 0,
+) -> types.ModuleType:
     """``__import__`` for the program: only the offered modules, already loaded."""
     if level:
         raise ImportError("relative imports are not available in this sandbox")
@@ -359,7 +388,10 @@ def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
     return sys.modules[top]
 
 
-def _print(*args, sep=" ", end="\n", file=None, flush=False):
+def _print(
+    *args: object, sep: str | None = " ", end: str | None = "\n", file: Any = None,
+    flush: bool = False,
+) -> None:
     """``print``: one log frame per call (``end`` and ``flush`` do not matter)."""
     if file is None:
         file = sys.stdout
@@ -386,13 +418,13 @@ class _LogStream:
     line_buffering = True
     closed = False
 
-    def __init__(self, host, name):
+    def __init__(self, host: _Host, name: str) -> None:
         self._host = host
         self.name = name
-        self._parts = []
+        self._parts: list[str] = []
         self._size = 0
 
-    def write(self, text):
+    def write(self, text: str) -> int:
         if type(text) is not str:
             if not isinstance(text, str):
                 raise TypeError("write() argument must be str, not " + _type_name(type(text)))
@@ -412,43 +444,43 @@ class _LogStream:
                 self._host.log(self._take())
         return len(text)
 
-    def writelines(self, lines):
+    def writelines(self, lines: Iterable[str]) -> None:
         for line in lines:
             self.write(line)
 
-    def _take(self):
+    def _take(self) -> str:
         text = "".join(self._parts)
         self._parts = []
         self._size = 0
         return text
 
-    def _print(self, text):
+    def _print(self, text: str) -> None:
         self._host.log(self._take() + text)
 
-    def finish(self):
+    def finish(self) -> None:
         """Sends what is left of an unfinished line."""
         if self._parts:
             self._host.log(self._take())
 
-    def flush(self):
+    def flush(self) -> None:
         pass
 
-    def isatty(self):
+    def isatty(self) -> bool:
         return False
 
-    def writable(self):
+    def writable(self) -> bool:
         return True
 
-    def readable(self):
+    def readable(self) -> bool:
         return False
 
-    def seekable(self):
+    def seekable(self) -> bool:
         return False
 
-    def fileno(self):
+    def fileno(self) -> int:
         raise io.UnsupportedOperation("the program's output has no file descriptor")
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<%s: lines go to the run's log>" % self.name
 
 
@@ -456,13 +488,13 @@ class _LogStream:
 # Namespaces and their errors
 
 
-def _make_error_class(class_name, member_property):
+def _make_error_class(class_name: str, member_property: object) -> type:
     """The error class of a namespace: ``ToolCallError(message, member=None)``; instances
     have ``.message`` and the member property (e.g. ``.toolName``); ``str(e)`` is the
     message."""
     prop = member_property if _usable_property(member_property) else None
 
-    def __init__(self, message="", member=None):
+    def __init__(self: Any, message: object = "", member: object = None) -> None:
         Exception.__init__(self, message)
         self.message = message
         if prop is not None:
@@ -477,7 +509,7 @@ def _make_error_class(class_name, member_property):
     })
 
 
-def _usable_property(name):
+def _usable_property(name: object) -> TypeGuard[str]:
     return (
         type(name) is str
         and name.isidentifier()
@@ -486,15 +518,20 @@ def _usable_property(name):
     )
 
 
-def _tool_error(error_class, member_property, message, member):
-    error = error_class(message)
+def _tool_error(
+    error_class: type, member_property: object, message: str, member: str
+) -> BaseException:
+    error: BaseException = error_class(message)
     if _usable_property(member_property):
         setattr(error, member_property, member)
     return error
 
 
-def _make_member(host, index, name, error_class, member_property):
-    def member(*args, **kwargs):
+def _make_member(
+    host: _Host, index: int, name: str, error_class: type, member_property: object
+) -> _Member:
+    def member(*args: object, **kwargs: object) -> asyncio.Future[Any]:
+        value: object
         if kwargs:
             if args:
                 raise TypeError(
@@ -514,27 +551,30 @@ def _make_member(host, index, name, error_class, member_property):
         return host.call(index, name, value, error_class, member_property)
 
     member.__name__ = member.__qualname__ = name
-    member.__module__ = None
+    member.__module__ = None  # type: ignore[assignment]  # like a builtin's
     return member
 
 
-def _make_namespace(host, index, label, member_names, error_class, member_property):
+def _make_namespace(
+    host: _Host, index: int, label: str, member_names: list[object], error_class: type,
+    member_property: object,
+) -> object:
     """The namespace object: members as attributes (ASCII identifiers) and items (all)."""
-    members = {}
+    members: dict[str, _Member] = {}
     for name in member_names:
         if type(name) is str and name not in members:
             members[name] = _make_member(host, index, name, error_class, member_property)
     attributes = {n: f for n, f in members.items() if n.isascii() and n.isidentifier()}
     names = tuple(members)
 
-    def unknown(name, how):
+    def unknown(name: object, how: str) -> str:
         if type(name) is not str:
             return "%s members are named by strings, not %s" % (label, _type_name(type(name)))
         if how == "attribute" and name in members:
             return "%s member %r is reached by subscript: %s[%r]" % (label, name, label, name)
         text = "%s has no member %r" % (label, name)
         difflib = sys.modules.get("difflib")
-        close = []
+        close: list[str] = []
         if difflib is not None:
             try:
                 close = difflib.get_close_matches(name, names, n=3)
@@ -550,7 +590,7 @@ def _make_namespace(host, index, label, member_names, error_class, member_proper
             text += " (it has %d; list(%s) names them)" % (len(names), label)
         return text
 
-    def __getattribute__(self, name):
+    def __getattribute__(self: object, name: str) -> object:
         found = attributes.get(name)
         if found is not None:
             return found
@@ -558,32 +598,32 @@ def _make_namespace(host, index, label, member_names, error_class, member_proper
             return object.__getattribute__(self, name)
         raise AttributeError(unknown(name, "attribute"))
 
-    def __getitem__(self, name):
+    def __getitem__(self: object, name: object) -> _Member:
         if type(name) is str:
             found = members.get(name)
             if found is not None:
                 return found
         raise KeyError(unknown(name, "item"))
 
-    def __setattr__(self, name, value):
+    def __setattr__(self: object, name: str, value: object) -> None:
         raise AttributeError("%s is read-only" % label)
 
-    def __delattr__(self, name):
+    def __delattr__(self: object, name: str) -> None:
         raise AttributeError("%s is read-only" % label)
 
-    def __contains__(self, name):
+    def __contains__(self: object, name: object) -> bool:
         return type(name) is str and name in members
 
-    def __iter__(self):
+    def __iter__(self: object) -> Iterator[str]:
         return iter(names)
 
-    def __len__(self):
+    def __len__(self: object) -> int:
         return len(names)
 
-    def __dir__(self):
+    def __dir__(self: object) -> list[str]:
         return list(attributes)
 
-    def __repr__(self):
+    def __repr__(self: object) -> str:
         shown = ", ".join(names[:10]) + (", ..." if len(names) > 10 else "")
         return "<%s: %d members: %s>" % (label, len(names), shown)
 
@@ -607,21 +647,21 @@ def _make_namespace(host, index, label, member_names, error_class, member_proper
 # Lossless JSON
 
 
-def _type_name(cls):
+def _type_name(cls: object) -> str:
     try:
         return _TYPE_NAME.__get__(cls, type)
     except Exception:
         return "object"
 
 
-def _mro(cls):
+def _mro(cls: object) -> tuple[type, ...]:
     try:
         return _TYPE_MRO.__get__(cls, type)
     except Exception:
         return ()
 
 
-_EXACT_REASONS = (
+_EXACT_REASONS: tuple[tuple[type, str], ...] = (
     (tuple, "a tuple is not JSON; use a list"),
     (set, "a set is not JSON; use a list"),
     (frozenset, "a frozenset is not JSON; use a list"),
@@ -649,7 +689,7 @@ _EXACT_REASONS = (
 )
 
 
-def _describe(value):
+def _describe(value: object) -> str:
     """Why ``value`` (not a JSON type) is refused, without running any of its code."""
     cls = type(value)
     for exact, reason in _EXACT_REASONS:
@@ -679,30 +719,31 @@ def _describe(value):
     return "an object of type %s is not JSON" % name
 
 
-def _int_reason(value):
+def _int_reason(value: int) -> str:
     text = str(value) if value.bit_length() <= 3000 else "of %d bits" % value.bit_length()
-    return "integer %s is outside \u00b1(2^53\u22121) and would change as a JavaScript number" % text
+    return ("integer %s is outside \u00b1(2^53\u22121) and would change as a JavaScript "
+            "number" % text)
 
 
-def _float_reason(value):
+def _float_reason(value: float) -> str:
     if value == 0.0:
         return "-0.0 is not JSON (JSON text would make it 0; use 0.0)"
     return "%r is not a finite number (JSON has no NaN or Infinity)" % value
 
 
-def _surrogate_reason(text, what):
+def _surrogate_reason(text: str, what: str) -> str:
     found = _SURROGATES.search(text)
     return "%s with a lone surrogate (U+%04X at index %d) is not UTF-8 text" % (
-        what, ord(found.group()), found.start())
+        what, ord(found.group()), found.start())  # type: ignore[union-attr]  # callers found one
 
 
-def _key_step(key):
+def _key_step(key: str) -> str:
     if _PLAIN_KEY.match(key):
         return "." + key
     return "[" + json.dumps(key, ensure_ascii=_SURROGATES.search(key) is not None) + "]"
 
 
-def _path(frames, count, last=None):
+def _path(frames: list[list[Any]], count: int, last: str | None = None) -> str:
     """The path through the first ``count`` frames (each at the child it is on), then
     ``last`` (a step, already written) if given."""
     steps = []
@@ -717,7 +758,7 @@ def _path(frames, count, last=None):
     return "$" + "".join(steps)
 
 
-def _check_json(root):
+def _check_json(root: Any) -> tuple[str | None, int]:
     """``(None, depth)`` when ``root`` is lossless JSON (``depth``: its deepest nesting),
     else ``("$.path: reason", 0)``. Iterative; exact types only, no program code runs."""
     cls = type(root)
@@ -741,7 +782,7 @@ def _check_json(root):
         return "$: lists and dicts nest deeper than %d levels" % MAX_DEPTH, 0
     # A frame: [container, items (the list, or the dict's (key, value) pairs), next index,
     # is a dict].
-    frames = [[root, root if cls is list else list(root.items()), 0, cls is dict]]
+    frames: list[list[Any]] = [[root, root if cls is list else list(root.items()), 0, cls is dict]]
     on_path = {id(root)}
     deepest = 1
     surrogates = _SURROGATES.search
@@ -781,7 +822,7 @@ def _check_json(root):
             continue
         if cls is list or cls is dict:
             if id(value) in on_path:
-                for ancestor, frame_of in enumerate(frames):
+                for ancestor, frame_of in enumerate(frames):  # noqa: B007 -- used after break
                     if frame_of[0] is value:
                         break
                 return "%s: circular reference (back to %s)" % (
@@ -798,11 +839,11 @@ def _check_json(root):
     return None, deepest
 
 
-def _dumps(value):
+def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
-def _encode_checked(value, depth):
+def _encode_checked(value: object, depth: int) -> str:
     """JSON text of a value ``_check_json`` accepted (C encoder when shallow)."""
     if depth <= 64:
         try:
@@ -813,12 +854,12 @@ def _encode_checked(value, depth):
     return _encode_deep(value)
 
 
-def _encode_deep(root):
+def _encode_deep(root: Any) -> str:
     """JSON text of a checked value, without recursion."""
-    out = []
+    out: list[str] = []
     put = out.append
     quote = json.encoder.encode_basestring
-    frames = []
+    frames: list[list[Any]] = []
     value = root
     while True:
         cls = type(value)
@@ -868,7 +909,7 @@ def _encode_deep(root):
             return "".join(out)
 
 
-def _loads(text):
+def _loads(text: str) -> Any:
     """Parses JSON text; deep text is parsed without recursion."""
     try:
         return json.loads(text)
@@ -876,20 +917,22 @@ def _loads(text):
         return _loads_deep(text)
 
 
-def _json_key(text, index):
+def _json_key(text: str, index: int) -> tuple[str, int]:
     if text[index:index + 1] != '"':
         raise ValueError("expected a key at %d" % index)
-    key, index = json.decoder.scanstring(text, index + 1, True)
+    key, index = json.decoder.scanstring(text, index + 1, True)  # type: ignore[attr-defined]
     index = _WS.match(text, index).end()
     if text[index:index + 1] != ":":
         raise ValueError("expected ':' at %d" % index)
     return key, _WS.match(text, index + 1).end()
 
 
-def _loads_deep(text):
+def _loads_deep(text: str) -> Any:
     """A JSON parser with an explicit stack (for text the C parser refuses as too deep)."""
     ws = _WS.match
-    stack = []  # [container, key] (key: the dict key being filled; None for a list)
+    value: Any
+    # [container, key] (key: the dict key being filled; None for a list)
+    stack: list[list[Any]] = []
     index = ws(text, 0).end()
     while True:
         char = text[index:index + 1]
@@ -911,7 +954,7 @@ def _loads_deep(text):
                 stack.append([{}, key])
                 continue
         elif char == '"':
-            value, index = json.decoder.scanstring(text, index + 1, True)
+            value, index = json.decoder.scanstring(text, index + 1, True)  # type: ignore[attr-defined]
         elif text.startswith("null", index):
             value = None
             index += 4
@@ -959,7 +1002,7 @@ def _loads_deep(text):
             value = container
 
 
-def _clean(text):
+def _clean(text: str) -> str:
     """Text safe to send: a lone surrogate becomes U+FFFD."""
     if text.isascii():
         return text
@@ -970,7 +1013,7 @@ def _clean(text):
 # Describing errors
 
 
-def _exception_header(exc):
+def _exception_header(exc: BaseException) -> str:
     """``Name: text`` (or ``Name`` when the text is empty) of an exception."""
     name = _type_name(type(exc))
     try:
@@ -984,7 +1027,7 @@ def _exception_header(exc):
     return "%s: %s" % (name, text) if text else name
 
 
-def _with_suggestion(exc, text):
+def _with_suggestion(exc: BaseException, text: str) -> str:
     """Python's "Did you mean" for a NameError or AttributeError (the interpreter adds it
     only when it prints a traceback itself), and a missing import of an offered module."""
     try:
@@ -1014,8 +1057,8 @@ def _with_suggestion(exc, text):
     return text
 
 
-def _frame_lines(numbers):
-    lines = []
+def _frame_lines(numbers: Sequence[int | None]) -> list[str]:
+    lines: list[str] = []
     index = 0
     while index < len(numbers):
         end = index
@@ -1035,8 +1078,8 @@ def _frame_lines(numbers):
     return lines
 
 
-def _program_line_numbers(tb):
-    numbers = []
+def _program_line_numbers(tb: types.TracebackType | None) -> list[int | None]:
+    numbers: list[int | None] = []
     while tb is not None:
         if tb.tb_frame.f_code.co_filename == PROGRAM_FILE:
             numbers.append(tb.tb_lineno)
@@ -1044,7 +1087,7 @@ def _program_line_numbers(tb):
     return numbers
 
 
-def _describe_exception(exc, depth=0):
+def _describe_exception(exc: BaseException, depth: int = 0) -> str:
     """The header, notes and the program's frames (innermost last) of an uncaught
     exception; the first sub-exceptions of a group."""
     lines = [_exception_header(exc)]
@@ -1056,7 +1099,7 @@ def _describe_exception(exc, depth=0):
         pass
     lines.extend(_frame_lines(_program_line_numbers(exc.__traceback__)))
     if isinstance(exc, getattr(builtins, "BaseExceptionGroup", ())) and depth < 3:
-        subs = exc.exceptions
+        subs = exc.exceptions  # type: ignore[attr-defined]  # a BaseExceptionGroup (3.11+)
         for number, sub in enumerate(subs[:10], 1):
             sub_lines = _describe_exception(sub, depth + 1).split("\n")
             lines.append("  [%d] %s" % (number, sub_lines[0]))
@@ -1066,7 +1109,7 @@ def _describe_exception(exc, depth=0):
     return "\n".join(lines)
 
 
-def _describe_syntax_error(exc):
+def _describe_syntax_error(exc: SyntaxError) -> str:
     name = _type_name(type(exc))
     message = exc.msg if isinstance(exc.msg, str) else str(exc)
     where = [PROGRAM_FILE]
@@ -1077,10 +1120,10 @@ def _describe_syntax_error(exc):
     return "%s: %s (%s)" % (name, message, ", ".join(where))
 
 
-def _stuck_lines(task):
+def _stuck_lines(task: asyncio.Task[Any]) -> list[str]:
     """Where the program waits (for a run that can never finish)."""
-    numbers = []
-    coro = task.get_coro()
+    numbers: list[int | None] = []
+    coro: Any = task.get_coro()
     for _ in range(1000):
         if coro is None:
             break
@@ -1095,7 +1138,7 @@ def _stuck_lines(task):
 # Compiling the program
 
 
-def _compile(source):
+def _compile(source: str) -> types.CodeType:
     """The program as the body of ``async def __program__()``, compiled as program.py."""
     tree = ast.parse(source, PROGRAM_FILE, "exec")
     body = tree.body
@@ -1104,7 +1147,7 @@ def _compile(source):
         body[0].value, ast.Constant) and isinstance(body[0].value.value, str) else 0
     end = start
     while end < len(body) and isinstance(body[end], ast.ImportFrom) and \
-            body[end].module == "__future__":
+            body[end].module == "__future__":  # type: ignore[attr-defined]  # an ImportFrom
         end += 1
     future = body[start:end]
     body = body[:start] + body[end:]
@@ -1133,7 +1176,7 @@ def _compile(source):
         type_comment=None,
     )
     if "type_params" in ast.AsyncFunctionDef._fields:
-        function.type_params = []
+        function.type_params = []  # type: ignore[attr-defined]  # 3.12+
     function.lineno = 1
     function.col_offset = 0
     function.end_lineno = getattr(last, "end_lineno", None) or getattr(last, "lineno", 1)
@@ -1144,10 +1187,10 @@ def _compile(source):
     return compile(module, PROGRAM_FILE, "exec", dont_inherit=True)
 
 
-def _global_names(body):
+def _global_names(body: list[ast.stmt]) -> list[str]:
     """The names of every `global` statement of the program, sorted."""
-    names = set()
-    stack = list(body)
+    names: set[str] = set()
+    stack: list[ast.AST] = list(body)
     while stack:
         node = stack.pop()
         if isinstance(node, ast.Global):
@@ -1156,11 +1199,11 @@ def _global_names(body):
     return sorted(names)
 
 
-def _top_level_yield(body):
+def _top_level_yield(body: list[ast.stmt]) -> ast.Yield | ast.YieldFrom | None:
     """A `yield` of the program's own body (it would make it an async generator)."""
     skip = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
             ast.SetComp, ast.DictComp, ast.GeneratorExp)
-    stack = list(body)
+    stack: list[ast.AST] = list(body)
     while stack:
         node = stack.pop()
         if isinstance(node, (ast.Yield, ast.YieldFrom)):
@@ -1171,7 +1214,7 @@ def _top_level_yield(body):
     return None
 
 
-def _cache_source(source):
+def _cache_source(source: str) -> None:
     """The program's lines for linecache (warnings and tracebacks read no file)."""
     linecache = sys.modules.get("linecache")
     if linecache is None:
@@ -1184,7 +1227,7 @@ def _cache_source(source):
 # The host connection
 
 
-def _write_all(fd, data):
+def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     written = 0
     while written < len(view):
@@ -1197,25 +1240,26 @@ def _write_all(fd, data):
 class _Host:
     """The protocol on the two descriptors: frames out, answers in."""
 
-    def __init__(self, rfd, wfd):
+    def __init__(self, rfd: int, wfd: int) -> None:
         self.rfd = rfd
         self.wfd = wfd
         self.inbox = bytearray()
         self.next_id = 1
-        self.pending = {}  # id -> (future, member, error class, member property)
+        # id -> (future, member, error class, member property)
+        self.pending: dict[int, tuple[asyncio.Future[Any], str, type, object]] = {}
         self.closed = False  # `done` was sent (or the host is gone): nothing more goes out
         self.eof = False
         self.idle_stop = False
-        self.loop = None
-        self.streams = ()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.streams: tuple[_LogStream, ...] = ()
         # A frame sent while another is being written (a finalizer or signal handler that
         # prints between two partial writes) waits its turn: frames never interleave.
         self.sending = False
-        self.deferred = []
+        self.deferred: list[bytes] = []
 
     # Out
 
-    def send_bytes(self, body):
+    def send_bytes(self, body: bytes) -> None:
         if self.closed:
             return
         if len(body) > 0xFFFFFFFF:
@@ -1235,15 +1279,20 @@ class _Host:
         finally:
             self.sending = False
 
-    def send_text(self, text):
+    def send_text(self, text: str) -> None:
         self.send_bytes(text.encode("utf-8"))
 
-    def log(self, text):
+    def log(self, text: str) -> None:
         if not self.closed:
             self.send_text('{"t":"log","s":' + _dumps(_clean(text)) + "}")
 
-    def call(self, index, member, value, error_class, member_property):
-        loop = self.loop if self.loop is not None else _S.loop
+    def call(
+        self, index: int, member: str, value: object, error_class: type, member_property: object
+    ) -> asyncio.Future[Any]:
+        # prepare() made _S.loop (serve needs it before any call).
+        loop: asyncio.AbstractEventLoop = (
+            self.loop if self.loop is not None else _S.loop  # type: ignore[assignment]
+        )
         problem, depth = _check_json(value)
         future = loop.create_future()
         if problem is not None:
@@ -1268,18 +1317,18 @@ class _Host:
         self.send_bytes(body)
         return future
 
-    def finish_streams(self):
+    def finish_streams(self) -> None:
         for stream in self.streams:
             stream.finish()
 
-    def finish_error(self, kind, message):
+    def finish_error(self, kind: str, message: str) -> None:
         if self.closed:
             return
         self.finish_streams()
         self.send_text(_dumps({"t": "done", "error": {"kind": kind, "message": _clean(message)}}))
         self.closed = True
 
-    def finish_value(self, value):
+    def finish_value(self, value: object) -> None:
         if self.closed:
             return
         if value is None:
@@ -1302,7 +1351,7 @@ class _Host:
 
     # In
 
-    def _take_frame(self):
+    def _take_frame(self) -> bytes | None:
         inbox = self.inbox
         if len(inbox) < 4:
             return None
@@ -1313,7 +1362,7 @@ class _Host:
         del inbox[:4 + length]
         return body
 
-    def read_frame_blocking(self):
+    def read_frame_blocking(self) -> bytes | None:
         """The next frame's bytes, or None at the end of the stream."""
         while True:
             body = self._take_frame()
@@ -1328,7 +1377,7 @@ class _Host:
                 return None
             self.inbox += chunk
 
-    def start(self, loop):
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Reads the answers through ``loop`` from now on."""
         self.loop = loop
         try:
@@ -1341,7 +1390,7 @@ class _Host:
         if self.inbox:
             loop.call_soon(self._dispatch)
 
-    def _readable(self):
+    def _readable(self) -> None:
         try:
             chunk = os.read(self.rfd, _READ_SIZE)
         except (BlockingIOError, InterruptedError):
@@ -1351,22 +1400,22 @@ class _Host:
         if not chunk:
             self.eof = True
             try:
-                self.loop.remove_reader(self.rfd)
+                self.loop.remove_reader(self.rfd)  # type: ignore[union-attr]  # start() set it
             except Exception:
                 pass
-            self.loop.stop()
+            self.loop.stop()  # type: ignore[union-attr]  # start() set it
             return
         self.inbox += chunk
         self._dispatch()
 
-    def _dispatch(self):
+    def _dispatch(self) -> None:
         while True:
             body = self._take_frame()
             if body is None:
                 return
             self._answer(body)
 
-    def _answer(self, body):
+    def _answer(self, body: bytes) -> None:
         try:
             frame = _loads(body.decode("utf-8"))
         except Exception:
@@ -1388,11 +1437,11 @@ class _Host:
             if not future.done():
                 future.set_exception(_tool_error(error_class, member_property, message, member))
 
-    def _idle(self):
+    def _idle(self) -> bool:
         if self.pending or self.eof or self.closed:
             return False
         self.idle_stop = True
-        self.loop.stop()
+        self.loop.stop()  # type: ignore[union-attr]  # start() set it
         return True
 
 
@@ -1400,10 +1449,10 @@ class _Host:
 # serve
 
 
-def serve(rfd, wfd):
+def serve(rfd: int, wfd: int) -> None:
     """Runs the one program of this worker over the protocol on ``rfd``/``wfd`` and
     returns after its ``done`` frame (or at the end of the input). Never raises."""
-    host = None
+    host: _Host | None = None
     try:
         host = _Host(rfd, wfd)
         _S.host = host
@@ -1419,9 +1468,9 @@ def serve(rfd, wfd):
             pass
 
 
-def _program_globals(host, namespaces):
-    env = {"__builtins__": _S.builtins, "__name__": "__main__"}
-    classes = {}
+def _program_globals(host: _Host, namespaces: list[object]) -> dict[str, Any]:
+    env: dict[str, Any] = {"__builtins__": _S.builtins, "__name__": "__main__"}
+    classes: dict[str, type] = {}
     for index, spec in enumerate(namespaces):
         if type(spec) is not dict:
             continue
@@ -1442,10 +1491,10 @@ def _program_globals(host, namespaces):
     return env
 
 
-def _serve(host):
+def _serve(host: _Host) -> None:
     if _S.loop is None:
         prepare()
-    loop = _S.loop
+    loop: asyncio.AbstractEventLoop = _S.loop  # type: ignore[assignment]  # prepare() made it
     host.send_text('{"t":"ready"}')
     while True:
         body = host.read_frame_blocking()
@@ -1518,7 +1567,7 @@ def _serve(host):
 # after_fork (a worker forked from a template)
 
 
-def after_fork():
+def after_fork() -> None:
     """In a worker forked from a prepared template: a fresh event loop of its own (the
     template's epoll instance and self-pipe must not be shared) and a reseeded ``random``.
     Call once, in the child, before it is confined."""
@@ -1545,7 +1594,7 @@ def after_fork():
     # fork are not paid on the run's path.
     try:
         code = _compile("xs = [str(i) for i in range(8)]\nreturn {'xs': xs}")
-        env = {"__builtins__": _S.builtins, "__name__": "__main__"}
+        env: dict[str, Any] = {"__builtins__": _S.builtins, "__name__": "__main__"}
         exec(code, env)
         loop.run_until_complete(env["__program__"]())
         _loads('{"t":"run","program":"return 1","namespaces":[]}')

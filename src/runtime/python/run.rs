@@ -9,15 +9,19 @@
 //! module owns a run's life on the host side; it must not spawn workers.
 
 use std::collections::HashSet;
+use std::ops::ControlFlow;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
+use futures::future::BoxFuture;
 use futures::stream::FuturesUnordered;
 
 use crate::json::{JsonValue, check_lossless};
 use crate::runtime::ledger::{Ending, Ledger, failed, settle_output};
-use crate::runtime::{CodeRunErrorKind, CodeRunOutcome, CodeRunRequest, EngineConfig};
+use crate::runtime::{
+    BindingNamespace, CodeRunErrorKind, CodeRunOutcome, CodeRunRequest, EngineConfig,
+};
 
 use super::process::Worker;
 use super::protocol::{FromWorker, ReadError, ToWorker, WireNamespace};
@@ -84,18 +88,63 @@ pub(crate) async fn drive(
     settle_output(ending, &ledger)
 }
 
+/// The run's loop: frames from the worker, answers to its calls and the budget ticks, until
+/// the worker reports `done`, breaks the protocol, dies, or a budget or the caller stops it.
 async fn run(
     worker: &mut Worker,
     request: &CodeRunRequest,
     config: &EngineConfig,
     ledger: &Mutex<Ledger>,
 ) -> Ending {
-    let members: Vec<HashSet<&str>> = request
-        .namespaces
-        .iter()
-        .map(|ns| ns.members.iter().map(String::as_str).collect())
-        .collect();
-    worker.send(&ToWorker::Run {
+    let mut calls = Calls::offered(&request.namespaces, config);
+    worker.send(&run_frame(request, config));
+    let mut budgets = Budgets::start(worker, config);
+    let mut pending = FuturesUnordered::new();
+    let mut tick = tokio::time::interval(TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let signal = request.signal.clone();
+    loop {
+        tokio::select! {
+            biased;
+            () = signal.cancelled() => return stopped(Stop::Abort, config),
+            frame = worker.next_frame() => {
+                let frame = match frame {
+                    Some(Ok(frame)) => frame,
+                    Some(Err(ReadError::Closed)) | None => return died(worker, config).await,
+                    Some(Err(err)) => return unreadable(&err, config),
+                };
+                // A worker that keeps the socket busy must not starve the budget checks or
+                // the runtime's other tasks.
+                if let Some(stop) = budgets.check_due(worker) {
+                    return stopped(stop, config);
+                }
+                tokio::task::consume_budget().await;
+                match calls.take(frame, ledger, config) {
+                    ControlFlow::Continue(Some((id, cost, call))) => {
+                        pending.push(async move { (id, cost, call.await) });
+                    }
+                    ControlFlow::Continue(None) => {}
+                    ControlFlow::Break(ending) => return ending,
+                }
+            }
+            Some((id, cost, answer)) = pending.next(), if !pending.is_empty() => {
+                if let Some(stop) = calls.answer(worker, id, cost, answer) {
+                    return stopped(stop, config);
+                }
+            }
+            _ = tick.tick() => {
+                if let Some(stop) = budgets.check(worker) {
+                    return stopped(stop, config);
+                }
+            }
+        }
+    }
+}
+
+/// The `run` frame: the program, the namespaces as the worker installs them, and the limits
+/// it checks on its side.
+fn run_frame(request: &CodeRunRequest, config: &EngineConfig) -> ToWorker {
+    ToWorker::Run {
         program: request.program.clone(),
         namespaces: request
             .namespaces
@@ -109,129 +158,203 @@ async fn run(
             .collect(),
         depth: config.max_json_depth,
         call_limit: config.max_call_bytes,
-    });
-    let started = Instant::now();
-    let baseline = worker.cpu_time().unwrap_or_default();
-    let compute = Duration::from_millis(config.compute_ms);
-    let wall = Duration::from_millis(config.wall_ms);
-    let host_budget = config.heap_mb.saturating_mul(1024 * 1024);
-    let mut next_id = 1u64;
-    let mut pending_bytes = 0u64;
-    let mut pending = FuturesUnordered::new();
-    let mut last_check = started;
-    let mut tick = tokio::time::interval(TICK);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let signal = request.signal.clone();
-    loop {
-        tokio::select! {
-            biased;
-            () = signal.cancelled() => return stopped(Stop::Abort, config),
-            frame = worker.next_frame() => {
-                let frame = match frame {
-                    Some(Ok(frame)) => frame,
-                    Some(Err(ReadError::Closed)) | None => return died(worker, config).await,
-                    // One log, value or tool argument larger than the output cap: as the JS
-                    // engine, the output limit (the logs before it are kept).
-                    Some(Err(ReadError::TooLong(bytes))) => {
-                        return failed(
-                            CodeRunErrorKind::OutputLimit,
-                            format!(
-                                "the output exceeded the cap of {} bytes (one log, value or tool argument of {bytes} bytes); the logs that fit are kept: print less, or return a smaller value",
-                                config.max_output_bytes
-                            ),
-                        );
-                    }
-                    Some(Err(err)) => return violated(&format!("{err}")),
-                };
-                // A worker that keeps the socket busy must not starve the budget checks or
-                // the runtime's other tasks.
-                if last_check.elapsed() >= TICK {
-                    if let Some(stop) = over_budget(worker, started, baseline, compute, wall) {
-                        return stopped(stop, config);
-                    }
-                    last_check = Instant::now();
-                }
-                tokio::task::consume_budget().await;
-                match frame {
-                    FromWorker::Call { id, ns, m, args } => {
-                        if id != next_id {
-                            return violated(&format!("call id {id} where {next_id} was next"));
-                        }
-                        next_id += 1;
-                        let (Some(namespace), Some(offered)) = (request.namespaces.get(ns), members.get(ns)) else {
-                            return violated(&format!("a call in namespace {ns}, which does not exist"));
-                        };
-                        if !offered.contains(m.as_str()) {
-                            return violated(&format!("a call of `{m}`, which is not a member"));
-                        }
-                        // The worker checks arguments before it sends them: one that is not
-                        // lossless was forged.
-                        if let Err(err) = check_lossless(&args) {
-                            return violated(&format!("call {id} with arguments that are not lossless JSON: {err}"));
-                        }
-                        let cost = charge(&args);
-                        pending_bytes += cost;
-                        if pending_bytes > host_budget {
-                            return stopped(Stop::HostMemory, config);
-                        }
-                        let call = namespace.host.call(&m, args);
-                        pending.push(async move { (id, cost, call.await) });
-                    }
-                    FromWorker::Log { s } => {
-                        let fits = ledger.lock().unwrap_or_else(|p| p.into_inner()).push(s);
-                        if !fits {
-                            return stopped(Stop::Output, config);
-                        }
-                    }
-                    FromWorker::Done { value, error } => return done(value, error),
-                    FromWorker::Confined { .. } | FromWorker::Ready {} | FromWorker::Spawned { .. } => {
-                        return violated("a handshake frame during the run");
-                    }
-                }
-            }
-            Some((id, cost, answer)) = pending.next(), if !pending.is_empty() => {
-                pending_bytes = pending_bytes.saturating_sub(cost);
-                let frame = match answer {
-                    Ok(value) => match check_lossless(&value) {
-                        Ok(()) => ToWorker::Ok { id, ok: value },
-                        Err(err) => ToWorker::Err {
-                            id,
-                            err: format!("the tool's result is not lossless JSON: {err}"),
-                        },
-                    },
-                    Err(message) => ToWorker::Err { id, err: message },
-                };
-                worker.send(&frame);
-                // Answers the worker does not read yet stay on the host: charged like
-                // pending calls.
-                if pending_bytes + worker.queued_bytes() > host_budget {
-                    return stopped(Stop::HostMemory, config);
-                }
-            }
-            _ = tick.tick() => {
-                if let Some(stop) = over_budget(worker, started, baseline, compute, wall) {
-                    return stopped(stop, config);
-                }
-                last_check = Instant::now();
-            }
-        }
     }
 }
 
-/// Which budget, if any, the run is over.
-fn over_budget(
-    worker: &Worker,
+/// The ending for a frame that could not be read (other than the worker closing the stream).
+fn unreadable(err: &ReadError, config: &EngineConfig) -> Ending {
+    match err {
+        // One log, value or tool argument larger than the output cap: as the JS engine,
+        // the output limit (the logs before it are kept).
+        ReadError::TooLong(bytes) => failed(
+            CodeRunErrorKind::OutputLimit,
+            format!(
+                "the output exceeded the cap of {} bytes (one log, value or tool argument of {bytes} bytes); the logs that fit are kept: print less, or return a smaller value",
+                config.max_output_bytes
+            ),
+        ),
+        err => violated(&format!("{err}")),
+    }
+}
+
+/// A binding call started on the host: its id, the host memory charged for it, and the
+/// host's answer to come.
+type PendingCall = (u64, u64, BoxFuture<'static, Result<JsonValue, String>>);
+
+/// The binding calls of one run: what the worker may call, the id it must use next, and the
+/// host memory its pending calls (and unread answers) may hold.
+struct Calls<'r> {
+    namespaces: &'r [BindingNamespace],
+    /// Each namespace's members, to look a call up.
+    members: Vec<HashSet<&'r str>>,
+    next_id: u64,
+    pending_bytes: u64,
+    host_budget: u64,
+}
+
+impl<'r> Calls<'r> {
+    /// No call made yet, on the members of `namespaces`, within the heap limit.
+    fn offered(namespaces: &'r [BindingNamespace], config: &EngineConfig) -> Self {
+        Calls {
+            namespaces,
+            members: namespaces
+                .iter()
+                .map(|ns| ns.members.iter().map(String::as_str).collect())
+                .collect(),
+            next_id: 1,
+            pending_bytes: 0,
+            host_budget: config.heap_mb.saturating_mul(1024 * 1024),
+        }
+    }
+
+    /// What a frame during the run asks for: a call to start, nothing more (a log that
+    /// fits), or the end of the run.
+    fn take(
+        &mut self,
+        frame: FromWorker,
+        ledger: &Mutex<Ledger>,
+        config: &EngineConfig,
+    ) -> ControlFlow<Ending, Option<PendingCall>> {
+        match frame {
+            FromWorker::Call { id, ns, m, args } => match self.start(id, ns, &m, args, config) {
+                Ok(call) => ControlFlow::Continue(Some(call)),
+                Err(ending) => ControlFlow::Break(ending),
+            },
+            FromWorker::Log { s } => {
+                let fits = ledger.lock().unwrap_or_else(|p| p.into_inner()).push(s);
+                if fits {
+                    ControlFlow::Continue(None)
+                } else {
+                    ControlFlow::Break(stopped(Stop::Output, config))
+                }
+            }
+            FromWorker::Done { value, error } => ControlFlow::Break(done(value, error)),
+            FromWorker::Confined { .. } | FromWorker::Ready {} | FromWorker::Spawned { .. } => {
+                ControlFlow::Break(violated("a handshake frame during the run"))
+            }
+        }
+    }
+
+    /// Checks a call frame (its id next, its namespace and member offered, its arguments
+    /// lossless, its cost within the heap limit) and starts the call on the host.
+    fn start(
+        &mut self,
+        id: u64,
+        ns: usize,
+        m: &str,
+        args: JsonValue,
+        config: &EngineConfig,
+    ) -> Result<PendingCall, Ending> {
+        if id != self.next_id {
+            return Err(violated(&format!(
+                "call id {id} where {} was next",
+                self.next_id
+            )));
+        }
+        self.next_id += 1;
+        let (Some(namespace), Some(offered)) = (self.namespaces.get(ns), self.members.get(ns))
+        else {
+            return Err(violated(&format!(
+                "a call in namespace {ns}, which does not exist"
+            )));
+        };
+        if !offered.contains(m) {
+            return Err(violated(&format!("a call of `{m}`, which is not a member")));
+        }
+        // The worker checks arguments before it sends them: one that is not lossless was
+        // forged.
+        if let Err(err) = check_lossless(&args) {
+            return Err(violated(&format!(
+                "call {id} with arguments that are not lossless JSON: {err}"
+            )));
+        }
+        let cost = charge(&args);
+        self.pending_bytes += cost;
+        if self.pending_bytes > self.host_budget {
+            return Err(stopped(Stop::HostMemory, config));
+        }
+        Ok((id, cost, namespace.host.call(m, args)))
+    }
+
+    /// Sends the host's answer to call `id` (which was charged `cost`) to the worker; the
+    /// stop when the answers it has not read yet, with the pending calls, exceed the heap
+    /// limit.
+    fn answer(
+        &mut self,
+        worker: &mut Worker,
+        id: u64,
+        cost: u64,
+        answer: Result<JsonValue, String>,
+    ) -> Option<Stop> {
+        self.pending_bytes = self.pending_bytes.saturating_sub(cost);
+        let frame = match answer {
+            Ok(value) => match check_lossless(&value) {
+                Ok(()) => ToWorker::Ok { id, ok: value },
+                Err(err) => ToWorker::Err {
+                    id,
+                    err: format!("the tool's result is not lossless JSON: {err}"),
+                },
+            },
+            Err(message) => ToWorker::Err { id, err: message },
+        };
+        worker.send(&frame);
+        // Answers the worker does not read yet stay on the host: charged like pending
+        // calls.
+        (self.pending_bytes + worker.queued_bytes() > self.host_budget).then_some(Stop::HostMemory)
+    }
+}
+
+/// The time budgets of one run, measured from its start, and when they were last checked.
+struct Budgets {
     started: Instant,
+    /// The worker's CPU time before the run.
     baseline: Duration,
     compute: Duration,
     wall: Duration,
-) -> Option<Stop> {
-    if started.elapsed() > wall {
-        return Some(Stop::Wall);
+    last_check: Instant,
+}
+
+impl Budgets {
+    /// Starts measuring now, from the CPU time `worker` used so far.
+    fn start(worker: &Worker, config: &EngineConfig) -> Self {
+        let started = Instant::now();
+        Budgets {
+            started,
+            baseline: worker.cpu_time().unwrap_or_default(),
+            compute: Duration::from_millis(config.compute_ms),
+            wall: Duration::from_millis(config.wall_ms),
+            last_check: started,
+        }
     }
-    match worker.cpu_time() {
-        Some(used) if used.saturating_sub(baseline) > compute => Some(Stop::Compute),
-        _ => None,
+
+    /// Like [`Budgets::check`], when the last check is a tick ago or more.
+    #[inline]
+    fn check_due(&mut self, worker: &Worker) -> Option<Stop> {
+        if self.last_check.elapsed() >= TICK {
+            self.check(worker)
+        } else {
+            None
+        }
+    }
+
+    /// Which budget, if any, the run is over; a check that passes is remembered.
+    fn check(&mut self, worker: &Worker) -> Option<Stop> {
+        let over = self.over(worker);
+        if over.is_none() {
+            self.last_check = Instant::now();
+        }
+        over
+    }
+
+    /// Which budget, if any, the run is over.
+    fn over(&self, worker: &Worker) -> Option<Stop> {
+        if self.started.elapsed() > self.wall {
+            return Some(Stop::Wall);
+        }
+        match worker.cpu_time() {
+            Some(used) if used.saturating_sub(self.baseline) > self.compute => Some(Stop::Compute),
+            _ => None,
+        }
     }
 }
 

@@ -51,9 +51,23 @@ esac
 [ "$(id -u)" = 0 ] || { echo "this needs root (debootstrap, chroot, mounts)" >&2; exit 1; }
 command -v debootstrap >/dev/null || { echo "needs debootstrap (apt-get install debootstrap)" >&2; exit 1; }
 mkdir -p "$CACHE"
+# One build at a time: a second one would re-make the mounts under the first.
+exec 9>"$CACHE/lock"
+flock -n 9 || { echo "another build-v8-archive.sh is running (see --status)" >&2; exit 1; }
+
+# The chroot's mounts (host /dev, /proc, the read-only sysroot) live only while this script
+# runs: a later `rm -rf` of the chroot must never reach the host through them.
+MOUNTS=(dev proc bookworm/usr/lib bookworm/usr/include)
+unmount_all() {
+  local m
+  for m in "${MOUNTS[@]}"; do
+    if mountpoint -q "$R/$m" 2>/dev/null; then umount "$R/$m" || umount -l "$R/$m" || true; fi
+  done
+}
+trap unmount_all EXIT
 
 # The crate sources: v8 from the lockfile, and the ICU data crate (not a dependency of ours).
-REG_SRC() { ls -d "$HOME"/.cargo/registry/src/*/"$1" 2>/dev/null | head -1 || true; }
+REG_SRC() { ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$1" 2>/dev/null | head -1 || true; }
 V8_SRC="$(REG_SRC "v8-$V8_VERSION")"
 if [ -z "$V8_SRC" ]; then cargo fetch --locked; V8_SRC="$(REG_SRC "v8-$V8_VERSION")"; fi
 ICU_SRC="$(REG_SRC "deno_core_icudata-$ICU_DATA_VERSION")"
@@ -73,7 +87,13 @@ if ! stamp chroot; then
   mirror="$(grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{print $2; exit}')"
   [ -n "$mirror" ] || mirror="$(grep -hoE '^deb +[^ ]+' /etc/apt/sources.list 2>/dev/null | awk '{print $2; exit}')"
   [ -n "$mirror" ] || { echo "no Debian mirror found in the apt sources" >&2; exit 1; }
-  rm -rf "$R"
+  unmount_all
+  if [ -d "$R" ] && findmnt -rn -o TARGET | grep -q "^$R/"; then
+    echo "something is still mounted under $R; not deleting it" >&2; exit 1
+  fi
+  rm -rf --one-file-system "$R"
+  # A new chroot has no gn and no build directory yet.
+  rm -f "$CACHE"/stamps/gn "$CACHE"/stamps/gn-gen-* "$CACHE"/stamps/source-*
   debootstrap --variant=minbase \
     --include=clang-23,lld-23,llvm-23,libclang-rt-23-dev,python3,ninja-build \
     unstable "$R" "$mirror"
@@ -93,7 +113,9 @@ fi
 # /lib64 loader symlink is absolute and would point at sid's loader inside the chroot.
 mount_ro() { # src dst
   mkdir -p "$2"
-  mountpoint -q "$2" || { mount --bind "$1" "$2" && mount -o remount,bind,ro "$2"; }
+  mountpoint -q "$2" && umount "$2" # re-made each run: a failed read-only remount is never reused
+  mount --bind "$1" "$2"
+  mount -o remount,bind,ro "$2" || { umount "$2"; echo "could not make $2 read-only" >&2; exit 1; }
 }
 mount_ro /usr/include "$R/bookworm/usr/include"
 mount_ro /usr/lib "$R/bookworm/usr/lib"

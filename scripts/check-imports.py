@@ -54,37 +54,43 @@ def read_map(lib_rs: Path) -> list[list[str]]:
 
 def strip_comments_and_strings(text: str) -> str:
     """The code of a Rust file without comments, string and char literals (roughly, but safe
-    for finding paths: a path inside a literal or a comment is not an import)."""
+    for finding paths: a path inside a literal or a comment is not an import). Line breaks are
+    kept, so line numbers stay true."""
     out: list[str] = []
     i, n = 0, len(text)
+    raw = re.compile(r'b?r(#*)"')
+    char = re.compile(r"'(\\.[^']*|[^\\'])'")
+
+    def skip(start: int, end: int, keep: str = "") -> int:
+        out.append(keep + "\n" * text.count("\n", start, end))
+        return end
+
     while i < n:
         c = text[i]
         if text.startswith("//", i):
             j = text.find("\n", i)
             i = n if j < 0 else j
         elif text.startswith("/*", i):
-            depth, i = 1, i + 2
-            while i < n and depth:
-                if text.startswith("/*", i):
-                    depth, i = depth + 1, i + 2
-                elif text.startswith("*/", i):
-                    depth, i = depth - 1, i + 2
+            depth, j = 1, i + 2
+            while j < n and depth:
+                if text.startswith("/*", j):
+                    depth, j = depth + 1, j + 2
+                elif text.startswith("*/", j):
+                    depth, j = depth - 1, j + 2
                 else:
-                    i += 1
-        elif (m := re.compile(r'b?r(#*)"').match(text, i)) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+                    j += 1
+            i = skip(i, j)
+        elif (m := raw.match(text, i)) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
             end = '"' + m.group(1)
             j = text.find(end, m.end())
-            i = n if j < 0 else j + len(end)
-            out.append('""')
+            i = skip(i, n if j < 0 else j + len(end), '""')
         elif c == '"':
-            i += 1
-            while i < n and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-            i += 1
-            out.append('""')
-        elif c == "'" and (m := re.compile(r"'(\\.[^']*|[^\\'])'").match(text, i)):
-            i = m.end()
-            out.append("' '")
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            i = skip(i, min(j + 1, n), '""')
+        elif c == "'" and (m := char.match(text, i)):
+            i = skip(i, m.end(), "' '")
         else:
             out.append(c)
             i += 1
@@ -218,6 +224,31 @@ def file_cycles(root: Path) -> list[list[str]]:
     return cycles
 
 
+SUPER_PATH = re.compile(r"\b((?:super::)+)([a-z_][a-z0-9_]*)")
+
+
+def super_targets(code: str, path: Path, src: Path) -> list[tuple[int, str]]:
+    """(line, top-level module) for every `super::` path that climbs to the crate root and
+    names a top-level module from there (`super::super::host` in `src/json/text.rs`)."""
+    parts = list(path.relative_to(src).with_suffix("").parts)
+    if parts[-1] == "mod":
+        parts = parts[:-1]
+    # Inline modules (`mod tests { .. }`) add a level each: their ranges in the code.
+    inline: list[tuple[int, int]] = []
+    for m in re.finditer(r"\bmod\s+[a-z_][a-z0-9_]*\s*\{", code):
+        depth, i = 1, m.end()
+        while i < len(code) and depth:
+            depth += {"{": 1, "}": -1}.get(code[i], 0)
+            i += 1
+        inline.append((m.end(), i))
+    found: list[tuple[int, str]] = []
+    for m in SUPER_PATH.finditer(code):
+        levels = len(parts) + sum(1 for start, end in inline if start <= m.start() < end)
+        if m.group(1).count("super") == levels:
+            found.append((code.count("\n", 0, m.start()) + 1, m.group(2)))
+    return found
+
+
 def module_of(path: Path, src: Path) -> str:
     rel = path.relative_to(src)
     return rel.parts[0] if len(rel.parts) > 1 else rel.stem
@@ -238,7 +269,7 @@ def check(root: Path) -> list[str]:
             problems.append(f"{path.relative_to(root)}: module `{module}` is not on the map in src/lib.rs")
             continue
         code = strip_comments_and_strings(path.read_text(encoding="utf-8"))
-        for lineno, target in crate_targets(code):
+        for lineno, target in crate_targets(code) + super_targets(code, path, src):
             where = f"{path.relative_to(root)}:{lineno}"
             if target not in rank:
                 problems.append(f"{where}: `crate::{target}` is not on the map")
@@ -275,6 +306,13 @@ def self_test(root: Path) -> int:
             print(f"self-test: a planted grouped `use crate::{{{high}::..}}` in `{low}` was not caught")
             return 1
         print(f"self-test: a planted grouped import in `{low}` is caught:", planted[0])
+        deep = copy / "src" / "json" / "text.rs"
+        deep.write_text(deep.read_text(encoding="utf-8") + f"\n#[allow(unused_imports)]\nuse super::super::{high} as _climbed;\n", encoding="utf-8")
+        planted = check(copy)
+        if not any(f"uses `crate::{high}`" in p and "json/text.rs" in p for p in planted):
+            print(f"self-test: a planted `use super::super::{high}` in src/json/text.rs was not caught")
+            return 1
+        print("self-test: a planted super::super climb is caught:", next(p for p in planted if "json/text.rs" in p))
         shutil.rmtree(copy / "src")
         shutil.copytree(root / "src", copy / "src")
         leaf = copy / "src" / "schema" / "model.rs"

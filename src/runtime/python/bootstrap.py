@@ -407,6 +407,8 @@ def _print(
 
 _print.__name__ = _print.__qualname__ = "print"
 _print.__module__ = "builtins"
+# The type hints are for mypy only: a program inspecting print sees none, as with the builtin.
+_print.__annotations__ = {}
 
 
 class _LogStream:
@@ -484,6 +486,14 @@ class _LogStream:
         return "<%s: lines go to the run's log>" % self.name
 
 
+# A program reaches these methods through sys.stdout: their type hints (for mypy only, and
+# naming types that exist only under TYPE_CHECKING) are not shown to it.
+for _method in vars(_LogStream).values():
+    if callable(_method):
+        _method.__annotations__ = {}
+del _method
+
+
 # --------------------------------------------------------------------------------------
 # Namespaces and their errors
 
@@ -552,6 +562,7 @@ def _make_member(
 
     member.__name__ = member.__qualname__ = name
     member.__module__ = None  # type: ignore[assignment]  # like a builtin's
+    member.__annotations__ = {}  # the hints are for mypy; a program inspecting a tool sees none
     return member
 
 

@@ -55,6 +55,20 @@ async fn print_is_one_log_per_call_as_print_formats_it() {
 }
 
 #[tokio::test]
+async fn the_bootstraps_type_hints_are_not_what_a_program_sees() {
+    // bootstrap.py is typed for mypy; the functions a program reaches (print, a tool) carry
+    // no annotations, as builtins do (`sys`, and with it the output stream, is not reachable).
+    let host = TestHost::new();
+    let outcome = run_with_tools(
+        &host,
+        &["echo"],
+        "import typing\nreturn [print.__annotations__, tools.echo.__annotations__, typing.get_type_hints(tools.echo)]",
+    )
+    .await;
+    assert_eq!(value(&outcome), json!([{}, {}, {}]));
+}
+
+#[tokio::test]
 async fn tools_are_called_in_submission_order_and_gather_overlaps() {
     let host = TestHost::new();
     let started = Instant::now();

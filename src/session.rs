@@ -48,7 +48,9 @@ pub enum SessionEvent {
         #[serde(skip_serializing_if = "Option::is_none")]
         meta: Option<JsonValue>,
     },
-    /// A Code Mode sub-call started (in submission order).
+    /// A Code Mode sub-call started (in submission order): the lane admitted it. A call
+    /// the run abandoned before its turn came has no start event, only its
+    /// `tool/code-dispatch` record.
     #[serde(rename = "tool/code-dispatch-start", rename_all = "camelCase")]
     CodeDispatchStart {
         /// The outer program's call.

@@ -11,7 +11,9 @@
 //! submission order. When the run settles for any reason, a run-scoped signal fires:
 //! queued calls are abandoned (they go through the pipeline as `ABORTED_BEFORE_DISPATCH`,
 //! no listener or body running), in-flight ones are cancelled and drained, and every call's
-//! log — started or abandoned, in submission order — lands before `run_code` returns.
+//! log — started or abandoned, in submission order — lands before `run_code` returns. Only
+//! a call the lane started has a `tool/code-dispatch-start` event: an abandoned one is
+//! logged once, by its final `tool/code-dispatch` record.
 //!
 //! This module owns the per-run bookkeeping; it drives the registry only through its
 //! public staged pipeline ([`Registry::prepare`] → dispatch → commit) and lane. It must not
@@ -28,7 +30,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::content::{ContentBlock, MessageSource, UserMessage};
-use crate::json::{JsonValue, check_lossless, deep_clone};
+use crate::json::{JsonValue, check_lossless_within, deep_clone};
 use crate::registry::Registry;
 use crate::registry::scheduler::{Admission, Lane, Ticket};
 use crate::runtime::BindingHost;
@@ -146,17 +148,19 @@ impl RunBridge {
         let mut admission = self.admission(ticket, &input).await;
         let mode = admission.as_ref().map(Admission::mode);
         if admission.is_none() {
-            // Abandoned: it is logged — start, abort, commit — when its turn comes.
+            // Abandoned: it never started, so it has no start event; its abort is committed
+            // and logged once, as its final record, when its turn comes.
             log_turn.wait().await;
+        } else {
+            self.registry
+                .emit(SessionEvent::CodeDispatchStart {
+                    parent_call_id: self.outer.call_id.clone(),
+                    sub_call_id: sub_call_id.clone(),
+                    name: name.clone(),
+                    arguments: deep_clone(&logged_arguments),
+                })
+                .await;
         }
-        self.registry
-            .emit(SessionEvent::CodeDispatchStart {
-                parent_call_id: self.outer.call_id.clone(),
-                sub_call_id: sub_call_id.clone(),
-                name: name.clone(),
-                arguments: deep_clone(&logged_arguments),
-            })
-            .await;
         let started = admission.as_ref().map(|_| self.started_at.elapsed());
         // With the run's signal cancelled, an abandoned call comes back from the pipeline
         // as ABORTED_BEFORE_DISPATCH without running a listener or the body.
@@ -331,7 +335,8 @@ impl BindingHost for BridgeHost {
     fn call(&self, member: &str, args: JsonValue) -> BoxFuture<'static, Result<JsonValue, String>> {
         // A value JSON cannot carry is refused here, before it is numbered: it dispatches
         // nothing and logs nothing (the engines refuse it earlier; this holds for any host).
-        if let Err(err) = check_lossless(&args) {
+        let depth = self.bridge.registry.config().value_depth.get();
+        if let Err(err) = check_lossless_within(&args, depth) {
             let message = format!("the arguments are not lossless JSON: {err}");
             return Box::pin(async move { Err(message) });
         }

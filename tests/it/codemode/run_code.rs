@@ -579,15 +579,87 @@ async fn every_binding_call_is_logged_in_order_even_when_the_program_does_not_aw
                 _ => None,
             })
             .collect();
+        // Only a call that started has a start event (an abandoned one never started).
+        let started: Vec<String> = run
+            .sub_calls
+            .iter()
+            .filter(|r| r.started.is_some())
+            .map(|r| r.sub_call_id.clone())
+            .collect();
         assert_eq!(
-            starts, expected,
-            "round {round}: every call's start, in order"
+            starts, started,
+            "round {round}: every started call's start, in order"
         );
         assert_eq!(
             logged, expected,
             "round {round}: every call's log, in order"
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_abandoned_call_is_logged_once_by_its_final_record_without_a_start_event() {
+    let registry = registry(PresentationMode::Code, 10);
+    add_value_tool(&registry, "slow", true);
+    add_value_tool(&registry, "write", false);
+    let sink = MemorySink::new();
+    registry.set_session_sink(Some(Arc::new(sink.clone())));
+    let run = logged_run(
+        &registry,
+        "tools.slow({ms: 30000}).catch(() => {}); \
+         await new Promise((resolve) => setTimeout(resolve, 200)); \
+         for (let i = 0; i < 3; i++) tools.write({value: i}).catch(() => {}); return 'early'",
+    )
+    .await;
+    assert_eq!(run.result.model_text(), "early");
+    // Every call is still recorded, the abandoned ones with no start.
+    let ids: Vec<&str> = run
+        .sub_calls
+        .iter()
+        .map(|r| r.sub_call_id.as_str())
+        .collect();
+    assert_eq!(
+        ids,
+        ["run:code:1", "run:code:2", "run:code:3", "run:code:4"]
+    );
+    assert!(run.sub_calls[0].started.is_some());
+    for record in &run.sub_calls[1..] {
+        assert_eq!(record.started, None, "{record:?}");
+        assert_eq!(
+            record.result.failure_info().unwrap().code,
+            ErrorCode::AbortedBeforeDispatch
+        );
+    }
+    // The log: the started call's start, then each call's one final record, in order.
+    let events: Vec<(String, String)> = sink
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            SessionEvent::CodeDispatchStart { sub_call_id, .. } => {
+                Some(("start".to_owned(), sub_call_id.clone()))
+            }
+            SessionEvent::CodeDispatch {
+                sub_call_id,
+                is_error,
+                ..
+            } => {
+                assert!(*is_error, "{sub_call_id} failed");
+                Some(("final".to_owned(), sub_call_id.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    let expected: Vec<(String, String)> = [
+        ("start", "run:code:1"),
+        ("final", "run:code:1"),
+        ("final", "run:code:2"),
+        ("final", "run:code:3"),
+        ("final", "run:code:4"),
+    ]
+    .into_iter()
+    .map(|(kind, id)| (kind.to_owned(), id.to_owned()))
+    .collect();
+    assert_eq!(events, expected);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -43,6 +43,7 @@ pub use worker::{WORKER_ARG, is_worker_invocation, worker_main};
 
 use confine::Limits;
 use process::{Template, Worker};
+use protocol::FrameLimits;
 
 /// The isolation label of a fully confined engine.
 pub const CONFINED: &str = "cpython worker process per run: landlock+seccomp+rlimits";
@@ -136,7 +137,8 @@ impl PythonEngine {
     pub fn new(config: EngineConfig, python: PythonConfig) -> Result<PythonEngine, Error> {
         config.validate()?;
         let limits = limits(&config);
-        let probe = Worker::start(&python.worker, limits, 1 << 16, true, START_TIMEOUT)
+        let probe_frames = FrameLimits::new(1 << 16, config.max_json_depth);
+        let probe = Worker::start(&python.worker, limits, probe_frames, true, START_TIMEOUT)
             .map_err(|err| Error::new(ErrorCode::HostFailed, err))?;
         let confinement = probe.confinement.clone();
         drop(probe);
@@ -162,7 +164,7 @@ impl PythonEngine {
         let pool = Arc::new(Pool {
             command: python.worker,
             limits,
-            frame_cap: frame_cap(&config),
+            frames: FrameLimits::new(frame_cap(&config), config.max_json_depth),
             size: config.warm_pool,
             require_confined: !python.allow_unconfined,
             ready: Mutex::new(VecDeque::new()),
@@ -252,7 +254,9 @@ fn frame_cap(config: &EngineConfig) -> u64 {
 struct Pool {
     command: WorkerCommand,
     limits: Limits,
-    frame_cap: u64,
+    /// The frames' length cap and the library's value-depth limit (the programs'
+    /// `max_json_depth` plus [`WRAP_DEPTH`](crate::json::WRAP_DEPTH)), passed as values.
+    frames: FrameLimits,
     size: usize,
     require_confined: bool,
     ready: Mutex<VecDeque<Worker>>,
@@ -278,13 +282,13 @@ impl Pool {
             }
         }
         match &*template {
-            Some(Ok(template)) => template.fork(self.frame_cap, START_TIMEOUT),
+            Some(Ok(template)) => template.fork(self.frames, START_TIMEOUT),
             _ => {
                 drop(template);
                 Worker::start(
                     &self.command,
                     self.limits,
-                    self.frame_cap,
+                    self.frames,
                     false,
                     START_TIMEOUT,
                 )

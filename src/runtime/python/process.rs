@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
 use super::confine::Limits;
-use super::protocol::{FromWorker, ReadError, ToWorker, read_frame, write_to_worker};
+use super::protocol::{FrameLimits, FromWorker, ReadError, ToWorker, read_frame, write_to_worker};
 
 /// How much of a worker's standard error is kept (its end).
 const STDERR_TAIL: usize = 64 * 1024;
@@ -105,7 +105,7 @@ struct SocketChannel {
     async_fd: Option<tokio::io::unix::AsyncFd<std::fs::File>>,
     inbox: Vec<u8>,
     outbox: Vec<u8>,
-    cap: u64,
+    limits: FrameLimits,
     closed: bool,
 }
 
@@ -121,14 +121,14 @@ impl SocketChannel {
             self.inbox[2],
             self.inbox[3],
         ]));
-        if length > self.cap {
+        if length > self.limits.cap {
             return Some(Err(ReadError::TooLong(length)));
         }
         let end = 4 + length as usize;
         if self.inbox.len() < end {
             return None;
         }
-        let parsed = super::protocol::decode(&self.inbox[4..end]);
+        let parsed = super::protocol::decode(&self.inbox[4..end], self.limits.depth);
         self.inbox.drain(..end);
         Some(parsed)
     }
@@ -190,11 +190,11 @@ impl std::fmt::Debug for Worker {
 
 impl Worker {
     /// Spawns a worker and waits (blocking, at most `timeout`) for its `confined` and
-    /// `ready` frames. `frame_cap` bounds every frame it may send.
+    /// `ready` frames. `frames` bounds every frame it may send.
     pub(crate) fn start(
         command: &WorkerCommand,
         limits: Limits,
-        frame_cap: u64,
+        frames: FrameLimits,
         probe: bool,
         timeout: Duration,
     ) -> Result<Worker, String> {
@@ -239,7 +239,7 @@ impl Worker {
             Box::new(stdout),
             Box::new(stdin),
             Box::new(stderr),
-            frame_cap,
+            frames,
         )?;
         worker.handshake(probe, timeout)?;
         Ok(worker)
@@ -253,7 +253,7 @@ impl Worker {
         stdout: Box<dyn Read + Send>,
         stdin: Box<dyn std::io::Write + Send>,
         stderr: Box<dyn Read + Send>,
-        frame_cap: u64,
+        limits: FrameLimits,
     ) -> Result<Worker, String> {
         let (frames_tx, frames) = tokio::sync::mpsc::unbounded_channel();
         let spawned = std::thread::Builder::new()
@@ -261,7 +261,7 @@ impl Worker {
             .spawn(move || {
                 let mut stdout = stdout;
                 loop {
-                    let frame = read_frame::<FromWorker>(&mut stdout, frame_cap);
+                    let frame = read_frame::<FromWorker>(&mut stdout, limits);
                     let stop = frame.is_err();
                     if frames_tx.send(frame).is_err() || stop {
                         break;
@@ -634,7 +634,7 @@ fn socket_handshake(
         if !readable(&socket.file, left) {
             return Err("not ready within the start timeout".to_owned());
         }
-        read_frame::<FromWorker>(&mut socket.file, socket.cap).map_err(|err| err.to_string())
+        read_frame::<FromWorker>(&mut socket.file, socket.limits).map_err(|err| err.to_string())
     };
     let confinement = match next()? {
         FromWorker::Confined {
@@ -778,7 +778,7 @@ impl Template {
     }
 
     /// Forks a worker and waits for its `ready`.
-    pub(crate) fn fork(&self, frame_cap: u64, timeout: Duration) -> Result<Worker, String> {
+    pub(crate) fn fork(&self, frames: FrameLimits, timeout: Duration) -> Result<Worker, String> {
         let (body, fds) = {
             let control = self.control.lock().unwrap_or_else(|p| p.into_inner());
             super::fds::send(control.as_raw_fd(), br#"{"t":"spawn"}"#, &[])
@@ -827,7 +827,7 @@ impl Template {
                 async_fd: None,
                 inbox: Vec::new(),
                 outbox: Vec::new(),
-                cap: frame_cap,
+                limits: frames,
                 closed: false,
             })),
             stderr: tail,

@@ -164,8 +164,34 @@ impl std::fmt::Display for ReadError {
     }
 }
 
-/// Reads one frame of at most `cap` bytes and parses it as `T`.
-pub(crate) fn read_frame<T: Frame>(input: &mut impl Read, cap: u64) -> Result<T, ReadError> {
+/// What bounds the frames a worker sends: their length and how deep their values nest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FrameLimits {
+    /// The most bytes one frame's body may have.
+    pub cap: u64,
+    /// The library's value-depth limit: the programs' `max_json_depth` plus
+    /// [`WRAP_DEPTH`](crate::json::WRAP_DEPTH). A frame's values may nest this deep, its
+    /// whole body one level more.
+    pub depth: usize,
+}
+
+impl FrameLimits {
+    /// Frames of at most `cap` bytes whose values nest at most `max_json_depth` levels
+    /// (the programs' limit), plus the library's wrapping.
+    pub(crate) fn new(cap: u64, max_json_depth: usize) -> Self {
+        FrameLimits {
+            cap,
+            depth: max_json_depth + crate::json::WRAP_DEPTH,
+        }
+    }
+}
+
+/// Reads one frame within `limits` and parses it as `T`.
+pub(crate) fn read_frame<T: Frame>(
+    input: &mut impl Read,
+    limits: FrameLimits,
+) -> Result<T, ReadError> {
+    let cap = limits.cap;
     let mut length = [0u8; 4];
     match input.read_exact(&mut length) {
         Ok(()) => {}
@@ -184,17 +210,17 @@ pub(crate) fn read_frame<T: Frame>(input: &mut impl Read, cap: u64) -> Result<T,
     if body.len() as u64 != length {
         return Err(ReadError::Closed);
     }
-    decode(&body)
+    decode(&body, limits.depth)
 }
 
 /// Parses a frame's body as `T`. The members that carry program values (`args` of a call,
-/// `value` of `done`) may nest as deep as the library's limit
-/// ([`max_depth`](crate::json::max_depth)): the body is parsed without recursion, those
-/// members are taken out, the shallow rest is decoded by serde, and they are put back.
-pub(crate) fn decode<T: Frame>(body: &[u8]) -> Result<T, ReadError> {
+/// `value` of `done`) may nest `depth` levels (the library's limit,
+/// [`FrameLimits::depth`]): the body is parsed without recursion, those members are taken
+/// out, the shallow rest is decoded by serde, and they are put back.
+pub(crate) fn decode<T: Frame>(body: &[u8], depth: usize) -> Result<T, ReadError> {
     let malformed = |why: String| ReadError::Malformed(why);
     let text = std::str::from_utf8(body).map_err(|err| malformed(err.to_string()))?;
-    let mut value = crate::json::parse_lossless_within(text, crate::json::max_depth() + 1)
+    let mut value = crate::json::parse_lossless_within(text, depth + 1)
         .map_err(|err| malformed(err.to_string()))?;
     let mut deep = Vec::new();
     if let Some(members) = value.as_object_mut() {
@@ -260,6 +286,11 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The default limits' depth, with a cap of `cap` bytes.
+    fn limits(cap: u64) -> FrameLimits {
+        FrameLimits::new(cap, crate::json::DEFAULT_VALUE_DEPTH)
+    }
+
     #[test]
     fn deep_values_decode_without_recursion_and_deep_junk_is_refused() {
         std::thread::Builder::new()
@@ -267,7 +298,7 @@ mod tests {
             .spawn(|| {
                 let deep = "[".repeat(5_000) + &"]".repeat(5_000);
                 let call = format!(r#"{{"t":"call","id":1,"ns":0,"m":"echo","args":{deep}}}"#);
-                match decode::<FromWorker>(call.as_bytes()) {
+                match decode::<FromWorker>(call.as_bytes(), limits(0).depth) {
                     Ok(FromWorker::Call { args, .. }) => crate::json::dispose(args),
                     other => panic!("{other:?}"),
                 }
@@ -279,7 +310,7 @@ mod tests {
                     format!(r#"{{"t":"call","id":"x","ns":0,"m":"a","args":{deep}}}"#),
                 ] {
                     assert!(matches!(
-                        decode::<FromWorker>(junk.as_bytes()),
+                        decode::<FromWorker>(junk.as_bytes(), limits(0).depth),
                         Err(ReadError::Malformed(_))
                     ));
                 }
@@ -306,7 +337,7 @@ mod tests {
         let call = br#"{"t":"call","id":1,"ns":0,"m":"read","args":{"p":"a"}}"#;
         buffer.extend_from_slice(&(call.len() as u32).to_le_bytes());
         buffer.extend_from_slice(call);
-        let frame: FromWorker = read_frame(&mut buffer.as_slice(), 1 << 20).unwrap();
+        let frame: FromWorker = read_frame(&mut buffer.as_slice(), limits(1 << 20)).unwrap();
         assert_eq!(
             frame,
             FromWorker::Call {
@@ -323,7 +354,7 @@ mod tests {
         let frame = |body: &[u8]| {
             let mut buffer = (body.len() as u32).to_le_bytes().to_vec();
             buffer.extend_from_slice(body);
-            read_frame::<FromWorker>(&mut buffer.as_slice(), 64)
+            read_frame::<FromWorker>(&mut buffer.as_slice(), limits(64))
         };
         assert!(matches!(
             frame(br#"{"t":"shell"}"#),
@@ -338,11 +369,11 @@ mod tests {
         // A length that promises more than the stream holds.
         let short = [10u8, 0, 0, 0, b'{'];
         assert!(matches!(
-            read_frame::<FromWorker>(&mut short.as_slice(), 64),
+            read_frame::<FromWorker>(&mut short.as_slice(), limits(64)),
             Err(ReadError::Closed)
         ));
         assert!(matches!(
-            read_frame::<FromWorker>(&mut [].as_slice(), 64),
+            read_frame::<FromWorker>(&mut [].as_slice(), limits(64)),
             Err(ReadError::Closed)
         ));
     }

@@ -15,7 +15,7 @@ use futures::FutureExt;
 
 use crate::content::ContentBlock;
 use crate::error::{Error, ErrorCode};
-use crate::json::{JsonValue, check_lossless};
+use crate::json::{DepthLimit, JsonValue, check_lossless_within};
 use crate::session::SessionEvent;
 use crate::tool::{
     ApprovalAnswer, ExecutionToken, PostToolDecision, PreToolDecision, Replacement, Signal,
@@ -123,9 +123,12 @@ fn aborted(name: &str) -> Error {
 impl Registry {
     /// Stage 1 of the pipeline: materialize and freeze the call, assign its token, resolve
     /// visibility, run `tools/pre-execute` and the guards. Records `tool/call` for a
-    /// top-level call.
+    /// top-level call. The first failure wins, in this order: arguments that are not
+    /// lossless JSON (`INVALID_ARGS`), a signal already cancelled
+    /// (`ABORTED_BEFORE_DISPATCH`), visibility (`UNKNOWN_TOOL`), then the policy stages.
     pub async fn prepare(&self, input: ToolExecutionInput) -> Prepared {
-        let lossless = check_lossless(&input.arguments);
+        let depth = self.inner.config.value_depth.get();
+        let lossless = check_lossless_within(&input.arguments, depth);
         let call_id = input.call_id;
         let execution = Arc::new(ToolExecution {
             root_call_id: input.root_call_id.unwrap_or_else(|| call_id.clone()),
@@ -167,12 +170,26 @@ impl Registry {
     ) -> Option<Error> {
         let execution = prepared.execution.clone();
         let name = execution.name.as_str();
-        // Cancellation first, as upstream: a call cancelled before it entered is aborted
-        // before dispatch whatever it names (even where Code Mode hides it).
+        let scope = self.scope_of(execution.agent);
+        // Materializing the arguments comes first, as upstream: arguments that are not
+        // lossless JSON are an arguments error whatever follows — also for a call already
+        // cancelled, or one naming a tool it cannot see. A tool it can see still finalizes
+        // the failure's content.
+        if let Some(err) = not_lossless {
+            if scope.admit(&execution).is_ok() {
+                prepared.definition = scope.get(name);
+            }
+            return Some(Error::new(
+                ErrorCode::InvalidArgs,
+                format!("invalid arguments: not lossless JSON: {err}"),
+            ));
+        }
+        // Then cancellation, before visibility and everything after it: a call cancelled
+        // before it entered is aborted before dispatch whatever it names (even where Code
+        // Mode hides it).
         if execution.signal.is_cancelled() {
             return Some(aborted_before_dispatch(name));
         }
-        let scope = self.scope_of(execution.agent);
         if let Err(err) = scope.admit(&execution) {
             return Some(err);
         }
@@ -180,15 +197,6 @@ impl Registry {
             return Some(unknown_tool(name));
         };
         prepared.definition = Some(definition);
-        if let Some(err) = not_lossless {
-            return Some(Error::new(
-                ErrorCode::InvalidArgs,
-                format!("invalid arguments: not lossless JSON: {err}"),
-            ));
-        }
-        if execution.signal.is_cancelled() {
-            return Some(aborted_before_dispatch(name));
-        }
 
         let grace = self.inner.config.cancel_grace;
         let chain = Next::new(
@@ -338,10 +346,12 @@ impl Prepared {
             let definition = definition.clone();
             let body_invoked = body_invoked.clone();
             let grace = registry.inner.config.cancel_grace;
+            let depth = registry.inner.config.value_depth;
             Arc::new(move |dispatch: DispatchExecution| {
                 let definition = definition.clone();
                 let body_invoked = body_invoked.clone();
-                async move { Ok(run_body(definition, dispatch, body_invoked, grace).await) }.boxed()
+                async move { Ok(run_body(definition, dispatch, body_invoked, grace, depth).await) }
+                    .boxed()
             })
         };
         let mut chain: Vec<_> = listeners.around.to_vec();
@@ -437,7 +447,8 @@ impl Dispatched {
             }
         }
 
-        let result = Arc::new(materialize(result, definition.as_deref()));
+        let depth = registry.inner.config.value_depth.get();
+        let result = Arc::new(materialize(result, definition.as_deref(), depth));
         for observer in listeners.results.iter() {
             if let Err(panic) =
                 std::panic::catch_unwind(AssertUnwindSafe(|| observer(&execution, &result)))
@@ -532,7 +543,8 @@ impl Registry {
                         (ToolStatus::Success { concludes_turn, .. }, Some(definition)) => {
                             let concludes_turn = *concludes_turn;
                             let contexts = result.additional_contexts.clone();
-                            let mut replaced = normalize_value(definition, execution, value);
+                            let depth = self.inner.config.value_depth.get();
+                            let mut replaced = normalize_value(definition, execution, value, depth);
                             if let ToolStatus::Success {
                                 concludes_turn: c, ..
                             } = &mut replaced.status
@@ -597,6 +609,7 @@ async fn run_body(
     dispatch: DispatchExecution,
     body_invoked: Arc<AtomicBool>,
     grace: Duration,
+    depth: DepthLimit,
 ) -> ToolExecutionResult {
     let execution = dispatch.execution().clone();
     let name = execution.name.clone();
@@ -605,7 +618,7 @@ async fn run_body(
     if signal.is_cancelled() {
         return ToolExecutionResult::failure(aborted_before_dispatch(&name));
     }
-    let (context, effects) = ToolRunContext::new(execution.clone(), signal.clone());
+    let (context, effects) = ToolRunContext::new(execution.clone(), signal.clone(), depth);
     body_invoked.store(true, Ordering::SeqCst);
     let body =
         AssertUnwindSafe((definition.execute)(execution.arguments.clone(), context)).catch_unwind();
@@ -631,7 +644,7 @@ async fn run_body(
             };
             ToolExecutionResult::failure(err)
         }
-        Some(Ok(Ok(value))) => normalize_value(&definition, &execution, value),
+        Some(Ok(Ok(value))) => normalize_value(&definition, &execution, value, depth.get()),
     };
     result.additional_contexts = effects.deferred;
     if effects.concludes_turn
@@ -642,21 +655,24 @@ async fn run_body(
     result
 }
 
-/// Checks a value (lossless, output schema), renders it, and computes presentation meta
-/// for a top-level call.
+/// Checks a value (lossless and within `depth` levels, output schema), renders it, and
+/// computes presentation meta for a top-level call.
 fn normalize_value(
     definition: &ToolDefinition,
     execution: &ToolExecution,
     value: JsonValue,
+    depth: usize,
 ) -> ToolExecutionResult {
     let name = &execution.name;
-    if let Err(err) = check_lossless(&value) {
+    if let Err(err) = check_lossless_within(&value, depth) {
         return ToolExecutionResult::failure(Error::new(
             ErrorCode::InvalidToolOutput,
             format!("invalid tool output:\n- {err}"),
         ));
     }
-    if let Err(err) = crate::schema::validate_output(definition.output.schema(), &value) {
+    if let Err(err) =
+        crate::schema::validate_output_within(definition.output.schema(), &value, depth)
+    {
         return ToolExecutionResult::failure(err);
     }
     let args = &execution.arguments;
@@ -683,7 +699,7 @@ fn normalize_value(
         (Some(project), None) => match std::panic::catch_unwind(AssertUnwindSafe(|| {
             project(args, &value)
         })) {
-            Ok(meta) => match check_lossless(&meta) {
+            Ok(meta) => match check_lossless_within(&meta, depth) {
                 Ok(()) => Some(meta),
                 Err(err) => {
                     return ToolExecutionResult::failure(Error::new(
@@ -711,28 +727,33 @@ fn normalize_value(
 
 /// The last check before a result is frozen: everything durable is lossless JSON and a
 /// success's value still satisfies the output schema (a wrapper may have short-circuited
-/// the body).
+/// the body), everything within `depth` levels.
 fn materialize(
     result: ToolExecutionResult,
     definition: Option<&ToolDefinition>,
+    depth: usize,
 ) -> ToolExecutionResult {
     let problem = match (&result.status, definition) {
-        (ToolStatus::Success { value, .. }, Some(definition)) => check_lossless(value)
-            .map_err(|err| {
-                Error::new(
-                    ErrorCode::InvalidToolOutput,
-                    format!("invalid tool output:\n- {err}"),
-                )
-            })
-            .and_then(|()| crate::schema::validate_output(definition.output.schema(), value))
-            .err(),
+        (ToolStatus::Success { value, .. }, Some(definition)) => {
+            check_lossless_within(value, depth)
+                .map_err(|err| {
+                    Error::new(
+                        ErrorCode::InvalidToolOutput,
+                        format!("invalid tool output:\n- {err}"),
+                    )
+                })
+                .and_then(|()| {
+                    crate::schema::validate_output_within(definition.output.schema(), value, depth)
+                })
+                .err()
+        }
         _ => None,
     };
     let problem = problem.or_else(|| {
         result
             .meta
             .as_ref()
-            .and_then(|meta| check_lossless(meta).err())
+            .and_then(|meta| check_lossless_within(meta, depth).err())
             .map(|err| {
                 Error::new(
                     ErrorCode::ToolFailed,

@@ -816,6 +816,41 @@ async fn in_code_mode_direct_calls_fail_but_sub_calls_work() {
 }
 
 #[tokio::test]
+async fn a_pre_cancelled_direct_call_is_aborted_unless_its_arguments_are_not_lossless() {
+    let registry = registry(PresentationMode::Code, 10);
+    add_value_tool(&registry, "get", true);
+    let cancelled = || {
+        let caller = CancellationToken::new();
+        caller.cancel();
+        caller
+    };
+    // A direct call Code Mode hides, already cancelled: aborted before dispatch.
+    let aborted = registry
+        .execute(ToolExecutionInput::new("d1", "get", json!({"value": 1})).with_signal(cancelled()))
+        .await;
+    assert_eq!(
+        aborted.failure_info().unwrap().code,
+        ErrorCode::AbortedBeforeDispatch
+    );
+    // The same call with arguments that are not lossless JSON: an arguments error, since
+    // materializing the arguments comes before the cancellation check.
+    let invalid = registry
+        .execute(
+            ToolExecutionInput::new("d2", "get", json!({"value": 9007199254740993u64}))
+                .with_signal(cancelled()),
+        )
+        .await;
+    assert_eq!(invalid.failure_info().unwrap().code, ErrorCode::InvalidArgs);
+    assert!(
+        invalid
+            .model_text()
+            .starts_with("Error: invalid arguments: not lossless JSON: $.value"),
+        "{}",
+        invalid.model_text()
+    );
+}
+
+#[tokio::test]
 async fn policy_sees_sub_calls_and_can_deny_run_code_itself() {
     let registry = registry(PresentationMode::Code, 10);
     add_value_tool(&registry, "get", true);

@@ -118,7 +118,7 @@ async fn hostile_arguments_are_refused_or_handled() {
         .stack_size(64 << 20)
         .spawn(move || {
             let mut deep = json!(1);
-            for _ in 0..codemode::json::max_depth() {
+            for _ in 0..codemode::json::DEFAULT_MAX_DEPTH {
                 deep = serde_json::Value::Array(vec![deep]);
             }
             let runtime = tokio::runtime::Builder::new_current_thread()
@@ -128,9 +128,10 @@ async fn hostile_arguments_are_refused_or_handled() {
             let result = runtime.block_on(run(&deep_registry, "t", json!({"value": deep})));
             assert_eq!(code(&result), Some("INVALID_ARGS"));
             assert!(
-                result
-                    .model_text()
-                    .contains(&format!("nest deeper than {}", codemode::json::max_depth())),
+                result.model_text().contains(&format!(
+                    "nest deeper than {}",
+                    codemode::json::DEFAULT_MAX_DEPTH
+                )),
                 "{}",
                 result.model_text()
             );
@@ -588,4 +589,55 @@ async fn arguments_that_are_not_lossless_json_are_invalid_args() {
         "{}",
         result.model_text()
     );
+}
+
+#[tokio::test]
+async fn arguments_that_are_not_lossless_json_fail_as_arguments_even_when_already_cancelled() {
+    let registry = quick_registry();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counter = calls.clone();
+    registry
+        .global()
+        .on_pre_execute(move |_, next| {
+            counter.fetch_add(1, Ordering::SeqCst);
+            async move { next.run().await }
+        })
+        .keep();
+    registry.global().register(echo("t")).unwrap().keep();
+    let cancelled = || {
+        let caller = CancellationToken::new();
+        caller.cancel();
+        caller
+    };
+    let unsafe_args = json!({"value": -9007199254740993i64});
+    // Materializing the arguments comes before the cancellation check, for a visible tool
+    // and for a name nothing answers to.
+    for (id, name) in [("c1", "t"), ("c2", "missing")] {
+        let result = registry
+            .execute(
+                ToolExecutionInput::new(id, name, unsafe_args.clone()).with_signal(cancelled()),
+            )
+            .await;
+        assert_eq!(code(&result), Some("INVALID_ARGS"), "{name}");
+        assert!(
+            result
+                .model_text()
+                .starts_with("Error: invalid arguments: not lossless JSON: $.value"),
+            "{name}: {}",
+            result.model_text()
+        );
+    }
+    // With lossless arguments the cancellation check still comes before visibility.
+    for (id, name) in [("c3", "t"), ("c4", "missing")] {
+        let result = registry
+            .execute(
+                ToolExecutionInput::new(id, name, json!({"value": 1})).with_signal(cancelled()),
+            )
+            .await;
+        assert_eq!(code(&result), Some("ABORTED_BEFORE_DISPATCH"), "{name}");
+    }
+    // Not cancelled, a name nothing answers to with unsafe arguments: still the arguments.
+    let result = run(&registry, "missing", unsafe_args).await;
+    assert_eq!(code(&result), Some("INVALID_ARGS"));
+    assert_eq!(calls.load(Ordering::SeqCst), 0, "no policy stage ran");
 }

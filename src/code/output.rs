@@ -1,18 +1,17 @@
 //! The model-facing text of a `run_code` result, byte for byte as the design gives it.
 //!
 //! Success: the logs joined by `\n`, then the rendered return value (a string as it is,
-//! anything else as 2-space-indented JSON whose indentation is capped at 10 characters);
+//! anything else as 2-space-indented JSON whose indentation stops at 10 characters: a
+//! container whose members would be indented deeper is written compact, on one line);
 //! nothing at all gives `(run_code completed with no output)`. Failure:
 //! `code run failed (<kind>): <message>`, followed, when there are logs, by
 //! `\nCaptured output:\n` and the logs.
 
 use crate::json::JsonValue;
+use crate::tool::MAX_JSON_INDENT;
 
 /// The text of a run with no logs and no value.
 pub const NO_OUTPUT: &str = "(run_code completed with no output)";
-
-/// Indentation stops growing at this many spaces, so deep values stay readable.
-const MAX_INDENT: usize = 10;
 
 /// The text of a successful run.
 ///
@@ -53,12 +52,14 @@ pub fn failure_text(kind: &str, message: &str, logs: &[String]) -> String {
     text
 }
 
-/// A returned value as text: a string as it is, anything else as indented JSON (written
-/// without recursion: a value may nest as deep as the limit).
+/// A returned value as text: a string as it is, anything else as indented JSON, the
+/// indentation stopping at [`MAX_JSON_INDENT`] spaces (deeper containers compact, so the
+/// text stays linear in the value's size; written without recursion: a value may nest as
+/// deep as the limit).
 pub fn render_value(value: &JsonValue) -> String {
     match value {
         JsonValue::String(text) => text.clone(),
-        other => crate::json::to_pretty_text_capped(other, MAX_INDENT),
+        other => crate::json::to_pretty_text_capped(other, MAX_JSON_INDENT),
     }
 }
 
@@ -87,8 +88,16 @@ mod tests {
                     value = JsonValue::Array(vec![value]);
                 }
                 let text = render_value(&value);
-                assert!(text.starts_with("[\n  [\n    ["));
-                assert!(text.lines().all(|line| line.len() <= 11));
+                // Five levels on indented lines, then the rest compact on one line: the
+                // text is linear in the depth (an indented line per level would be quadratic).
+                let inner = crate::json::DEFAULT_VALUE_DEPTH - 5;
+                let expected = format!(
+                    "[\n  [\n    [\n      [\n        [\n          {}1{}\n        ]\n      ]\n    ]\n  ]\n]",
+                    "[".repeat(inner),
+                    "]".repeat(inner)
+                );
+                assert!(text == expected, "{}", &text[..200]);
+                assert!(text.len() < 2 * crate::json::DEFAULT_VALUE_DEPTH + 64);
                 crate::json::dispose(value);
             })
             .unwrap()
@@ -110,6 +119,15 @@ mod tests {
             serde_json::from_str::<JsonValue>(&text).unwrap(),
             value,
             "still valid JSON"
+        );
+    }
+
+    #[test]
+    fn containers_deeper_than_the_cap_are_compact_with_everything_in_them() {
+        let value = json!({"a": [[[{"b": [1, {"c": "x y", "d": {}}], "e": []}], 2]]});
+        assert_eq!(
+            render_value(&value),
+            "{\n  \"a\": [\n    [\n      [\n        {\n          \"b\": [1,{\"c\":\"x y\",\"d\":{}}],\n          \"e\": []\n        }\n      ],\n      2\n    ]\n  ]\n}"
         );
     }
 

@@ -384,56 +384,66 @@ pub(super) fn write_compact(value: &JsonValue, out: &mut String) {
 }
 
 /// Appends the pretty JSON text of `value`, indented by two spaces a level (what
-/// `serde_json::to_string_pretty` writes) up to `max_indent` spaces.
+/// `serde_json::to_string_pretty` writes) as long as a container's members would be
+/// indented by at most `max_indent` spaces; a container whose members would be indented
+/// deeper is written compact (what `serde_json::to_string` writes), with everything in it.
+/// The text of a deep value so stays linear in its size: the indentation of `n` levels is
+/// not repeated on each of them.
 pub(super) fn write_pretty(value: &JsonValue, out: &mut String, max_indent: usize) {
     write(value, out, Some(max_indent));
 }
 
 /// What the writer does next: write a value at a level, start an array element or an
-/// object member (`first`: no comma before it), or close a container.
+/// object member (`first`: no comma before it), or close a container. `pretty` says
+/// whether the container this step belongs to is written on indented lines (for a
+/// value: whether the container holding it is).
 enum Step<'a> {
-    Value(&'a JsonValue, usize),
-    Element(usize, bool),
-    Key(&'a str, usize, bool),
-    Close(u8, usize, bool),
+    Value(&'a JsonValue, usize, bool),
+    Element(usize, bool, bool),
+    Key(&'a str, usize, bool, bool),
+    Close(u8, usize, bool, bool),
 }
 
-/// A new line indented for `level` (pretty text only: `indent` is the most spaces).
-fn newline(out: &mut String, indent: Option<usize>, level: usize) {
-    if let Some(max) = indent {
+/// A new line indented for `level`, if the container is written `pretty`.
+fn newline(out: &mut String, pretty: bool, level: usize) {
+    if pretty {
         out.push('\n');
-        out.extend(std::iter::repeat_n(' ', level.saturating_mul(2).min(max)));
+        out.extend(std::iter::repeat_n(' ', level.saturating_mul(2)));
     }
 }
 
 fn write(root: &JsonValue, out: &mut String, indent: Option<usize>) {
-    let mut steps = vec![Step::Value(root, 0)];
+    // Whether a container at `level`, inside a pretty one (or at the root), is pretty:
+    // its members' indentation fits under the cap.
+    let pretty_at =
+        |level: usize| indent.is_some_and(|max| level.saturating_add(1).saturating_mul(2) <= max);
+    let mut steps = vec![Step::Value(root, 0, true)];
     while let Some(step) = steps.pop() {
         match step {
-            Step::Element(level, first) => {
+            Step::Element(level, first, pretty) => {
                 if !first {
                     out.push(',');
                 }
-                newline(out, indent, level);
+                newline(out, pretty, level);
             }
-            Step::Key(key, level, first) => {
+            Step::Key(key, level, first, pretty) => {
                 if !first {
                     out.push(',');
                 }
-                newline(out, indent, level);
+                newline(out, pretty, level);
                 write_str(key, out);
                 out.push(':');
-                if indent.is_some() {
+                if pretty {
                     out.push(' ');
                 }
             }
-            Step::Close(bracket, level, empty) => {
+            Step::Close(bracket, level, empty, pretty) => {
                 if !empty {
-                    newline(out, indent, level);
+                    newline(out, pretty, level);
                 }
                 out.push(char::from(bracket));
             }
-            Step::Value(value, level) => match value {
+            Step::Value(value, level, outer) => match value {
                 JsonValue::Null => out.push_str("null"),
                 JsonValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
                 JsonValue::Number(n) => {
@@ -441,20 +451,22 @@ fn write(root: &JsonValue, out: &mut String, indent: Option<usize>) {
                 }
                 JsonValue::String(s) => write_str(s, out),
                 JsonValue::Array(items) => {
+                    let pretty = outer && pretty_at(level);
                     out.push('[');
-                    steps.push(Step::Close(b']', level, items.is_empty()));
+                    steps.push(Step::Close(b']', level, items.is_empty(), pretty));
                     for (index, item) in items.iter().enumerate().rev() {
-                        steps.push(Step::Value(item, level + 1));
-                        steps.push(Step::Element(level + 1, index == 0));
+                        steps.push(Step::Value(item, level + 1, pretty));
+                        steps.push(Step::Element(level + 1, index == 0, pretty));
                     }
                 }
                 JsonValue::Object(map) => {
+                    let pretty = outer && pretty_at(level);
                     out.push('{');
-                    steps.push(Step::Close(b'}', level, map.is_empty()));
+                    steps.push(Step::Close(b'}', level, map.is_empty(), pretty));
                     let members: Vec<(&String, &JsonValue)> = map.iter().collect();
                     for (index, (key, item)) in members.into_iter().enumerate().rev() {
-                        steps.push(Step::Value(item, level + 1));
-                        steps.push(Step::Key(key, level + 1, index == 0));
+                        steps.push(Step::Value(item, level + 1, pretty));
+                        steps.push(Step::Key(key, level + 1, index == 0, pretty));
                     }
                 }
             },
@@ -494,7 +506,9 @@ mod tests {
     use proptest::prelude::*;
     use serde_json::Value;
 
-    use super::super::{deep_clone, parse_lossless, parse_within, to_pretty_text, to_text};
+    use super::super::{
+        deep_clone, parse_lossless, parse_within, to_pretty_text, to_pretty_text_capped, to_text,
+    };
 
     fn scalar() -> impl Strategy<Value = Value> {
         prop_oneof![
@@ -532,6 +546,20 @@ mod tests {
             prop_assert_eq!(&parse_lossless(&compact).unwrap(), &value);
             prop_assert_eq!(&parse_lossless(&pretty).unwrap(), &value);
             prop_assert_eq!(&deep_clone(&value), &value);
+        }
+
+        /// Capped, the text is still the value, no line is indented past the cap, and a
+        /// cap below one level's indentation gives the compact text.
+        #[test]
+        fn capped_text_reads_back_and_stays_under_the_cap(value in value(), cap in 0usize..12) {
+            let text = to_pretty_text_capped(&value, cap);
+            prop_assert_eq!(&parse_lossless(&text).unwrap(), &value);
+            for line in text.lines() {
+                prop_assert!(line.len() - line.trim_start_matches(' ').len() <= cap, "{}", text);
+            }
+            if cap < 2 {
+                prop_assert_eq!(&text, &to_text(&value));
+            }
         }
 
         /// Whatever text comes in, the parser answers (a value or an error) and agrees

@@ -163,14 +163,32 @@ impl ToolOutput {
 }
 
 /// The default rendering of a value: a string as it is, anything else as 2-space
-/// indented JSON.
+/// indented JSON whose indentation stops at [`MAX_JSON_INDENT`] spaces: a container whose
+/// members would be indented deeper is written compact, on one line, so the text of a deep
+/// value stays linear in its size.
+///
+/// ```
+/// use codemode::tool::render_json;
+/// use codemode::ContentBlock;
+/// use serde_json::json;
+/// assert_eq!(render_json(&json!({"a": [1]})), vec![ContentBlock::text("{\n  \"a\": [\n    1\n  ]\n}")]);
+/// let deep = json!([[[[[{"k": [1, 2]}]]]]]);
+/// assert_eq!(
+///     render_json(&deep),
+///     vec![ContentBlock::text("[\n  [\n    [\n      [\n        [\n          {\"k\":[1,2]}\n        ]\n      ]\n    ]\n  ]\n]")]
+/// );
+/// ```
 pub fn render_json(value: &JsonValue) -> Vec<ContentBlock> {
     let text = match value {
         JsonValue::String(text) => text.clone(),
-        other => crate::json::to_pretty_text(other),
+        other => crate::json::to_pretty_text_capped(other, MAX_JSON_INDENT),
     };
     vec![ContentBlock::text(text)]
 }
+
+/// The most spaces model-facing JSON text (a tool's [`render_json`], `run_code`'s answer)
+/// is indented by: deeper containers are written compact.
+pub const MAX_JSON_INDENT: usize = 10;
 
 /// A registered tool: its model-facing schema, its output contract, its body and the
 /// host-only metadata (timeout, concurrency classifier, finalization, UI presenters).

@@ -11,8 +11,8 @@ mod signal;
 mod typed;
 
 pub use definition::{
-    Concurrency, MAX_TOOL_NAME, ToolAnnotations, ToolBuilder, ToolDefinition, ToolFuture,
-    ToolOutput, ToolSchema, render_json, tool_name_problem,
+    Concurrency, MAX_JSON_INDENT, MAX_TOOL_NAME, ToolAnnotations, ToolBuilder, ToolDefinition,
+    ToolFuture, ToolOutput, ToolSchema, render_json, tool_name_problem,
 };
 pub use execution::{
     CallId, ExecutionToken, ScopeId, ToolExecution, ToolExecutionInput, ToolRunContext,

@@ -173,3 +173,51 @@ fn values_5000_levels_deep_cross_a_tool_call_both_ways_and_are_returned() {
         });
     });
 }
+
+#[test]
+fn deep_values_render_as_text_linear_in_their_depth() {
+    on_command_stacks(|runtime| {
+        runtime.block_on(async {
+            // A returned value of 5,000 levels: 4,998 arrays around a two-level leaf.
+            let registry = echo_registry();
+            let result = run_program(
+                &registry,
+                "let v: any = {emptyArray: [], emptyObject: {}, pair: ['leaf', 2], record: {first: true, second: null}};\n\
+                 for (let i = 0; i < 4998; i++) v = [v];\n\
+                 return v;",
+            )
+            .await;
+            let shown = text(&result);
+            assert!(!result.is_error(), "{}", &shown[..shown.len().min(2000)]);
+            assert!(shown.starts_with("[\n  [\n    ["), "{}", &shown[..200]);
+            assert!(shown.contains("\"pair\":[\"leaf\",2]"), "compact deep down");
+            assert!(shown.ends_with("\n]"));
+            // Upstream's bound for this case; an indented line per level would be 120 KB.
+            assert!(shown.len() < 11_000, "{} characters", shown.len());
+
+            // A tool's default rendering of a deep value is the same text.
+            let native = super::registry(PresentationMode::Native, 10);
+            add_value_tool(&native, "echo", true);
+            let mut value = json!({"leaf": [1]});
+            for _ in 0..4998 {
+                value = serde_json::Value::Array(vec![value]);
+            }
+            let result = native
+                .execute(codemode::tool::ToolExecutionInput::new(
+                    "c",
+                    "echo",
+                    json!({ "value": value }),
+                ))
+                .await;
+            let shown = text(&result);
+            assert!(!result.is_error(), "{}", &shown[..shown.len().min(2000)]);
+            let inner = 4998 - 5;
+            let expected = format!(
+                "[\n  [\n    [\n      [\n        [\n          {}{{\"leaf\":[1]}}{}\n        ]\n      ]\n    ]\n  ]\n]",
+                "[".repeat(inner),
+                "]".repeat(inner)
+            );
+            assert!(shown == expected, "{}", &shown[..200]);
+        });
+    });
+}

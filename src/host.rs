@@ -126,7 +126,10 @@ impl HostBuilder {
         self
     }
 
-    /// The registry's own settings (default: [`RegistryConfig::default`]).
+    /// The registry's own settings (default: [`RegistryConfig::default`]). Its
+    /// [`value_depth`](RegistryConfig::value_depth) is the configuration's: the
+    /// engines' `max_json_depth` plus [`WRAP_DEPTH`](crate::json::WRAP_DEPTH)
+    /// ([`DepthLimit::for_programs`](crate::json::DepthLimit::for_programs)).
     pub fn registry_config(mut self, config: RegistryConfig) -> Self {
         self.registry = config;
         self
@@ -203,10 +206,10 @@ impl HostBuilder {
             #[cfg(feature = "python")]
             python_worker,
         } = self;
-        // The library's value-depth limit follows the configured one (process-wide: the
-        // last host built sets it), with room for the levels the library wraps values in.
-        crate::json::set_max_depth(config.engine.max_json_depth + crate::json::WRAP_DEPTH)?;
-        let registry = Registry::with_config(registry);
+        // The registry's value-depth limit follows the configured one, with room for the
+        // levels the library wraps values in: this host's own, whatever other hosts use.
+        let depth = crate::json::DepthLimit::for_programs(config.engine.max_json_depth)?;
+        let registry = Registry::with_config(registry.with_value_depth(depth));
         // Code Mode first: the names it reserves shape how the sources' tools are named.
         let code = CodeMode::install(&registry, config.code_mode_config())?;
         let global = registry.global();
@@ -479,5 +482,96 @@ mod tests {
         let err = Host::builder(config).build_local().unwrap_err();
         assert!(err.message().contains("a policy names `ehco`"), "{err}");
         assert!(err.message().contains("read_file"), "{err}");
+    }
+
+    /// A value nested `depth` arrays deep.
+    fn nested(depth: usize) -> crate::json::JsonValue {
+        let mut value = serde_json::json!(1);
+        for _ in 0..depth {
+            value = crate::json::JsonValue::Array(vec![value]);
+        }
+        value
+    }
+
+    /// A host of `[runtime] max_json_depth = depth` with a tool `echo` returning its
+    /// `value` and a tool `deep` returning a value nested `returns` deep.
+    fn host_of_depth(depth: usize, returns: usize) -> Host {
+        let config = Config::parse(
+            &format!("[runtime]\nmax_json_depth = {depth}\n"),
+            std::path::Path::new("codemode.toml"),
+        )
+        .unwrap();
+        let host = Host::builder(config)
+            .engine(Engine::Never)
+            .build_local()
+            .unwrap();
+        let global = host.registry().global();
+        let echo = ToolDefinition::builder("echo")
+            .description("Echo.")
+            .parameters(serde_json::json!({"type": "object"}))
+            .output(crate::tool::ToolOutput::any())
+            .execute(|args, _| async move { Ok(crate::json::deep_clone(&args["value"])) })
+            .build()
+            .unwrap();
+        let deep = ToolDefinition::builder("deep")
+            .description("A deep value.")
+            .parameters(serde_json::json!({"type": "object"}))
+            .output(crate::tool::ToolOutput::any())
+            .execute(move |_, _| async move { Ok(nested(returns)) })
+            .build()
+            .unwrap();
+        global.register(echo).unwrap().keep();
+        global.register(deep).unwrap().keep();
+        host
+    }
+
+    #[tokio::test]
+    async fn two_hosts_in_one_process_each_apply_their_own_depth_limit() {
+        use crate::tool::ToolExecutionInput;
+        // Limits 28 and 48 (max_json_depth + WRAP_DEPTH); a value 35 deep is between.
+        let shallow = host_of_depth(20, 35);
+        let deep = host_of_depth(40, 35);
+        assert_eq!(shallow.registry().config().value_depth.get(), 28);
+        assert_eq!(deep.registry().config().value_depth.get(), 48);
+        // Built after the shallow host, the deep one changed nothing of it (and the other
+        // way round): each call below goes to both, in both orders.
+        for hosts in [[&shallow, &deep], [&deep, &shallow]] {
+            for host in hosts {
+                let registry = host.registry();
+                let limit = registry.config().value_depth.get();
+                let args = serde_json::json!({"value": nested(34)});
+                let echoed = registry
+                    .execute(ToolExecutionInput::new("c", "echo", args))
+                    .await;
+                let returned = registry
+                    .execute(ToolExecutionInput::new("c", "deep", serde_json::json!({})))
+                    .await;
+                if limit == 28 {
+                    // Arguments: the value sits one level inside them.
+                    let info = echoed.failure_info().unwrap();
+                    assert_eq!(info.code, ErrorCode::InvalidArgs);
+                    assert!(
+                        echoed.model_text().contains("nest deeper than 28 levels"),
+                        "{}",
+                        echoed.model_text()
+                    );
+                    let info = returned.failure_info().unwrap();
+                    assert_eq!(info.code, ErrorCode::InvalidToolOutput);
+                    assert!(
+                        returned.model_text().contains("nest deeper than 28 levels"),
+                        "{}",
+                        returned.model_text()
+                    );
+                } else {
+                    assert_eq!(echoed.value(), Some(&nested(34)), "{}", echoed.model_text());
+                    assert_eq!(
+                        returned.value(),
+                        Some(&nested(35)),
+                        "{}",
+                        returned.model_text()
+                    );
+                }
+            }
+        }
     }
 }

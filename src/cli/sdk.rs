@@ -9,10 +9,10 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use codemode::code::sdk::{SdkLanguage, SdkTool, parse_tool_list, render_sdk_section};
+use codemode::code::sdk::{SdkLanguage, SdkTool, parse_tool_list, render_sdk_section_within};
 use codemode::code::sdk_tools;
 use codemode::host::Engine;
-use codemode::json::JsonValue;
+use codemode::json::{DepthLimit, JsonValue};
 
 use super::Failure;
 
@@ -36,11 +36,16 @@ pub(crate) struct SdkArgs {
 }
 
 pub(crate) fn run(args: &SdkArgs) -> Result<(), Failure> {
-    let (tools, configured) = match &args.schemas {
-        Some(path) => (read_tool_list(path)?, SdkLanguage::TypeScript),
+    // A tool list renders to the default depth; configured tools to the configuration's
+    // (its registry's).
+    let (tools, configured, depth) = match &args.schemas {
+        Some(path) => {
+            let depth = DepthLimit::DEFAULT;
+            (read_tool_list(path, depth)?, SdkLanguage::TypeScript, depth)
+        }
         None => configured_tools(args.config.as_deref())?,
     };
-    let section = render_sdk_section(args.lang.unwrap_or(configured), &tools);
+    let section = render_sdk_section_within(args.lang.unwrap_or(configured), &tools, depth);
     // Freed without recursion: a schema may nest deep.
     for tool in tools {
         codemode::json::dispose(tool.parameters);
@@ -58,32 +63,37 @@ pub(crate) fn run(args: &SdkArgs) -> Result<(), Failure> {
         })
 }
 
-/// The configured tools and the configured language.
+/// The configured tools, the configured language and the host's value-depth limit.
 fn configured_tools(
     config: Option<&std::path::Path>,
-) -> Result<(Vec<SdkTool>, SdkLanguage), Failure> {
+) -> Result<(Vec<SdkTool>, SdkLanguage, DepthLimit), Failure> {
     let config = super::setup::load_config(config)?;
     let language = config.language;
     let runtime = super::setup::tokio_runtime()?;
     runtime.block_on(async {
         let host = super::setup::host(config, Engine::Never).await?;
-        Ok((sdk_tools(&host.registry().global()), language))
+        let registry = host.registry();
+        Ok((
+            sdk_tools(&registry.global()),
+            language,
+            registry.config().value_depth,
+        ))
     })
 }
 
-fn read_tool_list(path: &PathBuf) -> Result<Vec<SdkTool>, Failure> {
+fn read_tool_list(path: &PathBuf, depth: DepthLimit) -> Result<Vec<SdkTool>, Failure> {
     let (label, text) = read_input(path)?;
-    let value = parse_json(&label, &text)?;
+    let value = parse_json(&label, &text, depth)?;
     let tools = parse_tool_list(&value);
     codemode::json::dispose(value);
     tools.map_err(|err| Failure::usage(format!("{label}: {}", err.message())))
 }
 
 /// The JSON of a tool list. `serde_json` stops at 128 levels of nesting; a deeper text (a
-/// schema may nest as deep as the library's value limit, each level of subschemas two
-/// levels of JSON) is read, the same way, by the library's parser, which keeps its stack
-/// on the heap.
-fn parse_json(label: &str, text: &str) -> Result<JsonValue, Failure> {
+/// schema may nest as deep as `depth`, the SDK's limit, each level of subschemas two levels
+/// of JSON) is read, the same way, by the library's parser, which keeps its stack on the
+/// heap.
+fn parse_json(label: &str, text: &str, depth: DepthLimit) -> Result<JsonValue, Failure> {
     let err = match serde_json::from_str(text) {
         Ok(value) => return Ok(value),
         Err(err) => err,
@@ -97,7 +107,8 @@ fn parse_json(label: &str, text: &str) -> Result<JsonValue, Failure> {
         )));
     }
     // The tool list around a schema: `{"tools": [{"inputSchema": ...}]}`.
-    let limit = codemode::json::max_depth()
+    let limit = depth
+        .get()
         .saturating_mul(2)
         .saturating_add(TOOL_LIST_LEVELS);
     codemode::json::parse_within(text, limit)

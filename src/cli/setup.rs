@@ -48,7 +48,7 @@ pub(crate) async fn host_with_status(config: Config, engine: Engine) -> Result<H
 
 /// The stack of the command's threads: 16 MiB (only what is touched is committed), for
 /// `serde_json::Value`'s own clone, drop and serialization, which recurse over deep values
-/// (see `codemode::json::max_depth`; 10,000 levels of objects take about 6 MiB).
+/// (see `codemode::json::DepthLimit`; 10,000 levels of objects take about 6 MiB).
 pub(crate) const STACK_BYTES: usize = 16 << 20;
 
 /// A tokio runtime for a subcommand: current-thread, on the subcommand's own thread (of

@@ -10,7 +10,7 @@ use crate::runtime::Language;
 use crate::tool::{ToolDefinition, ToolSchema};
 
 use super::mode::{PresentationMode, ScopePresentation};
-use super::sdk::{SdkLanguage, SdkTool, render_sdk_section};
+use super::sdk::{SdkLanguage, SdkTool, render_sdk_section_within};
 use super::{CodeMode, RUN_CODE};
 
 /// The id of the SDK prompt section.
@@ -200,7 +200,12 @@ pub fn assemble(scope: &Scope) -> Result<Assembly, Error> {
     let sdk = PromptSection {
         id: SDK_SECTION,
         order: SDK_SECTION_ORDER,
-        text: render_sdk_section(sdk_language, &sdk_tools(scope)),
+        // Schemas render as deep as the registry lets values nest.
+        text: render_sdk_section_within(
+            sdk_language,
+            &sdk_tools(scope),
+            scope.registry().config().value_depth,
+        ),
     };
     let (tools, sections) = if mode == PresentationMode::Code {
         let rule = PromptSection {

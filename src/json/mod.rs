@@ -8,12 +8,11 @@
 //! trusted.
 //!
 //! This module owns the checks, the path notation used in their messages (`$.a[0].b`),
-//! the value-depth limit ([`max_depth`]), JSON text both ways without recursion (`text`:
+//! the value-depth limit ([`DepthLimit`]), JSON text both ways without recursion (`text`:
 //! [`parse_lossless`], [`to_text`], [`to_pretty_text`]) and copying and freeing deep values
 //! without recursion ([`deep_clone`], [`dispose`]). It must not know about schemas or tools.
 
 use std::fmt::{self, Write as _};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Serialize;
 
@@ -33,45 +32,92 @@ pub const DEFAULT_VALUE_DEPTH: usize = 5_000;
 /// programs'.
 pub const WRAP_DEPTH: usize = 8;
 
-/// The default of [`max_depth`]: [`DEFAULT_VALUE_DEPTH`] plus [`WRAP_DEPTH`].
+/// The default library limit ([`DepthLimit::DEFAULT`]): [`DEFAULT_VALUE_DEPTH`] plus
+/// [`WRAP_DEPTH`].
 pub const DEFAULT_MAX_DEPTH: usize = DEFAULT_VALUE_DEPTH + WRAP_DEPTH;
 
-/// The highest value [`set_max_depth`] accepts: what the recursion left in
-/// `serde_json::Value`'s own drop and serialization survives on the command's threads.
+/// The highest [`DepthLimit`]: what the recursion left in `serde_json::Value`'s own drop
+/// and serialization survives on the command's threads.
 pub const MAX_DEPTH_CEILING: usize = 10_000;
 
-static VALUE_DEPTH: AtomicUsize = AtomicUsize::new(DEFAULT_MAX_DEPTH);
-
-/// How deep JSON values may nest: the limit [`check_lossless`], [`parse_lossless`] and the
-/// schema validator apply to every value that crosses a boundary of the library (the
-/// engines apply their own `max_json_depth`, [`WRAP_DEPTH`] less, to program values).
+/// How deep JSON values may nest (arrays and objects; a value's own level is 1): the limit
+/// a registry applies to every value that crosses it — arguments, tool values, listener
+/// results, presentation meta, schema validation ([`RegistryConfig::value_depth`]) — and
+/// the depth to which the SDK renders schemas. A value, carried from a host's
+/// configuration to each check that applies it: two hosts in one process each apply their
+/// own. The engines apply their own `max_json_depth` ([`WRAP_DEPTH`] less) to program
+/// values; [`DepthLimit::for_programs`] is the library limit that goes with it.
 ///
-/// Every walk of the library over a value keeps its own stack on the heap, so this bounds
-/// memory, not recursion. But `serde_json::Value`'s own `Clone`, `Drop`, `PartialEq` and
-/// `Serialize` recurse: cloning a 5,000-deep value of objects takes about 3 MiB of stack
-/// in a release build. A host whose tools clone or serialize deep arguments runs its
-/// runtime with room for that (tokio's `thread_stack_size`, as the command does), or
-/// lowers the limit.
-pub fn max_depth() -> usize {
-    VALUE_DEPTH.load(Ordering::Relaxed)
+/// Functions without a limit ([`check_lossless`], [`parse_lossless`],
+/// `JsonSchema::validate`) apply [`DepthLimit::DEFAULT`]; their `_within` variants take
+/// the limit.
+///
+/// Every walk of the library over a value keeps its own stack on the heap, so the limit
+/// bounds memory, not recursion. But `serde_json::Value`'s own `Clone`, `Drop`,
+/// `PartialEq` and `Serialize` recurse: cloning a 5,000-deep value of objects takes about
+/// 3 MiB of stack in a release build. A host whose tools clone or serialize deep arguments
+/// runs its runtime with room for that (tokio's `thread_stack_size`, as the command does),
+/// or lowers the limit.
+///
+/// [`RegistryConfig::value_depth`]: crate::registry::RegistryConfig::value_depth
+///
+/// ```
+/// use codemode::json::{DepthLimit, DEFAULT_MAX_DEPTH};
+/// assert_eq!(DepthLimit::DEFAULT.get(), DEFAULT_MAX_DEPTH);
+/// assert_eq!(DepthLimit::for_programs(300).unwrap().get(), 308);
+/// let err = DepthLimit::new(0).unwrap_err();
+/// assert_eq!(err.message(), "max_json_depth must be between 1 and 10000, got 0");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct DepthLimit(usize);
+
+impl DepthLimit {
+    /// [`DEFAULT_MAX_DEPTH`] levels: what goes with the engines' default `max_json_depth`.
+    pub const DEFAULT: DepthLimit = DepthLimit(DEFAULT_MAX_DEPTH);
+
+    /// A limit of `levels` (1 to [`MAX_DEPTH_CEILING`]).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidConfig`](crate::ErrorCode::InvalidConfig) outside that range:
+    /// `max_json_depth must be between 1 and 10000, got <levels>`.
+    pub fn new(levels: usize) -> Result<DepthLimit, crate::Error> {
+        if !(1..=MAX_DEPTH_CEILING).contains(&levels) {
+            return Err(crate::Error::new(
+                crate::ErrorCode::InvalidConfig,
+                format!("max_json_depth must be between 1 and {MAX_DEPTH_CEILING}, got {levels}"),
+            ));
+        }
+        Ok(DepthLimit(levels))
+    }
+
+    /// The library limit for engines whose programs' values nest at most `max_json_depth`
+    /// levels: that plus [`WRAP_DEPTH`], room for the levels the library wraps a program's
+    /// value in.
+    ///
+    /// # Errors
+    ///
+    /// As [`DepthLimit::new`] of the sum.
+    pub fn for_programs(max_json_depth: usize) -> Result<DepthLimit, crate::Error> {
+        DepthLimit::new(max_json_depth.saturating_add(WRAP_DEPTH))
+    }
+
+    /// The limit in levels.
+    pub const fn get(self) -> usize {
+        self.0
+    }
 }
 
-/// Sets [`max_depth`] for the whole process (1 to [`MAX_DEPTH_CEILING`]).
-///
-/// ```
-/// use codemode::json::{max_depth, set_max_depth, DEFAULT_MAX_DEPTH};
-/// assert!(set_max_depth(0).is_err());
-/// assert_eq!(max_depth(), DEFAULT_MAX_DEPTH);
-/// ```
-pub fn set_max_depth(depth: usize) -> Result<(), crate::Error> {
-    if !(1..=MAX_DEPTH_CEILING).contains(&depth) {
-        return Err(crate::Error::new(
-            crate::ErrorCode::InvalidConfig,
-            format!("max_json_depth must be between 1 and {MAX_DEPTH_CEILING}, got {depth}"),
-        ));
+impl Default for DepthLimit {
+    fn default() -> Self {
+        DepthLimit::DEFAULT
     }
-    VALUE_DEPTH.store(depth, Ordering::Relaxed);
-    Ok(())
+}
+
+impl fmt::Display for DepthLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
 }
 
 /// The largest integer magnitude a JavaScript number represents exactly (2^53 - 1).
@@ -196,7 +242,7 @@ pub enum LosslessReason {
     NonFiniteNumber(f64),
     /// An integer JavaScript cannot represent exactly.
     UnsafeInteger(String),
-    /// Arrays and objects nest deeper than the limit (see [`max_depth`]).
+    /// Arrays and objects nest deeper than the limit (see [`DepthLimit`]).
     TooDeep {
         /// The limit.
         limit: usize,
@@ -265,10 +311,10 @@ pub struct NotLossless {
 }
 
 /// Checks that `value` is lossless JSON (see the module docs): no NaN or infinity, no
-/// `-0`, no unsafe integer, nesting within [`max_depth`]. Iterative: no depth of value
-/// reaches the thread's stack.
+/// `-0`, no unsafe integer, nesting within [`DepthLimit::DEFAULT`]. Iterative: no depth of
+/// value reaches the thread's stack.
 pub fn check_lossless(value: &JsonValue) -> Result<(), NotLossless> {
-    check_lossless_within(value, max_depth())
+    check_lossless_within(value, DEFAULT_MAX_DEPTH)
 }
 
 /// The path of the first array or object nested deeper than `limit` levels in `value`
@@ -287,7 +333,8 @@ pub fn first_too_deep(value: &JsonValue, limit: usize) -> Option<JsonPath> {
     }
 }
 
-/// [`check_lossless`] with an explicit depth limit.
+/// [`check_lossless`] with an explicit depth limit (a [`DepthLimit`]'s
+/// [`get`](DepthLimit::get), or an engine's own).
 pub fn check_lossless_within(root: &JsonValue, limit: usize) -> Result<(), NotLossless> {
     walk(root, limit, true)
 }
@@ -429,7 +476,7 @@ pub fn to_lossless<T: Serialize + ?Sized>(value: &T) -> Result<JsonValue, NotLos
 /// assert_eq!(err.path.to_string(), "$.s");
 /// ```
 pub fn parse_lossless(text: &str) -> Result<JsonValue, NotLossless> {
-    text::parse(text, max_depth())
+    text::parse(text, DEFAULT_MAX_DEPTH)
 }
 
 /// [`parse_lossless`] with an explicit depth limit (a frame around a value nests a level

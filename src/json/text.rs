@@ -3,10 +3,9 @@
 //! lone surrogates) or, asked to, reads numbers as `serde_json` does (any size, as
 //! written), and writers (compact and pretty) whose output matches `serde_json`'s.
 //!
-//! Values may nest up to the limit the caller gives ([`max_depth`](super::max_depth) by
-//! default); every walk here keeps its own stack on the
-//! heap, so no depth of input can overflow the thread's stack. This module owns the text
-//! forms; it must not know about schemas, tools or engines.
+//! Values may nest up to the limit the caller gives; every walk here keeps its own stack
+//! on the heap, so no depth of input can overflow the thread's stack. This module owns the
+//! text forms; it must not know about schemas, tools or engines.
 
 use std::fmt::Write as _;
 

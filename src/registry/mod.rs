@@ -49,6 +49,7 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 use parking_lot::RwLock;
 
+use crate::json::DepthLimit;
 use crate::session::{SessionEvent, SessionSink};
 use crate::tool::{
     ApprovalAnswer, ScopeId, ToolExecution, ToolExecutionInput, ToolExecutionResult,
@@ -85,6 +86,13 @@ pub struct RegistryConfig {
     /// How long a cancelled body, listener or approval may take to stop before the
     /// registry abandons it (drops its future). Default 2 s.
     pub cancel_grace: Duration,
+    /// How deep the values crossing this registry may nest: arguments, tool values and
+    /// listener results are checked against it (and output schemas validated within it),
+    /// each tool body reads it from its context
+    /// ([`ToolRunContext::value_depth`](crate::tool::ToolRunContext::value_depth)), and
+    /// Code Mode renders the SDK's schemas to it. Default [`DepthLimit::DEFAULT`]; a host
+    /// sets [`DepthLimit::for_programs`] of its engines' `max_json_depth`.
+    pub value_depth: DepthLimit,
 }
 
 impl Default for RegistryConfig {
@@ -92,6 +100,7 @@ impl Default for RegistryConfig {
         RegistryConfig {
             enforce_timeouts: true,
             cancel_grace: Duration::from_secs(2),
+            value_depth: DepthLimit::DEFAULT,
         }
     }
 }
@@ -106,6 +115,21 @@ impl RegistryConfig {
     /// The same configuration with another cancel grace.
     pub fn with_cancel_grace(mut self, grace: Duration) -> Self {
         self.cancel_grace = grace;
+        self
+    }
+
+    /// The same configuration with another value-depth limit.
+    ///
+    /// ```
+    /// use codemode::json::DepthLimit;
+    /// use codemode::registry::{Registry, RegistryConfig};
+    /// let limit = DepthLimit::for_programs(300)?;
+    /// let registry = Registry::with_config(RegistryConfig::default().with_value_depth(limit));
+    /// assert_eq!(registry.config().value_depth.get(), 308);
+    /// # Ok::<(), codemode::Error>(())
+    /// ```
+    pub fn with_value_depth(mut self, limit: DepthLimit) -> Self {
+        self.value_depth = limit;
         self
     }
 }

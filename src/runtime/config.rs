@@ -47,9 +47,11 @@ pub struct EngineConfig {
     /// `max_output_bytes`, which caps only what the run returns. Default 64 MiB.
     pub max_call_bytes: u64,
     /// How deep the values a program passes and returns may nest (arrays and objects).
-    /// Default [`DEFAULT_VALUE_DEPTH`](crate::json::DEFAULT_VALUE_DEPTH) (5,000); the host
-    /// sets the library's limit ([`crate::json::set_max_depth`]) to this plus
-    /// [`WRAP_DEPTH`](crate::json::WRAP_DEPTH).
+    /// Default [`DEFAULT_VALUE_DEPTH`](crate::json::DEFAULT_VALUE_DEPTH) (5,000). The host
+    /// gives its registry the library limit that goes with it, this plus
+    /// [`WRAP_DEPTH`](crate::json::WRAP_DEPTH)
+    /// ([`DepthLimit::for_programs`](crate::json::DepthLimit::for_programs)); a library
+    /// user pairing an engine with a registry by hand does the same.
     pub max_json_depth: usize,
 }
 

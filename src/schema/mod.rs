@@ -126,7 +126,17 @@ pub(crate) fn violations_error(code: ErrorCode, subject: &str, violations: &[Vio
 /// assert_eq!(err.message(), "invalid arguments:\n- $.path: required property is missing\n- $.limit: expected integer, got number");
 /// ```
 pub fn validate_args(schema: &JsonSchema, args: &crate::json::JsonValue) -> Result<(), Error> {
-    let violations = schema.validate(args);
+    validate_args_within(schema, args, crate::json::DEFAULT_MAX_DEPTH)
+}
+
+/// [`validate_args`] with the arguments' nesting bounded by `limit` levels (a registry's
+/// [`DepthLimit`](crate::json::DepthLimit)).
+pub fn validate_args_within(
+    schema: &JsonSchema,
+    args: &crate::json::JsonValue,
+    limit: usize,
+) -> Result<(), Error> {
+    let violations = schema.validate_within(args, limit);
     if violations.is_empty() {
         Ok(())
     } else {
@@ -141,7 +151,17 @@ pub fn validate_args(schema: &JsonSchema, args: &crate::json::JsonValue) -> Resu
 /// Validates a tool's output value: `Err` with code `INVALID_TOOL_OUTPUT` listing every
 /// violation.
 pub fn validate_output(schema: &JsonSchema, value: &crate::json::JsonValue) -> Result<(), Error> {
-    let violations = schema.validate(value);
+    validate_output_within(schema, value, crate::json::DEFAULT_MAX_DEPTH)
+}
+
+/// [`validate_output`] with the value's nesting bounded by `limit` levels (a registry's
+/// [`DepthLimit`](crate::json::DepthLimit)).
+pub fn validate_output_within(
+    schema: &JsonSchema,
+    value: &crate::json::JsonValue,
+    limit: usize,
+) -> Result<(), Error> {
+    let violations = schema.validate_within(value, limit);
     if violations.is_empty() {
         Ok(())
     } else {

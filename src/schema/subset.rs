@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::json::{JsonValue, MAX_DEPTH, check_lossless};
+use crate::json::{DEFAULT_MAX_DEPTH, JsonValue, MAX_DEPTH, check_lossless};
 
 use super::model::{JsonType, Node, ObjectShape, Shape};
 use super::{SchemaError, SchemaIssue, Violation};
@@ -115,14 +115,33 @@ impl JsonSchema {
     }
 
     /// Every way `value` fails this schema, each with its path; empty means valid. Total:
-    /// never panics, never recurses deeper than [`MAX_DEPTH`].
+    /// never panics, never recurses deeper than [`MAX_DEPTH`]. The value may nest
+    /// [`DEFAULT_MAX_DEPTH`] levels ([`JsonSchema::validate_within`] takes the limit).
     pub fn validate(&self, value: &JsonValue) -> Vec<Violation> {
-        super::validate::validate(&self.root, value)
+        self.validate_within(value, DEFAULT_MAX_DEPTH)
     }
 
-    /// Whether `value` satisfies this schema.
+    /// [`JsonSchema::validate`] with the value's nesting bounded by `limit` levels (a
+    /// registry's [`DepthLimit`](crate::json::DepthLimit)): deeper is one violation.
+    ///
+    /// ```
+    /// let any = codemode::schema::JsonSchema::any();
+    /// let value = serde_json::json!([[[1]]]);
+    /// assert!(any.validate_within(&value, 3).is_empty());
+    /// assert_eq!(any.validate_within(&value, 2)[0].to_string(), "$[0][0]: value nests deeper than 2 levels");
+    /// ```
+    pub fn validate_within(&self, value: &JsonValue, limit: usize) -> Vec<Violation> {
+        super::validate::validate(&self.root, value, limit)
+    }
+
+    /// Whether `value` satisfies this schema (nesting within [`DEFAULT_MAX_DEPTH`]).
     pub fn is_valid(&self, value: &JsonValue) -> bool {
-        super::validate::is_valid(&self.root, value)
+        self.is_valid_within(value, DEFAULT_MAX_DEPTH)
+    }
+
+    /// [`JsonSchema::is_valid`] with the value's nesting bounded by `limit` levels.
+    pub fn is_valid_within(&self, value: &JsonValue, limit: usize) -> bool {
+        super::validate::is_valid(&self.root, value, limit)
     }
 }
 

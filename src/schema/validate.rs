@@ -1,6 +1,6 @@
 //! Validation of values against a checked schema tree: total, path-qualified, bounded.
 
-use crate::json::{JsonPath, JsonValue, check_lossless, max_depth, type_name};
+use crate::json::{JsonPath, JsonValue, check_lossless, type_name};
 
 use super::Violation;
 use super::model::{Node, ObjectShape, Shape};
@@ -45,6 +45,8 @@ struct Walk {
     path: JsonPath,
     /// When only validity matters, stop at the first violation.
     first_only: bool,
+    /// How deep the value may nest (its own level is 1).
+    limit: usize,
 }
 
 impl Walk {
@@ -62,8 +64,8 @@ impl Walk {
     /// One value against one node: its depth and its numbers first, then the node's shape,
     /// then, when the shape matched, its `enum` and `const`.
     fn node(&mut self, node: &Node, value: &JsonValue, depth: usize) {
-        if depth >= max_depth() && (value.is_array() || value.is_object()) {
-            self.report(format!("value nests deeper than {} levels", max_depth()));
+        if depth >= self.limit && (value.is_array() || value.is_object()) {
+            self.report(format!("value nests deeper than {} levels", self.limit));
             return;
         }
         if value.is_number() && check_lossless(value).is_err() {
@@ -129,7 +131,7 @@ impl Walk {
         let matching: Vec<usize> = branches
             .iter()
             .enumerate()
-            .filter(|(_, branch)| is_valid_at(branch, value, depth))
+            .filter(|(_, branch)| is_valid_at(branch, value, depth, self.limit))
             .map(|(index, _)| index)
             .collect();
         match matching.len() {
@@ -141,6 +143,7 @@ impl Walk {
                         violations: Vec::new(),
                         path: JsonPath::root(),
                         first_only: true,
+                        limit: self.limit,
                     };
                     inner.node(branch, value, depth);
                     if let Some(first) = inner.violations.first() {
@@ -190,8 +193,8 @@ impl Walk {
     }
 
     /// Any value is accepted, but it must still be lossless JSON: every number that is
-    /// not is reported, and its nesting counts against
-    /// [`max_depth`](crate::json::max_depth) (the first place too deep is reported once).
+    /// not is reported, and its nesting counts against the walk's limit (the first place
+    /// too deep is reported once).
     /// Iterative: the walk keeps its own stack.
     fn bounded(&mut self, value: &JsonValue, depth: usize) {
         /// A container being walked; `pushed` says whether its current child's step is on
@@ -204,7 +207,7 @@ impl Walk {
             Array(std::iter::Enumerate<std::slice::Iter<'a, JsonValue>>),
             Object(serde_json::map::Iter<'a>),
         }
-        let limit = max_depth();
+        let limit = self.limit;
         let mut too_deep_reported = false;
         let mut frames: Vec<Frame<'_>> = Vec::new();
         let mut next = Some(value);
@@ -310,25 +313,29 @@ static ANY: Node = Node {
     constant: None,
 };
 
-pub(crate) fn validate(node: &Node, value: &JsonValue) -> Vec<Violation> {
+/// Every violation of `value` against `node`, its nesting within `limit` levels.
+pub(crate) fn validate(node: &Node, value: &JsonValue, limit: usize) -> Vec<Violation> {
     let mut walk = Walk {
         violations: Vec::new(),
         path: JsonPath::root(),
         first_only: false,
+        limit,
     };
     walk.node(node, value, 0);
     walk.violations
 }
 
-pub(crate) fn is_valid(node: &Node, value: &JsonValue) -> bool {
-    is_valid_at(node, value, 0)
+/// Whether `value` satisfies `node`, its nesting within `limit` levels.
+pub(crate) fn is_valid(node: &Node, value: &JsonValue, limit: usize) -> bool {
+    is_valid_at(node, value, 0, limit)
 }
 
-fn is_valid_at(node: &Node, value: &JsonValue, depth: usize) -> bool {
+fn is_valid_at(node: &Node, value: &JsonValue, depth: usize, limit: usize) -> bool {
     let mut walk = Walk {
         violations: Vec::new(),
         path: JsonPath::root(),
         first_only: true,
+        limit,
     };
     walk.node(node, value, depth);
     walk.violations.is_empty()
@@ -530,7 +537,7 @@ mod tests {
         assert!(
             found[0].message.contains(&format!(
                 "value nests deeper than {} levels",
-                crate::json::max_depth()
+                crate::json::DEFAULT_MAX_DEPTH
             )),
             "{found:?}"
         );

@@ -11,9 +11,9 @@ use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 
 use crate::error::{Error, ErrorCode};
-use crate::json::{JsonValue, parse_lossless};
+use crate::json::{DepthLimit, JsonValue, parse_lossless_within};
 use crate::process::ProcessGroup;
-use crate::schema::{JsonSchema, validate_args};
+use crate::schema::{JsonSchema, validate_args_within};
 use crate::tool::{Signal, ToolAnnotations, ToolDefinition, ToolOutput};
 
 /// The most a command may print on standard output (its JSON value).
@@ -74,8 +74,9 @@ impl CommandTool {
                 move |args, ctx| {
                     let spec = spec.clone();
                     async move {
-                        validate_args(&spec.parameters, &args)?;
-                        run(&spec, &args, ctx.signal()).await
+                        let depth = ctx.value_depth();
+                        validate_args_within(&spec.parameters, &args, depth.get())?;
+                        run(&spec, &args, ctx.signal(), depth).await
                     }
                 }
             });
@@ -115,7 +116,13 @@ fn failed(message: String) -> Error {
     Error::new(ErrorCode::ToolFailed, message)
 }
 
-async fn run(spec: &CommandTool, args: &JsonValue, signal: &Signal) -> Result<JsonValue, Error> {
+/// Runs the command; its output is a value within `depth` levels (the registry's limit).
+async fn run(
+    spec: &CommandTool,
+    args: &JsonValue,
+    signal: &Signal,
+    depth: DepthLimit,
+) -> Result<JsonValue, Error> {
     let name = &spec.name;
     let mut command =
         crate::process::piped(&spec.command[0], &spec.command[1..], &spec.cwd, &spec.env);
@@ -204,7 +211,7 @@ async fn run(spec: &CommandTool, args: &JsonValue, signal: &Signal) -> Result<Js
             "command tool `{name}` printed output that is not UTF-8"
         ))
     })?;
-    parse_lossless(text.trim()).map_err(|err| {
+    parse_lossless_within(text.trim(), depth.get()).map_err(|err| {
         let preview: String = text.trim().chars().take(200).collect();
         failed(format!(
             "command tool `{name}` printed output that is not one JSON value ({err}): {preview:?}"

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use parking_lot::Mutex;
 
 use crate::content::UserMessage;
-use crate::json::JsonValue;
+use crate::json::{DepthLimit, JsonValue};
 
 use super::Signal;
 
@@ -135,6 +135,7 @@ impl ToolExecution {
 pub struct ToolRunContext {
     execution: Arc<ToolExecution>,
     signal: Signal,
+    value_depth: DepthLimit,
     effects: Arc<Mutex<RunEffects>>,
 }
 
@@ -149,21 +150,24 @@ impl ToolRunContext {
     pub(crate) fn new(
         execution: Arc<ToolExecution>,
         signal: Signal,
+        value_depth: DepthLimit,
     ) -> (Self, Arc<Mutex<RunEffects>>) {
         let effects = Arc::new(Mutex::new(RunEffects::default()));
         (
             ToolRunContext {
                 execution,
                 signal,
+                value_depth,
                 effects: effects.clone(),
             },
             effects,
         )
     }
 
-    /// A context for calling a tool body directly (tests, or hosts composing tools by hand).
+    /// A context for calling a tool body directly (tests, or hosts composing tools by hand),
+    /// with the default value-depth limit.
     pub fn detached(execution: Arc<ToolExecution>, signal: Signal) -> Self {
-        Self::new(execution, signal).0
+        Self::new(execution, signal, DepthLimit::DEFAULT).0
     }
 
     /// The execution this body runs for.
@@ -174,6 +178,13 @@ impl ToolRunContext {
     /// The signal the body must observe: when it fires, stop and return promptly.
     pub fn signal(&self) -> &Signal {
         &self.signal
+    }
+
+    /// How deep the values of this call may nest: the limit of the registry running it
+    /// ([`RegistryConfig::value_depth`](crate::registry::RegistryConfig::value_depth)),
+    /// for a body that reads or validates values itself.
+    pub fn value_depth(&self) -> DepthLimit {
+        self.value_depth
     }
 
     /// Attaches `context` to this execution's own result; the agent loop appends it after

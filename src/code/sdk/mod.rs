@@ -14,8 +14,9 @@
 //! quoting and naming helpers. This module must not know about the registry,
 //! prompt assembly or the engine.
 //!
-//! **Depth.** Schemas render fully up to [`max_depth`](crate::json::max_depth) levels of
-//! subschemas; deeper parts are `unknown` / `Any` and listed by [`unknown_types`]. The
+//! **Depth.** Schemas render fully up to a [`DepthLimit`] of subschemas (the registry's, in
+//! prompt assembly; [`DepthLimit::DEFAULT`] for the functions without one); deeper parts
+//! are `unknown` / `Any` and listed by [`unknown_types`]. The
 //! walker and the writers recurse a few frames per level, so every entry point first
 //! works within 64 levels (`schema_view::SHALLOW_DEPTH`) on the caller's thread (nearly
 //! every schema fits, at no extra cost) and only when that limit decides anything does it
@@ -34,7 +35,7 @@ mod typescript;
 #[cfg(test)]
 mod proptests;
 
-use crate::json::JsonValue;
+use crate::json::{DepthLimit, JsonValue};
 
 pub use tool_list::parse_tool_list;
 
@@ -73,7 +74,28 @@ pub type SdkLanguage = crate::runtime::Language;
 /// assert_eq!(text, render_sdk_section(SdkLanguage::TypeScript, &tools));
 /// ```
 pub fn render_sdk_section(language: SdkLanguage, tools: &[SdkTool]) -> String {
-    within_depth(|limit| render_within(language, tools, limit))
+    render_sdk_section_within(language, tools, DepthLimit::DEFAULT)
+}
+
+/// [`render_sdk_section`] with schemas rendered up to `depth` levels of subschemas (a
+/// registry's [`value_depth`](crate::registry::RegistryConfig::value_depth)).
+///
+/// ```
+/// use codemode::code::sdk::{render_sdk_section_within, SdkLanguage, SdkTool};
+/// use codemode::json::DepthLimit;
+/// use serde_json::json;
+/// let deep = json!({"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}}}});
+/// let tools = [SdkTool { name: "t".into(), description: String::new(), parameters: deep, output: None }];
+/// let text = render_sdk_section_within(SdkLanguage::TypeScript, &tools, DepthLimit::new(2)?);
+/// assert!(text.contains("a?: unknown;"));
+/// # Ok::<(), codemode::Error>(())
+/// ```
+pub fn render_sdk_section_within(
+    language: SdkLanguage,
+    tools: &[SdkTool],
+    depth: DepthLimit,
+) -> String {
+    within_depth(depth, |limit| render_within(language, tools, limit))
 }
 
 /// [`render_sdk_section`] with subschemas nested at most `limit` deep; with whether the
@@ -147,7 +169,7 @@ fn render_within(language: SdkLanguage, tools: &[SdkTool], limit: usize) -> (Str
 /// assert_eq!(json_schema_to_ts(&json!("not a schema")), "unknown");
 /// ```
 pub fn json_schema_to_ts(schema: &JsonValue) -> String {
-    within_depth(|limit| {
+    within_depth(DepthLimit::DEFAULT, |limit| {
         let (ty, model) = schema_view::build_single(schema, limit);
         let mut writer =
             typescript::TsWriter::inline(&model.aliases, schema_view::type_levels(limit));
@@ -168,7 +190,13 @@ pub fn json_schema_to_ts(schema: &JsonValue) -> String {
 /// assert_eq!(unknown_types(&[tool(json!({"properties": {"a": {"type": "text"}}}))]), ["\"t\" args#/properties/a/type"]);
 /// ```
 pub fn unknown_types(tools: &[SdkTool]) -> Vec<String> {
-    within_depth(|limit| {
+    unknown_types_within(tools, DepthLimit::DEFAULT)
+}
+
+/// [`unknown_types`] for an SDK rendered up to `depth` levels of subschemas
+/// ([`render_sdk_section_within`]).
+pub fn unknown_types_within(tools: &[SdkTool], depth: DepthLimit) -> Vec<String> {
+    within_depth(depth, |limit| {
         let model = schema_view::build_model(tools, limit);
         (model.unknowns, model.depth_limited)
     })
@@ -186,11 +214,11 @@ const STACK_BASE: usize = 1 << 20;
 
 /// Runs `work` (which returns its result and whether the depth limit it was given
 /// decided anything) within [`SHALLOW_DEPTH`](schema_view::SHALLOW_DEPTH) on this thread;
-/// when the limit mattered, runs it again within [`max_depth`](crate::json::max_depth)
-/// on a thread with a stack for that depth. Should that thread not start (or fail), the
+/// when the limit mattered, runs it again within `depth` on a thread with a stack for
+/// that depth. Should that thread not start (or fail), the
 /// shallow result stands: deep parts are `unknown`, as they say.
-fn within_depth<T: Send>(work: impl Fn(usize) -> (T, bool) + Sync) -> T {
-    let deep = crate::json::max_depth();
+fn within_depth<T: Send>(depth: DepthLimit, work: impl Fn(usize) -> (T, bool) + Sync) -> T {
+    let deep = depth.get();
     let shallow = schema_view::SHALLOW_DEPTH.min(deep);
     let (out, limited) = work(shallow);
     if !limited || deep <= shallow {
@@ -316,7 +344,7 @@ mod tests {
 
     #[test]
     fn deeper_than_the_limit_degrades_and_says_where() {
-        let depth = crate::json::max_depth() + 2;
+        let depth = crate::json::DEFAULT_MAX_DEPTH + 2;
         let tools = vec![tool(nested(depth))];
         let unknowns = unknown_types(&tools);
         assert_eq!(unknowns.len(), 1, "{unknowns:?}");
@@ -335,7 +363,7 @@ mod tests {
         // The limit decided nothing: the first walk is the result.
         let schema = nested(schema_view::SHALLOW_DEPTH - 1);
         let calls = std::sync::atomic::AtomicUsize::new(0);
-        let text = within_depth(|limit| {
+        let text = within_depth(DepthLimit::DEFAULT, |limit| {
             calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let (ty, model) = schema_view::build_single(&schema, limit);
             let levels = schema_view::type_levels(limit);

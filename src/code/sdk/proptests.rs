@@ -221,7 +221,7 @@ fn schemas_deeper_than_the_bound_end_in_unknown() {
     assert!(!json_schema_to_ts(&within.parameters).contains("unknown"));
     assert!(unknown_types(std::slice::from_ref(&within)).is_empty());
     // Deeper than it, the rest is `unknown`.
-    let deeper = tool(nest(crate::json::max_depth() + 1));
+    let deeper = tool(nest(crate::json::DEFAULT_MAX_DEPTH + 1));
     assert!(json_schema_to_ts(&deeper.parameters).contains("unknown"));
     // The deepest `anyOf` holds two members past the bound.
     assert_eq!(unknown_types(std::slice::from_ref(&deeper)).len(), 2);

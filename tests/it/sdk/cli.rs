@@ -140,7 +140,7 @@ fn a_schema_nested_five_thousand_levels_renders_fully() {
 
 #[test]
 fn a_schema_nested_deeper_than_the_limit_ends_in_unknown() {
-    let depth = codemode::json::max_depth() + 1;
+    let depth = codemode::json::DEFAULT_MAX_DEPTH + 1;
     let output = codemode(
         &["sdk", "--schemas", "-", "--lang", "python"],
         Some(&deep_tool_list(depth)),

@@ -323,7 +323,7 @@ impl ValueSchema {
     /// and malformed values are reported, every one, with their pointers.
     pub fn from_json(spec: &JsonValue) -> Result<ValueSchema, Error> {
         let mut reader = Reader { issues: Vec::new() };
-        let schema = reader.value(spec, &mut String::from("#"), 0, false).0;
+        let schema = reader.value(spec, &mut String::from("#"), 0, None).0;
         reader.finish(schema)
     }
 }
@@ -449,7 +449,7 @@ impl ParameterSchema {
             JsonValue::Object(map) => {
                 for (name, property) in map {
                     let mut pointer = format!("#/{}", name.replace('~', "~0").replace('/', "~1"));
-                    let (schema, required) = reader.value(property, &mut pointer, 1, true);
+                    let (schema, required) = reader.value(property, &mut pointer, 1, Some(name));
                     properties.push(PropertySpec {
                         name: name.clone(),
                         schema,
@@ -492,7 +492,8 @@ impl Reader {
         }
     }
 
-    /// Reads one value schema; `property` allows the `required` flag. Returns the schema
+    /// Reads one value schema; `property` (the property's name) allows the `required`
+    /// flag. Returns the schema
     /// and whether it was marked required. The keys are read one family at a time, in the
     /// order their problems are reported: unexpected keys, `required`, `oneOf` or `type`
     /// (with the keys of that type), `enum` and `const`, then the annotations.
@@ -501,7 +502,7 @@ impl Reader {
         spec: &JsonValue,
         pointer: &mut String,
         depth: usize,
-        property: bool,
+        property: Option<&str>,
     ) -> (ValueSchema, bool) {
         let placeholder = (ValueSchema::json(), false);
         if depth > MAX_DEPTH {
@@ -516,7 +517,7 @@ impl Reader {
             return placeholder;
         };
         let kind_name = map.get("type").and_then(JsonValue::as_str);
-        self.unexpected_keys(map, kind_name, pointer, property);
+        self.unexpected_keys(map, kind_name, pointer, property.is_some());
         let required = self.required_flag(map, pointer, property);
         let schema = match map.get("oneOf") {
             Some(branches) => self.one_of(branches, pointer, depth),
@@ -559,23 +560,30 @@ impl Reader {
         }
     }
 
-    /// `required` (on a property only; elsewhere it is an unexpected key): true or false.
+    /// `required` (on a property only; elsewhere it is an unexpected key): `true` or
+    /// absent, as the DSL's types have it. `false` — or anything else an untyped caller
+    /// forges — is refused at the property's pointer, not read as "optional".
     fn required_flag(
         &mut self,
         map: &serde_json::Map<String, JsonValue>,
         pointer: &str,
-        property: bool,
+        property: Option<&str>,
     ) -> bool {
+        let Some(name) = property else {
+            return false;
+        };
         match map.get("required") {
-            Some(JsonValue::Bool(flag)) if property => *flag,
-            Some(other) if property => {
+            None => false,
+            Some(JsonValue::Bool(true)) => true,
+            Some(other) => {
                 self.issue(
                     pointer,
-                    format!("`required` must be true or false, got {other}"),
+                    format!(
+                        "`required` of {name:?} must be true when present (an optional property leaves it out), got {other}"
+                    ),
                 );
                 false
             }
-            _ => false,
         }
     }
 
@@ -594,7 +602,7 @@ impl Reader {
         let mut nodes = Vec::new();
         for (index, item) in items.iter().enumerate() {
             pointer.push_str(&format!("/oneOf/{index}"));
-            nodes.push(self.value(item, pointer, depth + 1, false).0);
+            nodes.push(self.value(item, pointer, depth + 1, None).0);
             pointer.truncate(saved);
         }
         Some(ValueSchema::one_of(nodes))
@@ -641,7 +649,7 @@ impl Reader {
         };
         let saved = pointer.len();
         pointer.push_str("/items");
-        let items = self.value(items, pointer, depth + 1, false).0;
+        let items = self.value(items, pointer, depth + 1, None).0;
         pointer.truncate(saved);
         ValueSchema::array(items)
     }
@@ -679,7 +687,7 @@ impl Reader {
                 for (name, prop) in props {
                     pointer.push_str("/properties/");
                     pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
-                    let (schema, required) = self.value(prop, pointer, depth + 1, true);
+                    let (schema, required) = self.value(prop, pointer, depth + 1, Some(name));
                     pointer.truncate(saved);
                     object = object.with_property(name.clone(), schema, required);
                 }
@@ -1000,11 +1008,80 @@ mod tests {
              - #/a: object schemas declare `additionalProperties: true | false`\n\
              - #/b: unknown type \"strin\"\n\
              - #/c: unexpected key `minLength`\n\
-             - #/c: `required` must be true or false, got \"yes\"\n\
+             - #/c: `required` of \"c\" must be true when present (an optional property leaves it out), got \"yes\"\n\
              - #/d: a schema needs `type` (or `oneOf`)\n\
              - #/e: a schema must be an object, got 5"
         );
         assert!(ValueSchema::from_json(&json!({"type": "string", "required": true})).is_err());
         assert!(ParameterSchema::from_json(&json!([])).is_err());
+    }
+
+    #[test]
+    fn runtime_forged_author_forms_are_refused_not_compiled_lossily() {
+        // What the DSL's types forbid, arriving as data from an untyped caller: read and
+        // compiled, every one is an error (upstream's list, as far as JSON can carry it).
+        for spec in [
+            json!({"type": "object"}),
+            json!({"oneOf": [{"type": "string"}]}),
+            json!({"type": "number", "enum": ["1"]}),
+            json!({"type": "string", "enum": ["a"], "const": "b"}),
+            json!({"type": "integer", "const": 1.5}),
+            json!({"type": "array", "items": {"type": "string", "required": true}}),
+            json!({"type": "array", "items": 42}),
+            json!({"type": "string", "extra": true}),
+            json!({"type": "string", "oneOf": [{"type": "string"}, {"type": "null"}]}),
+            json!({"oneOf": "not-an-array"}),
+            json!({"type": "string", "enum": "a"}),
+            json!({}),
+            json!(null),
+        ] {
+            let outcome = ValueSchema::from_json(&spec).and_then(|schema| schema.compile());
+            let err = outcome.expect_err(&spec.to_string());
+            assert_eq!(err.code(), ErrorCode::UnsupportedSchema, "{spec}");
+        }
+        for spec in [json!(null), json!({"bad": 42})] {
+            let outcome = ParameterSchema::from_json(&spec).and_then(|schema| schema.compile());
+            assert!(outcome.is_err(), "{spec}");
+        }
+
+        // A parameter's requiredness is `true` or absent: `required: false` is refused,
+        // naming the parameter, rather than read as optional.
+        let err =
+            ParameterSchema::from_json(&json!({"value": {"type": "string", "required": false}}))
+                .unwrap_err();
+        assert_eq!(err.code(), ErrorCode::UnsupportedSchema);
+        assert_eq!(
+            err.message(),
+            "unsupported schema (1 issue):\n\
+             - #/value: `required` of \"value\" must be true when present (an optional property leaves it out), got false"
+        );
+        // So is a nested object's property, and any other value.
+        let err = ValueSchema::from_json(&json!({
+            "type": "object", "additionalProperties": false,
+            "properties": {"a/b": {"type": "integer", "required": false}, "c": {"type": "null", "required": 1}}
+        }))
+        .unwrap_err();
+        assert!(
+            err.message()
+                .contains("#/properties/a~1b: `required` of \"a/b\" must be true when present"),
+            "{err}"
+        );
+        assert!(
+            err.message()
+                .contains("#/properties/c: `required` of \"c\" must be true when present (an optional property leaves it out), got 1"),
+            "{err}"
+        );
+        // `true`, and leaving it out, still read as they did.
+        let params = ParameterSchema::from_json(&json!({
+            "a": {"type": "string", "required": true},
+            "b": {"type": "string"}
+        }))
+        .unwrap();
+        assert_eq!(
+            params,
+            ParameterSchema::new()
+                .required("a", ValueSchema::string())
+                .optional("b", ValueSchema::string())
+        );
     }
 }

@@ -486,9 +486,8 @@ impl<'m> PyWriter<'m> {
     fn literal_fallback(&mut self, value: &JsonValue) -> Cow<'m, str> {
         Cow::Borrowed(match value {
             JsonValue::Null => "None",
-            // An integer outside the safe range is still an integer.
-            JsonValue::Number(n) if NumberLiteral::of(n) == NumberLiteral::Fraction => "float",
-            JsonValue::Number(_) => "int",
+            // Every integer is a literal: only a fraction reaches here.
+            JsonValue::Number(_) => "float",
             JsonValue::Array(_) => {
                 self.json_value = true;
                 "list[JsonValue]"
@@ -687,13 +686,30 @@ fn push_runtime_text(out: &mut String, qualifier: Qualifier, expr: &Expr) {
     }
 }
 
-/// Whether `Literal[...]` can hold a JSON scalar (integers in the safe range, however
-/// spelled; not fractions, not `null`).
+/// Whether `Literal[...]` can hold a JSON scalar: strings, booleans and integers of any
+/// size, however spelled (Python integers are exact, so one beyond ±(2^53 - 1) or written
+/// with an exponent is still a literal); not fractions, not `null`.
 fn is_python_literal(value: &JsonValue) -> bool {
     match value {
         JsonValue::String(_) | JsonValue::Bool(_) => true,
-        JsonValue::Number(n) => matches!(NumberLiteral::of(n), NumberLiteral::SafeInteger(_)),
+        JsonValue::Number(n) => NumberLiteral::of(n) != NumberLiteral::Fraction,
         _ => false,
+    }
+}
+
+/// The exact decimal digits of an integral JSON number: an `i64` or `u64` as it is, a
+/// double with no fraction (`1e21`, `2^60` beyond the safe range) as the integer it holds
+/// exactly — not its shortest spelling, which pads with zeros past 17 digits and so can
+/// name a different integer (`1152921504606846976`, not `...847000`).
+fn push_exact_integer(out: &mut String, n: &serde_json::Number) {
+    // Writing to a `String` cannot fail.
+    if let Some(i) = n.as_i64() {
+        let _ = write!(out, "{i}");
+    } else if let Some(u) = n.as_u64() {
+        let _ = write!(out, "{u}");
+    } else if let Some(f) = n.as_f64() {
+        // Fixed precision is exact in Rust's float formatting: no fraction, every digit.
+        let _ = write!(out, "{f:.0}");
     }
 }
 
@@ -703,12 +719,14 @@ fn push_python_literal(out: &mut String, value: &JsonValue) {
         JsonValue::String(s) => push_string_literal(out, s),
         JsonValue::Bool(true) => out.push_str("True"),
         JsonValue::Bool(false) => out.push_str("False"),
-        // Writing to a `String` cannot fail.
-        JsonValue::Number(n) => {
-            if let NumberLiteral::SafeInteger(i) = NumberLiteral::of(n) {
+        JsonValue::Number(n) => match NumberLiteral::of(n) {
+            // Writing to a `String` cannot fail.
+            NumberLiteral::SafeInteger(i) => {
                 let _ = write!(out, "{i}");
             }
-        }
+            NumberLiteral::LargeInteger => push_exact_integer(out, n),
+            NumberLiteral::Fraction => {}
+        },
         _ => {}
     }
 }
@@ -752,27 +770,96 @@ mod tests {
     }
 
     #[test]
-    fn integer_constants_of_any_size_are_integer_literals_or_int() {
+    fn integer_constants_of_any_size_are_literals_with_their_exact_digits() {
         assert_eq!(py(json!({"const": 2})), "Literal[2]");
         assert_eq!(py(json!({"type": "integer", "const": 2.0})), "Literal[2]");
         assert_eq!(
             py(json!({"type": "integer", "const": 1e15})),
             "Literal[1000000000000000]"
         );
-        assert_eq!(py(json!({"const": 9007199254740993u64})), "int");
-        assert_eq!(py(json!({"const": u64::MAX})), "int");
-        assert_eq!(py(json!({"const": i64::MIN})), "int");
-        assert_eq!(py(json!({"type": "integer", "const": 1e300})), "int");
+        assert_eq!(
+            py(json!({"type": "integer", "const": 9007199254740991u64})),
+            "Literal[9007199254740991]"
+        );
+        // Beyond ±(2^53 - 1) Python integers are still exact: the digits are the value.
+        assert_eq!(
+            py(json!({"const": 9007199254740993u64})),
+            "Literal[9007199254740993]"
+        );
+        assert_eq!(
+            py(json!({"const": u64::MAX})),
+            "Literal[18446744073709551615]"
+        );
+        assert_eq!(
+            py(json!({"const": i64::MIN})),
+            "Literal[-9223372036854775808]"
+        );
+        // A double holding 2^60 is that integer, not its shortest spelling padded with
+        // zeros (`1152921504606847000`, a different integer).
+        let two_to_the_sixty = 2f64.powi(60);
+        assert_eq!(
+            py(json!({"type": "integer", "const": two_to_the_sixty})),
+            "Literal[1152921504606846976]"
+        );
+        assert_eq!(
+            py(json!({"type": "integer", "enum": [two_to_the_sixty, -two_to_the_sixty]})),
+            "Literal[1152921504606846976, -1152921504606846976]"
+        );
+        // Written with an exponent: the digits, keyed off the value, whatever the type.
+        assert_eq!(
+            py(json!({"type": "integer", "const": 1e21})),
+            "Literal[1000000000000000000000]"
+        );
+        assert_eq!(
+            py(json!({"type": "number", "const": 1e21})),
+            "Literal[1000000000000000000000]"
+        );
+        // 1e300 is the double's exact value (what Python's `int(1e300)` gives).
+        assert_eq!(
+            py(json!({"type": "integer", "const": 1e300})),
+            format!(
+                "Literal[{}]",
+                "1000000000000000052504760255204420248704468581108159154915854115511802457988908195786371375080447864043704443832883878176942523235360430575644792184786706982848387200926575803737830233794788090059368953234970799945081119038967640880074652742780142494579258788820056842838115669472196386865459400540160"
+            )
+        );
         assert_eq!(
             py(json!({"type": "integer", "enum": [1.0, 2, 3.0]})),
             "Literal[1, 2, 3]"
         );
         assert_eq!(
-            py(json!({"type": "number", "enum": [1, 1e300]})),
-            "Literal[1] | int"
+            py(json!({"type": "number", "enum": [1, 1e21, 1000000000000000000000.0]})),
+            "Literal[1, 1000000000000000000000]"
         );
         // Fractions are floats.
         assert_eq!(py(json!({"const": 1.5})), "float");
+    }
+
+    #[test]
+    fn text_with_exponents_and_big_integers_renders_exact_python_literals() {
+        // As a tool list's text gives them (numbers read as written).
+        let parameters = crate::json::parse_within(
+            r#"{"type": "object", "properties": {
+                "a": {"type": "integer", "const": 1e21},
+                "b": {"type": "integer", "enum": [9007199254740993, -9007199254740993, 1E+20]}
+            }, "required": ["a", "b"], "additionalProperties": false}"#,
+            64,
+        )
+        .unwrap();
+        let text = render_sdk_section(SdkLanguage::Python, &[tool("t", parameters.clone())]);
+        assert!(
+            text.contains("    a: Literal[1000000000000000000000]\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "    b: Literal[9007199254740993, -9007199254740993, 100000000000000000000]\n"
+            ),
+            "{text}"
+        );
+        // The TypeScript SDK keeps its safe spelling: a literal there would round.
+        let ts = render_sdk_section(SdkLanguage::TypeScript, &[tool("t", parameters)]);
+        assert!(ts.contains("a: number;"), "{ts}");
+        assert!(ts.contains("b: number | number | number;"), "{ts}");
     }
 
     #[test]

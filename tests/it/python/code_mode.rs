@@ -124,6 +124,50 @@ async fn denied_and_invalid_calls_raise_and_the_assembly_is_the_python_flavor() 
     assert!(assembly.instructions().contains("Python SDK"));
 }
 
+#[tokio::test]
+async fn a_big_integer_constant_is_declared_exactly_and_sent_as_a_float() {
+    let registry = registry(10);
+    registry
+        .global()
+        .register(
+            ToolDefinition::builder("pick")
+                .parameters(json!({
+                    "type": "object",
+                    "properties": {"n": {"type": "integer", "const": 1e21}},
+                    "required": ["n"]
+                }))
+                .output(ToolOutput::any())
+                .execute(|args, _| async move { Ok(json!(args["n"] == json!(1e21))) })
+                .build()
+                .unwrap(),
+        )
+        .unwrap()
+        .keep();
+    // The Python SDK declares the exact integer.
+    let assembly = assemble(&registry.global()).unwrap();
+    let sdk = &assembly.section("tools:sdk").unwrap().text;
+    assert!(sdk.contains("n: Literal[1000000000000000000000]"), "{sdk}");
+    // What a program sends: the float crosses as the same JSON number and is the constant;
+    // the int is refused at the boundary (it would change as a JavaScript number).
+    let result = run_code(
+        &registry,
+        "sent = await tools.pick({'n': 1e21})\n\
+         try:\n    await tools.pick({'n': 10**21})\n    refused = ''\n\
+         except ToolCallError as e:\n    refused = str(e)\n\
+         return [sent, refused]",
+    )
+    .await;
+    let value = result
+        .value()
+        .unwrap_or_else(|| panic!("{}", result.model_text()));
+    assert_eq!(value["value"][0], json!(true), "{}", result.model_text());
+    let refused = value["value"][1].as_str().unwrap_or_default();
+    assert!(
+        refused.contains("integer 1000000000000000000000 is outside"),
+        "{refused}"
+    );
+}
+
 #[test]
 fn codemode_run_runs_python_by_extension_or_lang() {
     let dir = workspace();

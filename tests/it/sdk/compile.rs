@@ -119,6 +119,81 @@ fn python_sdks_pass_mypy_strict() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn exact_big_integer_literals_are_valid_python_and_typescript_stays_number() {
+    let tool = |name: &str, properties: &str| {
+        SdkTool {
+        name: name.into(),
+        description: "Takes big constants.".into(),
+        parameters: codemode::json::parse_within(
+            &format!(
+                r#"{{"type": "object", "properties": {properties}, "required": ["a", "b"], "additionalProperties": false}}"#
+            ),
+            64,
+        )
+        .expect("the tool list parses"),
+        output: None,
+    }
+    };
+    // Within 64 bits: mypy --strict accepts the exact literals.
+    let within = vec![tool(
+        "pick",
+        r#"{"a": {"type": "integer", "const": 1152921504606846976},
+            "b": {"type": "integer", "enum": [9007199254740993, -9007199254740993, 2]}}"#,
+    )];
+    let section = render_sdk_section(SdkLanguage::Python, &within);
+    assert!(
+        section.contains("    a: Literal[1152921504606846976]\n"),
+        "{section}"
+    );
+    assert!(
+        section.contains("    b: Literal[9007199254740993, -9007199254740993, 2]\n"),
+        "{section}"
+    );
+    let dir = temp_dir("py-big");
+    let file = dir.join("sdk_big.py");
+    std::fs::write(&file, fenced_code(&section, "```python\n")).expect("write the Python file");
+    let mut command = Command::new(test_tool("venv/bin/mypy"));
+    command
+        .args([
+            "--strict",
+            "--no-incremental",
+            "--cache-dir",
+            "/dev/null",
+            "--no-error-summary",
+        ])
+        .current_dir(&dir)
+        .arg(&file);
+    run_compiler(command, "mypy --strict");
+    // Beyond 64 bits (mypy's own limit for `Literal` integers): still Python that compiles.
+    let beyond = vec![tool(
+        "huge",
+        r#"{"a": {"type": "integer", "const": 1e21},
+            "b": {"type": "integer", "enum": [-18446744073709551615, 2]}}"#,
+    )];
+    let section = render_sdk_section(SdkLanguage::Python, &beyond);
+    assert!(
+        section.contains("    a: Literal[1000000000000000000000]\n"),
+        "{section}"
+    );
+    // Beyond `i64` the text is read as a double (no arbitrary precision): the digits are
+    // the integer that double holds, the value the schema is checked against.
+    assert!(
+        section.contains("    b: Literal[-18446744073709551616, 2]\n"),
+        "{section}"
+    );
+    let file = dir.join("sdk_huge.py");
+    std::fs::write(&file, fenced_code(&section, "```python\n")).expect("write the Python file");
+    let mut command = Command::new("python3");
+    command.args(["-m", "py_compile"]).arg(&file);
+    run_compiler(command, "python3 -m py_compile");
+    let _ = std::fs::remove_dir_all(&dir);
+    // TypeScript keeps its safe spelling: a literal there would round.
+    let section = render_sdk_section(SdkLanguage::TypeScript, &beyond);
+    assert!(section.contains("a: number;"), "{section}");
+    assert!(section.contains("b: number | 2;"), "{section}");
+}
+
 /// How deep [`deep_tool`] nests: past the walker's bound of old (48).
 const DEEP: usize = 50;
 

@@ -86,8 +86,10 @@ pub fn render_sdk_section(language: SdkLanguage, tools: &[SdkTool]) -> String {
 /// use serde_json::json;
 /// let deep = json!({"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}}}});
 /// let tools = [SdkTool { name: "t".into(), description: String::new(), parameters: deep, output: None }];
-/// let text = render_sdk_section_within(SdkLanguage::TypeScript, &tools, DepthLimit::new(2)?);
-/// assert!(text.contains("a?: unknown;"));
+/// let text = render_sdk_section_within(SdkLanguage::TypeScript, &tools, DepthLimit::new(1)?);
+/// assert!(text.contains("b?: unknown;"));
+/// let text = render_sdk_section_within(SdkLanguage::TypeScript, &tools, DepthLimit::DEFAULT);
+/// assert!(text.contains("b?: string;"));
 /// # Ok::<(), codemode::Error>(())
 /// ```
 pub fn render_sdk_section_within(

@@ -253,7 +253,9 @@ function jsonWalk(root, state) {
         jsonFail(state, frame, key, "a non-enumerable property is not JSON (JSON would drop it)");
       }
       const at = loneSurrogateAt(key);
-      if (at >= 0) jsonFail(state, frame, key, loneSurrogateReason(key, at, "a key"));
+      // A key problem names the object holding the key (as a symbol key does, and the
+      // library and the Python worker do).
+      if (at >= 0) jsonFail(state, frame, undefined, loneSurrogateReason(key, at, "a key"));
       jsonGrow(state, (first ? "" : ",") + JSONStringify(key) + ":");
       frame.written = true;
     }

@@ -8,6 +8,7 @@ mod builtin;
 mod cli;
 mod codemode;
 mod command_tools;
+mod lossless;
 mod mcp;
 mod procfs;
 mod python;

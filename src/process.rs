@@ -1,14 +1,18 @@
-//! The platform room: how tool processes start, and how everything they started ends.
+//! The platform room: how tool processes and workers start, how everything they started
+//! ends, and how much CPU a process has used.
 //!
 //! Command tools and MCP stdio servers start through [`piped`]: standard streams piped,
 //! killed when the handle is dropped, and in a process group of their own
 //! (`process_group(0)`), so that [`ProcessGroup::kill`] (or [`kill_group`]) ends the whole
-//! group — `npx` starts `node`, a shell starts its pipeline. Python workers start through
-//! their own spawner (they need an empty environment and confinement set before `exec`) and
-//! are ended here too.
+//! group — `npx` starts `node`, a shell starts its pipeline. Worker processes (the Python
+//! workers and their template) start through [`isolated`]: an empty environment, `/` as
+//! their directory, a process group of their own, spawned from one long-lived thread so
+//! that their parent-death signal fires only when the host ends. A process that is not our
+//! child (a worker forked by the template) is signalled through its pidfd
+//! ([`kill_pidfd`]). Every signal is sent through rustix's safe calls.
 //!
-//! This module owns starting tool processes and signalling process groups; it must not read
-//! or write their streams, wait for them, or decide when they end.
+//! This module owns starting processes, signalling them and reading their CPU clocks; it
+//! must not read or write their streams, wait for them, or decide when they end.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -57,18 +61,116 @@ impl ProcessGroup {
 }
 
 /// Kills the process group led by `pid` (a child spawned with `process_group(0)`). `None`,
-/// a pid that does not fit, and a group that is already gone do nothing.
+/// a pid that does not fit (or is 0, which would name our own group), and a group that is
+/// already gone do nothing.
 pub(crate) fn kill_group(pid: Option<u32>) {
     #[cfg(unix)]
-    if let Some(pid) = pid.and_then(|pid| i32::try_from(pid).ok()) {
-        // SAFETY: `kill` only sends a signal; it takes plain integers and touches no memory
-        // of ours. `-pid` names the process group the child leads (it was spawned with
-        // `process_group(0)`), so no unrelated process is signalled; an already-gone
-        // group makes it fail with ESRCH, which is fine to ignore.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
+    {
+        let group = pid
+            .and_then(|pid| i32::try_from(pid).ok())
+            .and_then(rustix::process::Pid::from_raw);
+        if let Some(group) = group {
+            // ESRCH (the group is gone) is fine to ignore.
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
         }
     }
     #[cfg(not(unix))]
     let _ = pid;
+}
+
+/// Kills the process `pidfd` refers to (alive or already dead: a pidfd never names a
+/// reused pid). A process gone already is fine.
+#[cfg(feature = "python")]
+pub(crate) fn kill_pidfd(pidfd: impl std::os::fd::AsFd) {
+    let _ = rustix::process::pidfd_send_signal(pidfd, rustix::process::Signal::KILL);
+}
+
+/// How a worker process starts: `program` with `args`, the standard streams given, an
+/// empty environment, `/` as its directory, and a process group of its own (killed whole by
+/// [`kill_group`]).
+///
+/// A worker dies with the thread that started it (`PR_SET_PDEATHSIG`, which the worker sets
+/// on itself first thing, follows the parent *thread*), so every worker is spawned from one
+/// long-lived thread, never from the caller's thread (a refill thread, tokio's blocking
+/// pool): those end, and would take their workers with them.
+///
+/// # Errors
+///
+/// What spawning returned, or an error when the spawner thread could not start.
+#[cfg(feature = "python")]
+pub(crate) fn isolated(
+    program: &Path,
+    args: &[std::ffi::OsString],
+    stdin: Stdio,
+    stdout: Stdio,
+    stderr: Stdio,
+) -> std::io::Result<std::process::Child> {
+    let mut command = std::process::Command::new(program);
+    command
+        .args(args)
+        .env_clear()
+        .current_dir("/")
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(stderr);
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    spawn_from_the_spawner(command)
+}
+
+/// Spawns `command` from the one long-lived spawner thread (see [`isolated`]).
+#[cfg(feature = "python")]
+fn spawn_from_the_spawner(command: std::process::Command) -> std::io::Result<std::process::Child> {
+    use std::sync::mpsc;
+    type Request = (
+        std::process::Command,
+        mpsc::Sender<std::io::Result<std::process::Child>>,
+    );
+    static SPAWNER: std::sync::LazyLock<Option<mpsc::Sender<Request>>> =
+        std::sync::LazyLock::new(|| {
+            let (tx, rx) = mpsc::channel::<Request>();
+            std::thread::Builder::new()
+                .name("codemode-spawner".into())
+                .spawn(move || {
+                    for (mut command, reply) in rx {
+                        let _ = reply.send(command.spawn());
+                    }
+                })
+                .ok()
+                .map(|_| tx)
+        });
+    let gone = || std::io::Error::other("the spawner thread is gone");
+    let Some(spawner) = SPAWNER.as_ref() else {
+        return Err(std::io::Error::other("the spawner thread could not start"));
+    };
+    let (reply, answer) = mpsc::channel();
+    spawner.send((command, reply)).map_err(|_| gone())?;
+    answer.recv().map_err(|_| gone())?
+}
+
+/// The CPU time process `pid` has used (all its threads), or `None` once it is gone (or
+/// its clock cannot be read).
+#[cfg(feature = "python")]
+pub(crate) fn cpu_time(pid: u32) -> Option<std::time::Duration> {
+    let pid = i32::try_from(pid).ok()?;
+    let mut clock: libc::clockid_t = 0;
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: both calls only write the out-parameters we pass, which are valid, aligned
+    // locals that live across the calls; a pid that is gone makes them fail, which we
+    // report as `None`. (rustix has no `clock_getcpuclockid`: this is the room's one
+    // `unsafe`.)
+    unsafe {
+        if libc::clock_getcpuclockid(pid, &mut clock) != 0
+            || libc::clock_gettime(clock, &mut now) != 0
+        {
+            return None;
+        }
+    }
+    Some(std::time::Duration::new(
+        u64::try_from(now.tv_sec).unwrap_or(0),
+        u32::try_from(now.tv_nsec).unwrap_or(0),
+    ))
 }

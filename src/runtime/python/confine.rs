@@ -13,10 +13,13 @@
 //! Either layer alone leaves a hole (Landlock does not stop `fork` or threads; seccomp does
 //! not scope signals or abstract sockets), so both are required; [`Confinement`] says what
 //! was enforced and the host refuses runs on a partly confined worker unless told otherwise.
-//! This module owns the confinement and its report; it must not run Python.
+//! The rlimits and capabilities are set through rustix, Landlock through `landlock`, the
+//! filter through `seccompiler`. This module owns the confinement and its report; it must
+//! not run Python.
 
 use std::collections::BTreeMap;
 
+use rustix::process::{Resource, Rlimit};
 use serde::Serialize;
 
 /// What was enforced, as the worker reports it.
@@ -163,17 +166,16 @@ pub(crate) fn confine_forked(
     finish(landlock, rlimits, detail)
 }
 
-fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result<()> {
-    let limit = libc::rlimit {
-        rlim_cur: value,
-        rlim_max: value,
-    };
-    // SAFETY: `setrlimit` reads the struct we pass by reference and touches nothing else.
-    if unsafe { libc::setrlimit(resource, &limit) } == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
+/// Sets `resource`'s soft and hard limit to `value`.
+fn set_limit(resource: Resource, value: u64) -> std::io::Result<()> {
+    let limit = Some(value);
+    Ok(rustix::process::setrlimit(
+        resource,
+        Rlimit {
+            current: limit,
+            maximum: limit,
+        },
+    )?)
 }
 
 /// The process's virtual size now, from `/proc/self/statm` (pages).
@@ -184,19 +186,18 @@ fn virtual_size() -> std::io::Result<u64> {
         .next()
         .and_then(|n| n.parse().ok())
         .ok_or_else(|| std::io::Error::other("unreadable /proc/self/statm"))?;
-    // SAFETY: `sysconf` only reads a configuration value.
-    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    let page = rustix::param::page_size();
     Ok(pages * u64::try_from(page).unwrap_or(4096))
 }
 
 /// The limits, the address space at `base` (what setup uses) plus the heap budget.
 fn rlimits(limits: Limits, base: u64) -> std::io::Result<()> {
     let address_space = base + limits.heap_mb * 1024 * 1024;
-    set_limit(libc::RLIMIT_AS, address_space)?;
-    set_limit(libc::RLIMIT_FSIZE, 0)?;
-    set_limit(libc::RLIMIT_CORE, 0)?;
-    set_limit(libc::RLIMIT_NOFILE, 32)?;
-    set_limit(libc::RLIMIT_CPU, limits.cpu_seconds)?;
+    set_limit(Resource::As, address_space)?;
+    set_limit(Resource::Fsize, 0)?;
+    set_limit(Resource::Core, 0)?;
+    set_limit(Resource::Nofile, 32)?;
+    set_limit(Resource::Cpu, limits.cpu_seconds)?;
     Ok(())
 }
 
@@ -290,51 +291,43 @@ const ARCH: seccompiler::TargetArch = seccompiler::TargetArch::aarch64;
 /// Drops every capability (the host may run as root: a root worker would otherwise keep
 /// CAP_SYS_RESOURCE, CAP_KILL and the rest).
 fn drop_capabilities() -> std::io::Result<()> {
-    #[repr(C)]
-    struct Header {
-        version: u32,
-        pid: i32,
-    }
-    #[repr(C)]
-    #[derive(Clone, Copy)]
-    struct Data {
-        effective: u32,
-        permitted: u32,
-        inheritable: u32,
-    }
-    const VERSION_3: u32 = 0x2008_0522;
-    let mut header = Header {
-        version: VERSION_3,
-        pid: 0,
-    };
-    let data = [Data {
-        effective: 0,
-        permitted: 0,
-        inheritable: 0,
-    }; 2];
-    // SAFETY: `capset` reads the header and the two data structs we pass (the layout of
-    // `_LINUX_CAPABILITY_VERSION_3`); it touches nothing else.
-    let rc = unsafe { libc::syscall(libc::SYS_capset, &mut header, data.as_ptr()) };
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
+    use rustix::thread::{CapabilitySet, CapabilitySets};
+    let none = CapabilitySet::empty();
+    Ok(rustix::thread::set_capabilities(
+        None,
+        CapabilitySets {
+            effective: none,
+            permitted: none,
+            inheritable: none,
+        },
+    )?)
 }
 
-fn seccomp() -> Result<(), String> {
-    drop_capabilities().map_err(|err| format!("dropping capabilities: {err}"))?;
+/// Why the seccomp filter is not installed.
+#[derive(Debug, thiserror::Error)]
+enum SeccompError {
+    /// The capabilities could not be dropped first.
+    #[error("dropping capabilities: {0}")]
+    Capabilities(#[source] std::io::Error),
+    /// The filter could not be built.
+    #[error(transparent)]
+    Build(#[from] seccompiler::BackendError),
+    /// The kernel refused it.
+    #[error(transparent)]
+    Apply(#[from] seccompiler::Error),
+}
+
+/// Installs the allowlist on every thread (capabilities dropped first).
+fn seccomp() -> Result<(), SeccompError> {
+    drop_capabilities().map_err(SeccompError::Capabilities)?;
     use seccompiler::{
         BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
         SeccompRule,
     };
     let condition = |index: u8, value: u64| {
         SeccompCondition::new(index, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value)
-            .map_err(|err| err.to_string())
     };
-    let rule = |conditions: Vec<SeccompCondition>| {
-        SeccompRule::new(conditions).map_err(|err| err.to_string())
-    };
+    let rule = SeccompRule::new;
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> = ALLOWED
         .iter()
         .chain(ALLOWED_LEGACY)
@@ -370,7 +363,6 @@ fn seccomp() -> Result<(), String> {
             SeccompCmpOp::Lt,
             0x8000_0000,
         )
-        .map_err(|err| err.to_string())
     };
     for call in [
         libc::SYS_clock_gettime,
@@ -385,25 +377,21 @@ fn seccomp() -> Result<(), String> {
         libc::SYS_sched_getaffinity,
         vec![rule(vec![condition(0, 0)?])?],
     );
-    let null_new_limit = SeccompCondition::new(2, SeccompCmpArgLen::Qword, SeccompCmpOp::Eq, 0)
-        .map_err(|err| err.to_string())?;
+    let null_new_limit = SeccompCondition::new(2, SeccompCmpArgLen::Qword, SeccompCmpOp::Eq, 0)?;
     rules.insert(
         libc::SYS_prlimit64,
         vec![rule(vec![condition(0, 0)?, null_new_limit])?],
     );
     // Signals only to this process (a soft stop by the interpreter's own handler).
-    // SAFETY: `getpid` has no preconditions.
-    let pid = u64::try_from(unsafe { libc::getpid() }).unwrap_or(0);
+    let pid = u64::try_from(rustix::process::getpid().as_raw_pid()).unwrap_or(0);
     rules.insert(libc::SYS_tgkill, vec![rule(vec![condition(0, pid)?])?]);
     let filter = SeccompFilter::new(
         rules,
         SeccompAction::Errno(libc::EPERM as u32),
         SeccompAction::Allow,
         ARCH,
-    )
-    .map_err(|err| err.to_string())?;
-    let program: BpfProgram = filter
-        .try_into()
-        .map_err(|err: seccompiler::BackendError| err.to_string())?;
-    seccompiler::apply_filter_all_threads(&program).map_err(|err| err.to_string())
+    )?;
+    let program: BpfProgram = filter.try_into()?;
+    seccompiler::apply_filter_all_threads(&program)?;
+    Ok(())
 }

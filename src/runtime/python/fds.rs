@@ -1,143 +1,110 @@
-//! Descriptor passing over a `SOCK_SEQPACKET` unix socket: one message is one JSON frame,
-//! optionally carrying descriptors (`SCM_RIGHTS`). The template worker hands each forked
-//! worker's descriptors to the host this way.
+//! Descriptors between the template worker and the host: `SOCK_SEQPACKET` unix sockets
+//! where one message is one JSON frame, optionally carrying descriptors (`SCM_RIGHTS`), and
+//! waiting for a descriptor to become readable. The template worker hands each forked
+//! worker's descriptors to the host this way. Every call is rustix's safe wrapper.
 //!
 //! This module owns the system calls of that exchange; it must not interpret the frames.
 
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::mem::MaybeUninit;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::time::Duration;
+
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
+use rustix::io::Errno;
+use rustix::net::{
+    AddressFamily, RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags, ReturnFlags,
+    SendAncillaryBuffer, SendAncillaryMessage, SendFlags, SocketFlags, SocketType, recvmsg,
+    sendmsg, socketpair,
+};
 
 /// The most descriptors one message carries.
 const MAX_FDS: usize = 4;
 
-/// A connected pair of `SOCK_SEQPACKET` sockets (close-on-exec).
+/// A connected pair of unix sockets of `kind` (close-on-exec).
+fn pair(kind: SocketType) -> io::Result<(OwnedFd, OwnedFd)> {
+    Ok(socketpair(
+        AddressFamily::UNIX,
+        kind,
+        SocketFlags::CLOEXEC,
+        None,
+    )?)
+}
+
+/// A connected pair of `SOCK_SEQPACKET` sockets (close-on-exec): one message, one frame.
 pub(crate) fn seqpacket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0 as RawFd; 2];
-    // SAFETY: `socketpair` writes two descriptors into the array we pass; on success we own
-    // them and wrap each exactly once.
-    let rc = unsafe {
-        libc::socketpair(
-            libc::AF_UNIX,
-            libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
-            0,
-            fds.as_mut_ptr(),
-        )
-    };
-    if rc != 0 {
-        return Err(io::Error::last_os_error());
+    pair(SocketType::SEQPACKET)
+}
+
+/// A connected pair of `SOCK_STREAM` sockets (close-on-exec): a worker's protocol stream.
+pub(crate) fn stream_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+    pair(SocketType::STREAM)
+}
+
+/// Retries `call` while it is interrupted by a signal.
+fn restarting<T>(mut call: impl FnMut() -> rustix::io::Result<T>) -> io::Result<T> {
+    loop {
+        match call() {
+            Err(Errno::INTR) => {}
+            done => return Ok(done?),
+        }
     }
-    // SAFETY: both descriptors were just created by `socketpair` and are owned by nobody else.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
 /// Sends `body` as one message with `fds` attached.
-pub(crate) fn send(socket: RawFd, body: &[u8], fds: &[RawFd]) -> io::Result<()> {
+pub(crate) fn send(socket: impl AsFd, body: &[u8], fds: &[BorrowedFd<'_>]) -> io::Result<()> {
     if fds.len() > MAX_FDS {
         return Err(io::Error::other("too many descriptors for one message"));
     }
-    let mut iov = libc::iovec {
-        iov_base: body.as_ptr() as *mut libc::c_void,
-        iov_len: body.len(),
-    };
-    // SAFETY: CMSG_SPACE is a pure size computation.
-    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of_val(fds) as u32) } as usize;
-    let mut control = vec![0u8; space.max(1)];
-    // SAFETY: a zeroed msghdr is a valid empty header; every pointer set below points into
-    // buffers (`iov`, `control`, `fds`) that outlive the `sendmsg` call, and the lengths
-    // match those buffers. CMSG_FIRSTHDR is non-null because `control` holds CMSG_SPACE
-    // bytes for the descriptors.
-    unsafe {
-        let mut header: libc::msghdr = std::mem::zeroed();
-        header.msg_iov = &mut iov;
-        header.msg_iovlen = 1;
-        if !fds.is_empty() {
-            header.msg_control = control.as_mut_ptr() as *mut libc::c_void;
-            header.msg_controllen = space;
-            let cmsg = libc::CMSG_FIRSTHDR(&header);
-            if cmsg.is_null() {
-                return Err(io::Error::other("no room for the descriptors"));
-            }
-            (*cmsg).cmsg_level = libc::SOL_SOCKET;
-            (*cmsg).cmsg_type = libc::SCM_RIGHTS;
-            (*cmsg).cmsg_len = libc::CMSG_LEN(std::mem::size_of_val(fds) as u32) as usize;
-            std::ptr::copy_nonoverlapping(
-                fds.as_ptr() as *const u8,
-                libc::CMSG_DATA(cmsg),
-                std::mem::size_of_val(fds),
-            );
-        }
-        loop {
-            let sent = libc::sendmsg(socket, &header, libc::MSG_NOSIGNAL);
-            if sent >= 0 {
-                return Ok(());
-            }
-            let err = io::Error::last_os_error();
-            if err.kind() != io::ErrorKind::Interrupted {
-                return Err(err);
-            }
-        }
+    let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(MAX_FDS))];
+    let mut control = SendAncillaryBuffer::new(&mut space);
+    if !fds.is_empty() && !control.push(SendAncillaryMessage::ScmRights(fds)) {
+        return Err(io::Error::other("no room for the descriptors"));
     }
+    let body = [io::IoSlice::new(body)];
+    restarting(|| sendmsg(socket.as_fd(), &body, &mut control, SendFlags::NOSIGNAL))?;
+    Ok(())
 }
 
-/// Receives one message of at most `max` bytes and the descriptors it carries. An empty
-/// body means the peer closed the socket.
-pub(crate) fn recv(socket: &impl AsRawFd, max: usize) -> io::Result<(Vec<u8>, Vec<OwnedFd>)> {
+/// Receives one message of at most `max` bytes and the descriptors it carries (each new,
+/// owned by the caller alone, close-on-exec). An empty body means the peer closed the
+/// socket.
+pub(crate) fn recv(socket: impl AsFd, max: usize) -> io::Result<(Vec<u8>, Vec<OwnedFd>)> {
     let mut body = vec![0u8; max];
-    let mut iov = libc::iovec {
-        iov_base: body.as_mut_ptr() as *mut libc::c_void,
-        iov_len: body.len(),
+    let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(MAX_FDS))];
+    let mut control = RecvAncillaryBuffer::new(&mut space);
+    let received = {
+        let mut iov = [io::IoSliceMut::new(&mut body)];
+        restarting(|| {
+            recvmsg(
+                socket.as_fd(),
+                &mut iov,
+                &mut control,
+                RecvFlags::CMSG_CLOEXEC,
+            )
+        })?
     };
-    // SAFETY: a pure size computation.
-    let space =
-        unsafe { libc::CMSG_SPACE((MAX_FDS * std::mem::size_of::<RawFd>()) as u32) } as usize;
-    let mut control = vec![0u8; space];
-    let mut fds = Vec::new();
-    // SAFETY: the header points into `iov`, `body` and `control`, which outlive the call;
-    // after `recvmsg` the kernel wrote at most `msg_controllen` bytes of control data, which
-    // the CMSG_* macros walk within; each descriptor received is new and owned by us alone,
-    // so wrapping it in an `OwnedFd` once is sound (MSG_CMSG_CLOEXEC marks them
-    // close-on-exec).
-    let received = unsafe {
-        let mut header: libc::msghdr = std::mem::zeroed();
-        header.msg_iov = &mut iov;
-        header.msg_iovlen = 1;
-        header.msg_control = control.as_mut_ptr() as *mut libc::c_void;
-        header.msg_controllen = space;
-        let received = loop {
-            let n = libc::recvmsg(socket.as_raw_fd(), &mut header, libc::MSG_CMSG_CLOEXEC);
-            if n >= 0 {
-                break n as usize;
-            }
-            let err = io::Error::last_os_error();
-            if err.kind() != io::ErrorKind::Interrupted {
-                return Err(err);
-            }
-        };
-        let mut cmsg = libc::CMSG_FIRSTHDR(&header);
-        while !cmsg.is_null() {
-            if (*cmsg).cmsg_level == libc::SOL_SOCKET && (*cmsg).cmsg_type == libc::SCM_RIGHTS {
-                let data = libc::CMSG_DATA(cmsg);
-                let bytes = (*cmsg).cmsg_len as usize - libc::CMSG_LEN(0) as usize;
-                let count = bytes / std::mem::size_of::<RawFd>();
-                for index in 0..count {
-                    let mut fd: RawFd = 0;
-                    std::ptr::copy_nonoverlapping(
-                        data.add(index * std::mem::size_of::<RawFd>()),
-                        &mut fd as *mut RawFd as *mut u8,
-                        std::mem::size_of::<RawFd>(),
-                    );
-                    fds.push(OwnedFd::from_raw_fd(fd));
-                }
-            }
-            cmsg = libc::CMSG_NXTHDR(&header, cmsg);
-        }
-        if header.msg_flags & libc::MSG_TRUNC != 0 {
-            return Err(io::Error::other("a message longer than the cap"));
-        }
-        received
-    };
-    body.truncate(received);
+    let fds: Vec<OwnedFd> = control
+        .drain()
+        .filter_map(|message| match message {
+            RecvAncillaryMessage::ScmRights(fds) => Some(fds),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    if received.flags.contains(ReturnFlags::TRUNC) {
+        return Err(io::Error::other("a message longer than the cap"));
+    }
+    body.truncate(received.bytes);
     Ok((body, fds))
+}
+
+/// Waits until `fd` is readable (or its peer hung up), at most `timeout`.
+pub(crate) fn readable(fd: impl AsFd, timeout: Duration) -> bool {
+    let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+    // A timeout too long for a timespec waits without one.
+    let timeout = Timespec::try_from(timeout).ok();
+    matches!(poll(&mut fds, timeout.as_ref()), Ok(n) if n > 0)
 }
 
 #[cfg(test)]
@@ -147,20 +114,10 @@ mod tests {
     #[test]
     fn a_message_carries_its_descriptors() {
         let (a, b) = seqpacket_pair().unwrap();
-        let (pipe_read, pipe_write) = {
-            let mut fds = [0; 2];
-            // SAFETY: `pipe` fills the two-element array.
-            assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-            // SAFETY: fresh descriptors, owned here only.
-            unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) }
-        };
-        send(
-            a.as_raw_fd(),
-            br#"{"t":"spawned","pid":7}"#,
-            &[pipe_read.as_raw_fd()],
-        )
-        .unwrap();
+        let (pipe_read, pipe_write) = rustix::pipe::pipe().unwrap();
+        send(&a, br#"{"t":"spawned","pid":7}"#, &[pipe_read.as_fd()]).unwrap();
         drop(pipe_read);
+        assert!(readable(&b, Duration::from_secs(5)));
         let (body, fds) = recv(&b, 1024).unwrap();
         assert_eq!(body, br#"{"t":"spawned","pid":7}"#);
         assert_eq!(fds.len(), 1);
@@ -173,5 +130,13 @@ mod tests {
         assert_eq!(&byte, b"x");
         drop(a);
         assert!(recv(&b, 1024).unwrap().0.is_empty(), "closed");
+    }
+
+    #[test]
+    fn a_message_longer_than_the_cap_is_refused_and_nothing_is_ready_on_a_quiet_socket() {
+        let (a, b) = seqpacket_pair().unwrap();
+        assert!(!readable(&b, Duration::ZERO));
+        send(&a, &[b'x'; 64], &[]).unwrap();
+        assert!(recv(&b, 16).is_err());
     }
 }

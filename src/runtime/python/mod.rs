@@ -1,23 +1,34 @@
 //! The Python code runtime (feature `python`): each program runs in a worker process of its
 //! own that embeds CPython (pyo3), confined by rlimits, Landlock and a seccomp allowlist, and
-//! speaks length-prefixed JSON frames over pipes. The host enforces every budget and stops a
-//! run by killing its worker.
+//! speaks length-prefixed JSON frames over pipes or a unix socket. The host enforces every
+//! budget and stops a run by killing its worker.
 //!
 //! - [`worker_main`] / [`WORKER_ARG`]: the worker side, entered by re-running the host's
 //!   binary (`codemode __python-worker`); a library host calls [`worker_main`] first thing
 //!   in `main` when [`is_worker_invocation`] says so, or points [`WorkerCommand`] at a
-//!   binary that does.
+//!   binary that does. It is also the template (a fork server of ready workers).
 //! - `confine`: what the worker applies to itself before the program arrives.
-//! - `protocol`: the frames; everything a worker sends is hostile input.
-//! - `process`: one worker process (threads for its pipes, its CPU clock, its kill).
+//! - `protocol`: the frames and their codec (tokio-util's `LengthDelimitedCodec`);
+//!   everything a worker sends is hostile input.
+//! - `fds`: descriptor passing between the template and the host (rustix).
+//! - `process`: the worker processes as the host holds them — one spawn path for workers
+//!   and the template, their channels, standard error, CPU clock and kill (signals go
+//!   through the platform room, `crate::process`).
+//! - `error`: why a worker or the template failed ([`WorkerError`](error::WorkerError)),
+//!   with the texts users read.
 //! - `run`: one program on one worker, budgets included.
 //! - [`PythonEngine`]: the [`CodeRuntime`], with a warm pool of ready, confined workers
 //!   refilled after each run.
+//!
+//! One mutex type across `runtime/`: `std::sync::Mutex` (a poisoned lock is taken as it
+//! is). The only `unsafe` left in this room is in the worker: `fork` (the template),
+//! `_exit`, and CPython's configuration through pyo3's FFI.
 //!
 //! This module owns running Python programs; it must not know about tools or the registry
 //! (its callers reach it through the [`CodeRuntime`] seam).
 
 mod confine;
+mod error;
 mod fds;
 mod process;
 mod protocol;
@@ -25,12 +36,11 @@ mod run;
 mod worker;
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use parking_lot::Mutex;
 
 use crate::error::{Error, ErrorCode};
 use crate::runtime::{
@@ -42,7 +52,8 @@ pub use process::WorkerCommand;
 pub use worker::{WORKER_ARG, is_worker_invocation, worker_main};
 
 use confine::Limits;
-use process::{Template, Worker};
+use error::WorkerError;
+use process::{Template, Worker, lock};
 use protocol::FrameLimits;
 
 /// The isolation label of a fully confined engine.
@@ -139,7 +150,7 @@ impl PythonEngine {
         let limits = limits(&config);
         let probe_frames = FrameLimits::new(1 << 16, config.max_json_depth);
         let probe = Worker::start(&python.worker, limits, probe_frames, true, START_TIMEOUT)
-            .map_err(|err| Error::new(ErrorCode::HostFailed, err))?;
+            .map_err(|err| Error::with_source(ErrorCode::HostFailed, err.to_string(), err))?;
         let confinement = probe.confinement.clone();
         drop(probe);
         let confined = confinement.complete();
@@ -169,7 +180,7 @@ impl PythonEngine {
             require_confined: !python.allow_unconfined,
             ready: Mutex::new(VecDeque::new()),
             starting: AtomicUsize::new(0),
-            template: std::sync::Mutex::new(None),
+            template: Mutex::new(None),
         });
         pool.refill();
         Ok(PythonEngine {
@@ -186,7 +197,7 @@ impl PythonEngine {
 
     /// How many ready workers the pool holds now (for tests and monitoring).
     pub fn ready_workers(&self) -> usize {
-        self.pool.ready.lock().len()
+        lock(&self.pool.ready).len()
     }
 }
 
@@ -217,9 +228,12 @@ impl CodeRuntime for PythonEngine {
             }
             let worker = match pool.take().await {
                 Ok(worker) => worker,
-                Err(message) => {
+                Err(err) => {
                     return CodeRunOutcome {
-                        error: Some(CodeRunError::new(CodeRunErrorKind::WorkerExit, message)),
+                        error: Some(CodeRunError::new(
+                            CodeRunErrorKind::WorkerExit,
+                            err.to_string(),
+                        )),
                         ..CodeRunOutcome::default()
                     };
                 }
@@ -263,14 +277,14 @@ struct Pool {
     starting: AtomicUsize,
     /// The fork server workers come from (started on first use, restarted if it died);
     /// `Err` once it failed to start: workers are then started as processes of their own.
-    template: std::sync::Mutex<Option<Result<Template, String>>>,
+    template: Mutex<Option<Result<Template, WorkerError>>>,
 }
 
 impl Pool {
     /// A worker forked from the template (milliseconds), else started as a process of its
     /// own (~100 ms of CPU).
-    fn fork_or_start(&self) -> Result<Worker, String> {
-        let mut template = self.template.lock().unwrap_or_else(|p| p.into_inner());
+    fn fork_or_start(&self) -> Result<Worker, WorkerError> {
+        let mut template = lock(&self.template);
         let dead = match &mut *template {
             Some(Ok(t)) => !t.alive(),
             _ => false,
@@ -296,24 +310,18 @@ impl Pool {
         }
     }
 
-    fn start(&self) -> Result<Worker, String> {
+    fn start(&self) -> Result<Worker, WorkerError> {
         let worker = self.fork_or_start()?;
         if self.require_confined && !worker.confinement.complete() {
-            return Err(format!(
-                "the Python worker is not confined (landlock: {}, seccomp: {}, rlimits: {}; {}): refusing to run the program",
-                worker.confinement.landlock,
-                worker.confinement.seccomp,
-                worker.confinement.rlimits,
-                worker.confinement.detail
-            ));
+            return Err(WorkerError::Unconfined(worker.confinement.clone()));
         }
         Ok(worker)
     }
 
     /// A ready worker, or a freshly started one when none is ready.
-    async fn take(self: &Arc<Self>) -> Result<Worker, String> {
+    async fn take(self: &Arc<Self>) -> Result<Worker, WorkerError> {
         loop {
-            let Some(mut worker) = self.ready.lock().pop_front() else {
+            let Some(mut worker) = lock(&self.ready).pop_front() else {
                 break;
             };
             // A ready worker whose template died is gone with it.
@@ -324,14 +332,14 @@ impl Pool {
         let pool = self.clone();
         match tokio::task::spawn_blocking(move || pool.start()).await {
             Ok(started) => started,
-            Err(err) => Err(format!("the Python worker could not be started: {err}")),
+            Err(err) => Err(WorkerError::StartTask(err)),
         }
     }
 
     /// Starts workers (each on a thread of its own) until the pool will hold `size`.
     fn refill(self: &Arc<Self>) {
         loop {
-            let have = self.ready.lock().len() + self.starting.load(Ordering::SeqCst);
+            let have = lock(&self.ready).len() + self.starting.load(Ordering::SeqCst);
             if have >= self.size {
                 return;
             }
@@ -342,7 +350,7 @@ impl Pool {
                 .spawn(move || {
                     let started = pool.start();
                     match started {
-                        Ok(worker) => pool.ready.lock().push_back(worker),
+                        Ok(worker) => lock(&pool.ready).push_back(worker),
                         Err(err) => tracing::warn!(error = %err, "a Python worker did not start"),
                     }
                     pool.starting.fetch_sub(1, Ordering::SeqCst);

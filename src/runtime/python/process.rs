@@ -1,24 +1,50 @@
-//! One worker process as the host holds it: spawned with an empty environment in a process
-//! group of its own, its frames read by a thread into a channel, its writes made by another
-//! thread (a worker that stops reading cannot block the host), its standard error kept as a
-//! capped tail, its CPU clock readable, and killed (the whole group) when dropped.
+//! The worker processes as the host holds them: how they start (one path, [`spawn`], for
+//! workers and the template: the platform room's [`crate::process::isolated`] with the
+//! limits on the command line), how their frames travel, their standard error kept as a
+//! capped tail, their CPU clock, and their end (the whole process group, or the pidfd of a
+//! forked worker) when dropped.
 //!
-//! This module owns the process and its threads; it must not interpret frames beyond the
-//! handshake.
+//! A worker started as a process of its own speaks over pipes, each served by a thread (a
+//! worker that stops reading cannot block the host). A worker forked by the template speaks
+//! over a unix stream socket that the run's task reads and writes itself under tokio's
+//! reactor (no thread hop per frame); the frames are cut by [`FrameDecoder`] from one
+//! buffer, and writes are `send(MSG_DONTWAIT | MSG_NOSIGNAL)`, so a worker that does not
+//! read never blocks the run and one that is gone never raises `SIGPIPE`.
+//!
+//! This module owns the processes, their channels and their threads; it must not interpret
+//! frames beyond the handshake, and it signals processes only through the platform room.
 
 use std::ffi::OsString;
-use std::io::Read;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::io::{self, Read, Write};
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex, mpsc};
-use std::time::Duration;
+use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, mpsc};
+use std::time::{Duration, Instant};
 
-use super::confine::Limits;
-use super::protocol::{FrameLimits, FromWorker, ReadError, ToWorker, read_frame, write_to_worker};
+use tokio::io::Interest;
+use tokio_util::bytes::{Buf, Bytes, BytesMut};
+
+use super::confine::{Confinement, Limits};
+use super::error::{Handshake, Role, Tail, TemplateStart, WorkerError};
+use super::fds::readable;
+use super::protocol::{
+    FrameDecoder, FrameLimits, FromWorker, ReadError, ToWorker, encode_to_worker, read_some,
+};
 
 /// How much of a worker's standard error is kept (its end).
 const STDERR_TAIL: usize = 64 * 1024;
+
+/// How many bytes of room the socket's inbox has before each read.
+const READ_ROOM: usize = 64 * 1024;
+
+/// Locks `mutex`; a poisoned lock only means a panic elsewhere, and the data (a byte tail,
+/// a descriptor, a list of workers) stays valid.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poison| poison.into_inner())
+}
 
 /// The command that starts a worker: a program and its arguments, to which the limits are
 /// appended.
@@ -49,40 +75,37 @@ impl WorkerCommand {
     }
 }
 
-/// Spawns `command` from one long-lived thread. A worker dies with the thread that
-/// started it (`PR_SET_PDEATHSIG` follows the parent *thread*), so workers must not be
-/// started from short-lived threads (a refill thread, tokio's blocking pool): they would be
-/// killed when that thread ends.
-fn spawn_from_the_spawner(command: Command) -> std::io::Result<Child> {
-    type Request = (Command, mpsc::Sender<std::io::Result<Child>>);
-    static SPAWNER: std::sync::LazyLock<Option<Mutex<mpsc::Sender<Request>>>> =
-        std::sync::LazyLock::new(|| {
-            let (tx, rx) = mpsc::channel::<Request>();
-            std::thread::Builder::new()
-                .name("codemode-py-spawner".into())
-                .spawn(move || {
-                    for (mut command, reply) in rx {
-                        let _ = reply.send(command.spawn());
-                    }
-                })
-                .ok()
-                .map(|_| Mutex::new(tx))
-        });
-    let Some(spawner) = SPAWNER.as_ref() else {
-        return Err(std::io::Error::other("the spawner thread could not start"));
-    };
-    let (reply, answer) = mpsc::channel();
-    spawner
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .send((command, reply))
-        .map_err(|_| std::io::Error::other("the spawner thread is gone"))?;
-    answer
-        .recv()
-        .map_err(|_| std::io::Error::other("the spawner thread is gone"))?
+/// Starts a worker process (`mode`: none, `--probe` or `--template`) with `limits` on its
+/// command line, its standard input and output as given and its standard error piped: the
+/// one way workers and the template start. The platform room gives it an empty environment,
+/// `/`, a process group of its own and the long-lived spawner thread its parent-death
+/// signal needs; the worker sets that signal on itself first thing.
+fn spawn(
+    command: &WorkerCommand,
+    limits: Limits,
+    mode: Option<&str>,
+    role: Role,
+    stdin: Stdio,
+    stdout: Stdio,
+) -> Result<Child, WorkerError> {
+    let mut args = command.args.clone();
+    args.extend([
+        "--heap-mb".into(),
+        limits.heap_mb.to_string().into(),
+        "--cpu-seconds".into(),
+        limits.cpu_seconds.to_string().into(),
+    ]);
+    args.extend(mode.map(OsString::from));
+    crate::process::isolated(&command.program, &args, stdin, stdout, Stdio::piped()).map_err(
+        |source| WorkerError::Spawn {
+            role,
+            program: command.program.clone(),
+            source,
+        },
+    )
 }
 
-/// A frame as the reader thread delivers it.
+/// A frame as the worker's channel delivers it.
 pub(crate) type Incoming = Result<FromWorker, ReadError>;
 
 /// How frames travel to and from a worker.
@@ -90,76 +113,134 @@ enum Channel {
     /// Pipes, each served by a thread (a worker started as a process of its own).
     Threads {
         frames: tokio::sync::mpsc::UnboundedReceiver<Incoming>,
-        writer: mpsc::Sender<Vec<u8>>,
+        writer: mpsc::Sender<Bytes>,
         /// Bytes queued for the writer thread and not yet written.
-        queued: Arc<std::sync::atomic::AtomicU64>,
+        queued: Arc<AtomicU64>,
     },
     /// A unix socket read and written by the run's task itself (a worker forked by the
     /// template): no thread hop per frame.
     Socket(Box<SocketChannel>),
 }
 
+/// The socket of a forked worker, with what was read and not yet cut into frames and what
+/// is to be written and not yet sent.
 struct SocketChannel {
-    /// Blocking until the run starts, then non-blocking under `async_fd`.
-    file: std::fs::File,
-    async_fd: Option<tokio::io::unix::AsyncFd<std::fs::File>>,
-    inbox: Vec<u8>,
-    outbox: Vec<u8>,
-    limits: FrameLimits,
+    socket: Socket,
+    inbox: BytesMut,
+    /// Encoded frames not sent yet (charged to the run's host memory by the caller).
+    outbox: BytesMut,
+    frames: FrameDecoder,
     closed: bool,
 }
 
-impl SocketChannel {
-    /// A whole frame from the front of `inbox`, if one is there.
-    fn take_frame(&mut self) -> Option<Incoming> {
-        if self.inbox.len() < 4 {
-            return None;
-        }
-        let length = u64::from(u32::from_le_bytes([
-            self.inbox[0],
-            self.inbox[1],
-            self.inbox[2],
-            self.inbox[3],
-        ]));
-        if length > self.limits.cap {
-            return Some(Err(ReadError::TooLong(length)));
-        }
-        let end = 4 + length as usize;
-        if self.inbox.len() < end {
-            return None;
-        }
-        let parsed = super::protocol::decode(&self.inbox[4..end], self.limits.depth);
-        self.inbox.drain(..end);
-        Some(parsed)
-    }
+/// The socket, blocking for the handshake on the starting thread, then non-blocking under
+/// tokio's reactor from the run's first frame on.
+enum Socket {
+    Blocking(UnixStream),
+    Registered(tokio::net::UnixStream),
+    /// After a registration failed.
+    Gone,
+}
 
+/// Sends what it can of `bytes` now, never blocking and never raising `SIGPIPE`.
+fn send_now(socket: impl AsFd, bytes: &[u8]) -> io::Result<usize> {
+    use rustix::net::SendFlags;
+    Ok(rustix::net::send(
+        socket,
+        bytes,
+        SendFlags::DONTWAIT | SendFlags::NOSIGNAL,
+    )?)
+}
+
+impl SocketChannel {
     /// Writes what it can of `outbox` without blocking.
     fn flush_some(&mut self) {
         while !self.outbox.is_empty() {
-            // SAFETY: `send` reads `outbox` within its length from a descriptor we own;
-            // MSG_DONTWAIT never blocks, MSG_NOSIGNAL turns a gone peer into EPIPE.
-            let sent = unsafe {
-                libc::send(
-                    self.file.as_raw_fd(),
-                    self.outbox.as_ptr() as *const libc::c_void,
-                    self.outbox.len(),
-                    libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL,
-                )
+            let sent = match &self.socket {
+                Socket::Blocking(socket) => send_now(socket, &self.outbox),
+                // Through the reactor, so a full socket clears its write readiness.
+                Socket::Registered(socket) => {
+                    socket.try_io(Interest::WRITABLE, || send_now(socket, &self.outbox))
+                }
+                Socket::Gone => Err(io::ErrorKind::BrokenPipe.into()),
             };
-            if sent > 0 {
-                self.outbox.drain(..sent as usize);
-                continue;
-            }
-            let err = std::io::Error::last_os_error();
-            match err.kind() {
-                std::io::ErrorKind::Interrupted => continue,
-                std::io::ErrorKind::WouldBlock => return,
-                _ => {
+            match sent {
+                Ok(0) => return,
+                Ok(n) => self.outbox.advance(n),
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return,
+                Err(_) => {
                     // The worker is gone: nobody reads what is left.
                     self.outbox.clear();
                     return;
                 }
             }
+        }
+    }
+
+    /// Puts the socket under tokio's reactor (made non-blocking on first use, in the run).
+    fn register(&mut self) -> io::Result<()> {
+        match &self.socket {
+            Socket::Registered(_) => return Ok(()),
+            Socket::Gone => return Err(io::ErrorKind::NotConnected.into()),
+            Socket::Blocking(_) => {}
+        }
+        if let Socket::Blocking(socket) = std::mem::replace(&mut self.socket, Socket::Gone) {
+            socket.set_nonblocking(true)?;
+            self.socket = Socket::Registered(tokio::net::UnixStream::from_std(socket)?);
+        }
+        Ok(())
+    }
+
+    /// The next frame, read without blocking the runtime, writing what is queued meanwhile.
+    async fn next_frame(&mut self) -> Incoming {
+        loop {
+            if let Some(frame) = self.frames.take(&mut self.inbox) {
+                return frame;
+            }
+            self.flush_some();
+            let interest = if self.outbox.is_empty() {
+                Interest::READABLE
+            } else {
+                Interest::READABLE | Interest::WRITABLE
+            };
+            self.register().map_err(ReadError::Io)?;
+            let Socket::Registered(socket) = &self.socket else {
+                return Err(ReadError::Closed);
+            };
+            let ready = socket.ready(interest).await.map_err(ReadError::Io)?;
+            if !(ready.is_readable() || ready.is_read_closed()) {
+                // Writable only: the loop flushes.
+                continue;
+            }
+            self.inbox.reserve(READ_ROOM);
+            match socket.try_read_buf(&mut self.inbox) {
+                Ok(0) => return Err(ReadError::Closed),
+                Ok(_) => {}
+                Err(err)
+                    if matches!(
+                        err.kind(),
+                        io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock
+                    ) => {}
+                Err(err) => return Err(ReadError::Io(err)),
+            }
+        }
+    }
+
+    /// The next frame of the handshake, blocking until `deadline`.
+    fn next_blocking(&mut self, deadline: Instant) -> Result<FromWorker, Handshake> {
+        loop {
+            if let Some(frame) = self.frames.take(&mut self.inbox) {
+                return Ok(frame?);
+            }
+            let Socket::Blocking(socket) = &mut self.socket else {
+                return Err(ReadError::Closed.into());
+            };
+            let left = deadline.saturating_duration_since(Instant::now());
+            if !readable(&*socket, left) {
+                return Err(Handshake::SocketTimeout);
+            }
+            read_some(socket, &mut self.inbox)?;
         }
     }
 }
@@ -177,7 +258,7 @@ pub(crate) struct Worker {
     channel: Channel,
     stderr: Arc<Mutex<Vec<u8>>>,
     /// What the worker reported of its confinement.
-    pub confinement: super::confine::Confinement,
+    pub confinement: Confinement,
 }
 
 impl std::fmt::Debug for Worker {
@@ -197,79 +278,55 @@ impl Worker {
         frames: FrameLimits,
         probe: bool,
         timeout: Duration,
-    ) -> Result<Worker, String> {
-        let mut spawn = Command::new(&command.program);
-        spawn
-            .args(&command.args)
-            .arg("--heap-mb")
-            .arg(limits.heap_mb.to_string())
-            .arg("--cpu-seconds")
-            .arg(limits.cpu_seconds.to_string());
-        if probe {
-            spawn.arg("--probe");
-        }
-        {
-            use std::os::unix::process::CommandExt;
-            spawn.process_group(0);
-        }
-        spawn
-            .env_clear()
-            .current_dir("/")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = spawn_from_the_spawner(spawn).map_err(|err| {
-            format!(
-                "cannot start the Python worker `{}`: {err}",
-                command.program.display()
-            )
-        })?;
+    ) -> Result<Worker, WorkerError> {
+        let mode = probe.then_some("--probe");
+        let mut child = spawn(
+            command,
+            limits,
+            mode,
+            Role::Worker,
+            Stdio::piped(),
+            Stdio::piped(),
+        )?;
         let pid = child.id();
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             crate::process::kill_group(Some(pid));
             let _ = child.wait();
-            return Err("the Python worker's pipes are missing".into());
+            return Err(WorkerError::PipesMissing);
         };
-        let mut worker = Worker::from_parts(
-            pid,
-            Some(child),
-            None,
-            Box::new(stdout),
-            Box::new(stdin),
-            Box::new(stderr),
-            frames,
-        )?;
+        let mut worker = Worker::on_pipes(pid, child, stdout, stdin, stderr, frames)?;
         worker.handshake(probe, timeout)?;
         Ok(worker)
     }
 
-    /// A worker over its three channels, with the threads that serve them.
-    fn from_parts(
+    /// A worker over its pipes, with the threads that serve them.
+    fn on_pipes(
         pid: u32,
-        child: Option<Child>,
-        pidfd: Option<OwnedFd>,
-        stdout: Box<dyn Read + Send>,
-        stdin: Box<dyn std::io::Write + Send>,
-        stderr: Box<dyn Read + Send>,
+        child: Child,
+        stdout: impl Read + Send + 'static,
+        stdin: impl Write + Send + 'static,
+        stderr: impl Read + Send + 'static,
         limits: FrameLimits,
-    ) -> Result<Worker, String> {
+    ) -> Result<Worker, WorkerError> {
         let (frames_tx, frames) = tokio::sync::mpsc::unbounded_channel();
         let spawned = std::thread::Builder::new()
             .name("codemode-py-read".into())
             .spawn(move || {
                 let mut stdout = stdout;
+                let mut decoder = FrameDecoder::new(limits);
+                let mut inbox = BytesMut::new();
                 loop {
-                    let frame = read_frame::<FromWorker>(&mut stdout, limits);
+                    let frame = decoder.read::<FromWorker>(&mut stdout, &mut inbox);
                     let stop = frame.is_err();
                     if frames_tx.send(frame).is_err() || stop {
                         break;
                     }
                 }
             });
-        let (writer, to_write) = mpsc::channel::<Vec<u8>>();
-        let queued = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let (writer, to_write) = mpsc::channel::<Bytes>();
+        let queued = Arc::new(AtomicU64::new(0));
         let spawned = spawned.and_then(|_| {
             let queued = queued.clone();
             std::thread::Builder::new()
@@ -278,7 +335,7 @@ impl Worker {
                     let mut stdin = stdin;
                     for bytes in to_write {
                         let written = stdin.write_all(&bytes).and_then(|()| stdin.flush());
-                        queued.fetch_sub(bytes.len() as u64, std::sync::atomic::Ordering::SeqCst);
+                        queued.fetch_sub(bytes.len() as u64, Ordering::SeqCst);
                         if written.is_err() {
                             break;
                         }
@@ -292,10 +349,11 @@ impl Worker {
                 .name("codemode-py-stderr".into())
                 .spawn(move || drain_into(stderr, &tail))
         });
+        // Built first, so that a failure below still kills (on drop) what was spawned.
         let worker = Worker {
-            child,
+            child: Some(child),
             pid,
-            pidfd,
+            pidfd: None,
             reaped: false,
             killed: false,
             channel: Channel::Threads {
@@ -304,89 +362,78 @@ impl Worker {
                 queued,
             },
             stderr: tail,
-            confinement: super::confine::Confinement::none(),
+            confinement: Confinement::none(),
         };
-        if let Err(err) = spawned {
-            return Err(format!("cannot start the Python worker's threads: {err}"));
-        }
+        spawned.map_err(WorkerError::Threads)?;
         Ok(worker)
     }
 
-    fn handshake(&mut self, probe: bool, timeout: Duration) -> Result<(), String> {
-        let deadline = std::time::Instant::now() + timeout;
-        if let Channel::Socket(socket) = &mut self.channel {
-            return socket_handshake(socket, probe, deadline)
-                .map_err(|why| {
-                    let tail = String::from_utf8_lossy(
-                        &self.stderr.lock().unwrap_or_else(|p| p.into_inner()),
-                    )
-                    .trim()
-                    .to_owned();
-                    format!("the Python worker did not start: {why}; {tail}")
-                })
-                .map(|confinement| {
-                    self.confinement = confinement;
-                });
-        }
-        let Channel::Threads { frames, .. } = &mut self.channel else {
-            return Err("no channel".into());
+    /// The next frame of the handshake, waiting until `deadline` (`timeout` after the start).
+    fn next_handshake_frame(
+        &mut self,
+        deadline: Instant,
+        timeout: Duration,
+    ) -> Result<FromWorker, Handshake> {
+        let frames = match &mut self.channel {
+            Channel::Socket(socket) => return socket.next_blocking(deadline),
+            Channel::Threads { frames, .. } => frames,
         };
-        let mut next = || -> Result<FromWorker, String> {
-            loop {
-                match frames.try_recv() {
-                    Ok(Ok(frame)) => return Ok(frame),
-                    Ok(Err(err)) => return Err(err.to_string()),
-                    Err(tokio::sync::mpsc::error::TryRecvError::Disconnected) => {
-                        return Err("the worker exited".into());
+        loop {
+            match frames.try_recv() {
+                Ok(frame) => return Ok(frame?),
+                Err(tokio::sync::mpsc::error::TryRecvError::Disconnected) => {
+                    return Err(Handshake::Exited);
+                }
+                Err(tokio::sync::mpsc::error::TryRecvError::Empty) => {
+                    if Instant::now() >= deadline {
+                        return Err(Handshake::Timeout(timeout.as_millis()));
                     }
-                    Err(tokio::sync::mpsc::error::TryRecvError::Empty) => {
-                        if std::time::Instant::now() >= deadline {
-                            return Err(format!(
-                                "the worker was not ready within {} ms",
-                                timeout.as_millis()
-                            ));
-                        }
-                        std::thread::sleep(Duration::from_millis(1));
-                    }
+                    std::thread::sleep(Duration::from_millis(1));
                 }
             }
-        };
-        let failed = |why: String, worker: &Worker| {
-            let tail = worker.stderr_tail();
-            if tail.is_empty() {
-                format!("the Python worker did not start: {why}")
-            } else {
-                format!("the Python worker did not start: {why}; its standard error: {tail}")
-            }
-        };
-        match next() {
-            Ok(FromWorker::Confined {
-                landlock,
-                seccomp,
-                rlimits,
-                detail,
-            }) => {
-                self.confinement = super::confine::Confinement {
+        }
+    }
+
+    /// Reads the worker's `confined` and (unless probing) `ready` frames, blocking at most
+    /// `timeout`.
+    fn handshake(&mut self, probe: bool, timeout: Duration) -> Result<(), WorkerError> {
+        let deadline = Instant::now() + timeout;
+        let steps = |worker: &mut Worker| -> Result<(), Handshake> {
+            match worker.next_handshake_frame(deadline, timeout)? {
+                FromWorker::Confined {
                     landlock,
                     seccomp,
                     rlimits,
                     detail,
-                };
+                } => {
+                    worker.confinement = Confinement {
+                        landlock,
+                        seccomp,
+                        rlimits,
+                        detail,
+                    };
+                }
+                other => return Err(Handshake::NotConfined(Box::new(other))),
             }
-            Ok(other) => return Err(failed(format!("it sent {other:?} first"), self)),
-            Err(why) => return Err(failed(why, self)),
-        }
-        if probe {
-            return Ok(());
-        }
-        match next() {
-            Ok(FromWorker::Ready {}) => Ok(()),
-            Ok(other) => Err(failed(format!("it sent {other:?} instead of ready"), self)),
-            Err(why) => Err(failed(why, self)),
-        }
+            if probe {
+                return Ok(());
+            }
+            match worker.next_handshake_frame(deadline, timeout)? {
+                FromWorker::Ready {} => Ok(()),
+                other => Err(Handshake::NotReady(Box::new(other))),
+            }
+        };
+        steps(self).map_err(|why| {
+            let tail = self.stderr_tail();
+            let tail = match self.channel {
+                Channel::Threads { .. } => Tail::Labelled(tail),
+                Channel::Socket(_) => Tail::Bare(tail),
+            };
+            WorkerError::NotReady { why, tail }
+        })
     }
 
-    /// The next frame (`None` once the reader stopped).
+    /// The next frame (`None` once the channel stopped).
     pub(crate) async fn next_frame(&mut self) -> Option<Incoming> {
         match &mut self.channel {
             Channel::Threads { frames, .. } => frames.recv().await,
@@ -394,80 +441,32 @@ impl Worker {
                 if socket.closed {
                     return None;
                 }
-                loop {
-                    if let Some(frame) = socket.take_frame() {
-                        if frame.is_err() {
-                            socket.closed = true;
-                        }
-                        return Some(frame);
-                    }
-                    socket.flush_some();
-                    let interest = if socket.outbox.is_empty() {
-                        tokio::io::Interest::READABLE
-                    } else {
-                        tokio::io::Interest::READABLE | tokio::io::Interest::WRITABLE
-                    };
-                    let async_fd = match async_fd(socket) {
-                        Ok(fd) => fd,
-                        Err(err) => {
-                            socket.closed = true;
-                            return Some(Err(ReadError::Io(err)));
-                        }
-                    };
-                    let mut guard = match async_fd.ready(interest).await {
-                        Ok(guard) => guard,
-                        Err(err) => {
-                            socket.closed = true;
-                            return Some(Err(ReadError::Io(err)));
-                        }
-                    };
-                    let ready = guard.ready();
-                    if ready.is_writable() {
-                        guard.clear_ready_matching(tokio::io::Ready::WRITABLE);
-                    }
-                    if !(ready.is_readable() || ready.is_read_closed()) {
-                        // Writable only: the loop flushes.
-                        drop(guard);
-                        continue;
-                    }
-                    let mut chunk = [0u8; 64 * 1024];
-                    let read = guard.get_ref().get_ref().read(&mut chunk);
-                    match read {
-                        Ok(0) => {
-                            socket.closed = true;
-                            return Some(Err(ReadError::Closed));
-                        }
-                        Ok(n) => socket.inbox.extend_from_slice(&chunk[..n]),
-                        Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
-                        Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => {
-                            guard.clear_ready_matching(tokio::io::Ready::READABLE);
-                        }
-                        Err(err) => {
-                            socket.closed = true;
-                            return Some(Err(ReadError::Io(err)));
-                        }
-                    }
-                }
+                let frame = socket.next_frame().await;
+                // After an error the stream is out of step: nothing more is read.
+                socket.closed = frame.is_err();
+                Some(frame)
             }
         }
     }
 
     /// Queues a frame for the worker (a worker that is gone just never reads it).
     pub(crate) fn send(&mut self, frame: &ToWorker) {
-        let mut bytes = Vec::new();
-        if write_to_worker(&mut bytes, frame).is_err() {
-            return;
-        }
         match &mut self.channel {
             Channel::Threads { writer, queued, .. } => {
-                queued.fetch_add(bytes.len() as u64, std::sync::atomic::Ordering::SeqCst);
-                if writer.send(bytes).is_err() {
-                    queued.store(0, std::sync::atomic::Ordering::SeqCst);
+                let mut bytes = BytesMut::new();
+                if encode_to_worker(frame, &mut bytes).is_err() {
+                    return;
+                }
+                queued.fetch_add(bytes.len() as u64, Ordering::SeqCst);
+                if writer.send(bytes.freeze()).is_err() {
+                    queued.store(0, Ordering::SeqCst);
                 }
             }
             Channel::Socket(socket) => {
-                socket.outbox.extend_from_slice(&bytes);
-                socket.flush_some();
+                // Encoded straight into the outbox (nothing is appended on a failure).
+                if encode_to_worker(frame, &mut socket.outbox).is_ok() {
+                    socket.flush_some();
+                }
             }
         }
     }
@@ -475,7 +474,7 @@ impl Worker {
     /// Bytes sent to the worker that it has not read yet (host memory they hold).
     pub(crate) fn queued_bytes(&self) -> u64 {
         match &self.channel {
-            Channel::Threads { queued, .. } => queued.load(std::sync::atomic::Ordering::SeqCst),
+            Channel::Threads { queued, .. } => queued.load(Ordering::SeqCst),
             Channel::Socket(socket) => socket.outbox.len() as u64,
         }
     }
@@ -493,31 +492,12 @@ impl Worker {
 
     /// The CPU time the worker has used, or `None` once it is gone.
     pub(crate) fn cpu_time(&self) -> Option<Duration> {
-        let pid = i32::try_from(self.pid).ok()?;
-        let mut clock: libc::clockid_t = 0;
-        let mut now = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: both calls only write the out-parameters we pass; a pid that is gone
-        // makes them fail, which we report as `None`.
-        unsafe {
-            if libc::clock_getcpuclockid(pid, &mut clock) != 0
-                || libc::clock_gettime(clock, &mut now) != 0
-            {
-                return None;
-            }
-        }
-        Some(Duration::new(
-            u64::try_from(now.tv_sec).unwrap_or(0),
-            u32::try_from(now.tv_nsec).unwrap_or(0),
-        ))
+        crate::process::cpu_time(self.pid)
     }
 
     /// The end of what the worker wrote to standard error, as text.
     pub(crate) fn stderr_tail(&self) -> String {
-        let tail = self.stderr.lock().unwrap_or_else(|p| p.into_inner());
-        String::from_utf8_lossy(&tail).trim().to_owned()
+        tail_text(&self.stderr)
     }
 
     /// How the worker ended, if it has: `exited with status N` / `was killed by signal N`
@@ -525,18 +505,11 @@ impl Worker {
     pub(crate) fn exit_status(&mut self, wait: Duration) -> Option<String> {
         use std::os::unix::process::ExitStatusExt;
         if let Some(pidfd) = &self.pidfd {
-            let mut poll = libc::pollfd {
-                fd: pidfd.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            let millis = i32::try_from(wait.as_millis()).unwrap_or(i32::MAX);
-            // SAFETY: `poll` reads and writes the one pollfd we pass.
-            let ready = unsafe { libc::poll(&mut poll, 1, millis) };
-            return (ready > 0).then(|| "ended".to_owned());
+            // A pidfd becomes readable when its process ends.
+            return readable(pidfd, wait).then(|| "ended".to_owned());
         }
         let child = self.child.as_mut()?;
-        let deadline = std::time::Instant::now() + wait;
+        let deadline = Instant::now() + wait;
         loop {
             match child.try_wait() {
                 Ok(Some(status)) => {
@@ -547,7 +520,7 @@ impl Worker {
                         _ => "ended".to_owned(),
                     });
                 }
-                Ok(None) if std::time::Instant::now() < deadline => {
+                Ok(None) if Instant::now() < deadline => {
                     std::thread::sleep(Duration::from_millis(1));
                 }
                 _ => return None,
@@ -555,24 +528,15 @@ impl Worker {
         }
     }
 
-    /// Kills the worker (its whole process group) and reaps it off the caller's path.
+    /// Kills the worker (its whole process group, or through its pidfd) and reaps it off
+    /// the caller's path.
     pub(crate) fn kill(&mut self) {
         if self.reaped || self.killed {
             return;
         }
         self.killed = true;
         if let Some(pidfd) = &self.pidfd {
-            // SAFETY: `pidfd_send_signal` on our own pidfd names exactly the forked worker,
-            // alive or dead (a pidfd never refers to a reused pid).
-            unsafe {
-                libc::syscall(
-                    libc::SYS_pidfd_send_signal,
-                    pidfd.as_raw_fd(),
-                    libc::SIGKILL,
-                    std::ptr::null::<libc::siginfo_t>(),
-                    0,
-                );
-            }
+            crate::process::kill_pidfd(pidfd);
             return;
         }
         crate::process::kill_group(Some(self.pid));
@@ -594,69 +558,6 @@ impl Drop for Worker {
     fn drop(&mut self) {
         self.kill();
     }
-}
-
-/// The socket under tokio's reactor (made non-blocking on first use, in the run).
-fn async_fd(
-    socket: &mut SocketChannel,
-) -> std::io::Result<&tokio::io::unix::AsyncFd<std::fs::File>> {
-    if socket.async_fd.is_none() {
-        let fd = socket.file.try_clone()?;
-        // SAFETY: fcntl on a descriptor we own, reading then setting its flags.
-        unsafe {
-            let flags = libc::fcntl(fd.as_raw_fd(), libc::F_GETFL);
-            if flags < 0 || libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK) < 0
-            {
-                return Err(std::io::Error::last_os_error());
-            }
-        }
-        // SAFETY: `fd` is a descriptor we own (a fresh `try_clone`), moved into the AsyncFd
-        // and closed only when it is dropped: it stays open and the same for the AsyncFd's
-        // whole life, as `register` requires.
-        let registered = unsafe { tokio::io::unix::AsyncFd::register(fd) };
-        socket.async_fd = Some(registered.map_err(|err| std::io::Error::other(err.to_string()))?);
-    }
-    socket
-        .async_fd
-        .as_ref()
-        .ok_or_else(|| std::io::Error::other("no reactor registration"))
-}
-
-/// Reads the worker's `confined` and (unless probing) `ready` frames, blocking until
-/// `deadline`.
-fn socket_handshake(
-    socket: &mut SocketChannel,
-    probe: bool,
-    deadline: std::time::Instant,
-) -> Result<super::confine::Confinement, String> {
-    let mut next = || -> Result<FromWorker, String> {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        if !readable(&socket.file, left) {
-            return Err("not ready within the start timeout".to_owned());
-        }
-        read_frame::<FromWorker>(&mut socket.file, socket.limits).map_err(|err| err.to_string())
-    };
-    let confinement = match next()? {
-        FromWorker::Confined {
-            landlock,
-            seccomp,
-            rlimits,
-            detail,
-        } => super::confine::Confinement {
-            landlock,
-            seccomp,
-            rlimits,
-            detail,
-        },
-        other => return Err(format!("it sent {other:?} first")),
-    };
-    if !probe {
-        match next()? {
-            FromWorker::Ready {} => {}
-            other => return Err(format!("it sent {other:?} instead of ready")),
-        }
-    }
-    Ok(confinement)
 }
 
 /// A template worker (a fork server): a prepared, Landlock-confined interpreter that forks
@@ -684,7 +585,7 @@ fn drain_into(mut input: impl Read, tail: &Mutex<Vec<u8>>) {
         if n == 0 {
             break;
         }
-        let mut tail = tail.lock().unwrap_or_else(|p| p.into_inner());
+        let mut tail = lock(tail);
         tail.extend_from_slice(&chunk[..n]);
         if tail.len() > STDERR_TAIL {
             let cut = tail.len() - STDERR_TAIL;
@@ -693,16 +594,9 @@ fn drain_into(mut input: impl Read, tail: &Mutex<Vec<u8>>) {
     }
 }
 
-/// Waits until `fd` is readable, at most `timeout`.
-fn readable(fd: &impl AsRawFd, timeout: Duration) -> bool {
-    let mut poll = libc::pollfd {
-        fd: fd.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    let millis = i32::try_from(timeout.as_millis()).unwrap_or(i32::MAX);
-    // SAFETY: `poll` reads and writes the one pollfd we pass.
-    unsafe { libc::poll(&mut poll, 1, millis) > 0 }
+/// The tail kept by [`drain_into`], as text.
+fn tail_text(tail: &Mutex<Vec<u8>>) -> String {
+    String::from_utf8_lossy(&lock(tail)).trim().to_owned()
 }
 
 impl Template {
@@ -711,33 +605,17 @@ impl Template {
         command: &WorkerCommand,
         limits: Limits,
         timeout: Duration,
-    ) -> Result<Template, String> {
-        let (control, theirs) = super::fds::seqpacket_pair()
-            .map_err(|err| format!("cannot make the template's socket: {err}"))?;
-        let mut spawn = Command::new(&command.program);
-        spawn
-            .args(&command.args)
-            .arg("--heap-mb")
-            .arg(limits.heap_mb.to_string())
-            .arg("--cpu-seconds")
-            .arg(limits.cpu_seconds.to_string())
-            .arg("--template");
-        {
-            use std::os::unix::process::CommandExt;
-            spawn.process_group(0);
-        }
-        spawn
-            .env_clear()
-            .current_dir("/")
-            .stdin(Stdio::from(theirs))
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
-        let mut child = spawn_from_the_spawner(spawn).map_err(|err| {
-            format!(
-                "cannot start the Python template `{}`: {err}",
-                command.program.display()
-            )
-        })?;
+    ) -> Result<Template, WorkerError> {
+        let (control, theirs) =
+            super::fds::seqpacket_pair().map_err(WorkerError::TemplateSocket)?;
+        let mut child = spawn(
+            command,
+            limits,
+            Some("--template"),
+            Role::Template,
+            Stdio::from(theirs),
+            Stdio::null(),
+        )?;
         let tail = Arc::new(Mutex::new(Vec::new()));
         if let Some(stderr) = child.stderr.take() {
             let tail = tail.clone();
@@ -746,16 +624,16 @@ impl Template {
                 .spawn(move || drain_into(stderr, &tail));
         }
         let status = if readable(&control, timeout) {
-            super::fds::recv(&control, 64 * 1024).map_err(|err| err.to_string())
+            super::fds::recv(&control, 64 * 1024).map_err(TemplateStart::Recv)
         } else {
-            Err(format!("not ready within {} ms", timeout.as_millis()))
+            Err(TemplateStart::Timeout(timeout.as_millis()))
         };
         let frame = status.and_then(|(body, _)| {
             serde_json::from_slice::<FromWorker>(&body).map_err(|err| {
                 if body.is_empty() {
-                    "it exited".to_owned()
+                    TemplateStart::Exited
                 } else {
-                    err.to_string()
+                    TemplateStart::Status(err)
                 }
             })
         });
@@ -765,48 +643,43 @@ impl Template {
                 control: Mutex::new(control),
                 stderr: tail,
             }),
-            Ok(other) => Err(format!("the Python template sent {other:?} first")),
+            Ok(other) => Err(WorkerError::TemplateSentFirst(Box::new(other))),
             Err(why) => {
-                let text = String::from_utf8_lossy(&tail.lock().unwrap_or_else(|p| p.into_inner()))
-                    .trim()
-                    .to_owned();
+                let tail = tail_text(&tail);
                 crate::process::kill_group(Some(child.id()));
                 let _ = child.wait();
-                Err(format!("the Python template did not start: {why}; {text}"))
+                Err(WorkerError::TemplateNotReady { why, tail })
             }
         }
     }
 
     /// Forks a worker and waits for its `ready`.
-    pub(crate) fn fork(&self, frames: FrameLimits, timeout: Duration) -> Result<Worker, String> {
+    pub(crate) fn fork(
+        &self,
+        frames: FrameLimits,
+        timeout: Duration,
+    ) -> Result<Worker, WorkerError> {
         let (body, fds) = {
-            let control = self.control.lock().unwrap_or_else(|p| p.into_inner());
-            super::fds::send(control.as_raw_fd(), br#"{"t":"spawn"}"#, &[])
-                .map_err(|err| format!("the Python template is gone: {err}"))?;
+            let control = lock(&self.control);
+            super::fds::send(&*control, br#"{"t":"spawn"}"#, &[])
+                .map_err(WorkerError::TemplateGone)?;
             if !readable(&*control, timeout) {
-                return Err("the Python template did not answer".into());
+                return Err(WorkerError::TemplateSilent);
             }
-            super::fds::recv(&*control, 4096)
-                .map_err(|err| format!("the Python template is gone: {err}"))?
+            super::fds::recv(&*control, 4096).map_err(WorkerError::TemplateGone)?
         };
         let pid = match serde_json::from_slice::<FromWorker>(&body) {
             Ok(FromWorker::Spawned { pid }) if pid > 0 => pid,
-            _ => {
-                return Err(format!(
-                    "the Python template could not fork a worker: {}",
-                    self.stderr_tail()
-                ));
-            }
+            _ => return Err(WorkerError::ForkFailed(self.stderr_tail())),
         };
         let mut fds = fds.into_iter();
         let (Some(socket), Some(stderr)) = (fds.next(), fds.next()) else {
-            return Err("the Python template sent no descriptors".into());
+            return Err(WorkerError::NoDescriptors);
         };
         // Without its pidfd a forked worker could not be killed reliably: refused.
         let Some(pidfd) = fds.next() else {
-            return Err("the Python template could not open the worker's pidfd".into());
+            return Err(WorkerError::NoPidfd);
         };
-        let pidfd = Some(pidfd);
         let tail = Arc::new(Mutex::new(Vec::new()));
         {
             let tail = tail.clone();
@@ -814,24 +687,23 @@ impl Template {
             std::thread::Builder::new()
                 .name("codemode-py-stderr".into())
                 .spawn(move || drain_into(stderr, &tail))
-                .map_err(|err| format!("cannot start the Python worker's thread: {err}"))?;
+                .map_err(WorkerError::StderrThread)?;
         }
         let mut worker = Worker {
             child: None,
             pid,
-            pidfd,
+            pidfd: Some(pidfd),
             reaped: false,
             killed: false,
             channel: Channel::Socket(Box::new(SocketChannel {
-                file: std::fs::File::from(socket),
-                async_fd: None,
-                inbox: Vec::new(),
-                outbox: Vec::new(),
-                limits: frames,
+                socket: Socket::Blocking(UnixStream::from(socket)),
+                inbox: BytesMut::new(),
+                outbox: BytesMut::new(),
+                frames: FrameDecoder::new(frames),
                 closed: false,
             })),
             stderr: tail,
-            confinement: super::confine::Confinement::none(),
+            confinement: Confinement::none(),
         };
         worker.handshake(false, timeout)?;
         Ok(worker)
@@ -843,8 +715,7 @@ impl Template {
     }
 
     fn stderr_tail(&self) -> String {
-        let tail = self.stderr.lock().unwrap_or_else(|p| p.into_inner());
-        String::from_utf8_lossy(&tail).trim().to_owned()
+        tail_text(&self.stderr)
     }
 }
 

@@ -5,14 +5,22 @@
 //! `call {id, ns, m, args}`, `log {s}`, `done {value? | error {kind, message}}`. Host →
 //! worker: `run {program, namespaces}`, `ret {id, ok | err}`.
 //!
-//! Everything the worker sends is hostile input: a frame longer than the reader's cap, a
-//! length that does not parse as one of the frames below, or bytes that are not UTF-8 JSON
-//! end the worker (the caller kills it). This module owns the codec and the frame shapes; it
-//! must not decide what a frame means for a run.
+//! The framing is tokio-util's [`LengthDelimitedCodec`] configured for exactly this wire
+//! format, as a `Decoder` over the reader's `BytesMut` ([`FrameDecoder`]: the pipe reader
+//! thread and the socket channel cut frames the same way) and an `Encoder` for the frames
+//! the host and the worker write.
+//!
+//! Everything the worker sends is hostile input: a frame longer than the reader's cap
+//! (refused from its head, before its body is read), a body that does not parse as one of
+//! the frames below, or bytes that are not UTF-8 JSON end the worker (the caller kills it).
+//! This module owns the codec and the frame shapes; it must not decide what a frame means
+//! for a run, nor touch descriptors or processes.
 
 use std::io::{self, Read, Write};
 
 use serde::{Deserialize, Serialize};
+use tokio_util::bytes::{Buf, BytesMut};
+use tokio_util::codec::{Decoder, Encoder, LengthDelimitedCodec, LengthDelimitedCodecError};
 
 use crate::json::JsonValue;
 
@@ -109,59 +117,81 @@ pub(crate) enum ToWorker {
     Err { id: u64, err: String },
 }
 
+/// The codec of the wire format: a 4-byte little-endian length (of the body alone: no
+/// adjustment, no other header), then the body. Bodies longer than `max` are refused.
+fn codec(max: usize) -> LengthDelimitedCodec {
+    LengthDelimitedCodec::builder()
+        .little_endian()
+        .length_field_type::<u32>()
+        .length_field_offset(0)
+        .length_adjustment(0)
+        .max_frame_length(max)
+        .new_codec()
+}
+
+/// Appends `body` as one frame to `dst` (any length the 4-byte field holds).
+fn encode_body(body: &[u8], dst: &mut BytesMut) -> io::Result<()> {
+    codec(u32::MAX as usize).encode(body, dst)
+}
+
 /// Writes one frame.
 pub(crate) fn write_frame(out: &mut impl Write, frame: &impl Serialize) -> io::Result<()> {
     let body = serde_json::to_vec(frame).map_err(io::Error::other)?;
-    write_body(out, &body)
+    let mut whole = BytesMut::new();
+    encode_body(&body, &mut whole)?;
+    out.write_all(&whole)?;
+    out.flush()
 }
 
-/// Writes one frame to the worker. A result (`ret` with `ok`) may nest as deep as the
-/// library's limit, so its text is written without recursion.
-pub(crate) fn write_to_worker(out: &mut impl Write, frame: &ToWorker) -> io::Result<()> {
+/// Appends one frame for the worker to `dst`. A result (`ret` with `ok`) may nest as deep
+/// as the library's limit, so its text is written without recursion.
+pub(crate) fn encode_to_worker(frame: &ToWorker, dst: &mut BytesMut) -> io::Result<()> {
     match frame {
         ToWorker::Ok { id, ok } => {
             let mut body = format!("{{\"t\":\"ret\",\"id\":{id},\"ok\":");
             crate::json::write_text(ok, &mut body);
             body.push('}');
-            write_body(out, body.as_bytes())
+            encode_body(body.as_bytes(), dst)
         }
-        other => write_frame(out, other),
+        other => {
+            let body = serde_json::to_vec(other).map_err(io::Error::other)?;
+            encode_body(&body, dst)
+        }
     }
-}
-
-fn write_body(out: &mut impl Write, body: &[u8]) -> io::Result<()> {
-    let length = u32::try_from(body.len())
-        .map_err(|_| io::Error::other("a frame longer than 4 GiB"))?
-        .to_le_bytes();
-    let mut whole = Vec::with_capacity(body.len() + 4);
-    whole.extend_from_slice(&length);
-    whole.extend_from_slice(body);
-    out.write_all(&whole)?;
-    out.flush()
 }
 
 /// Why a frame could not be read.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub(crate) enum ReadError {
     /// The stream ended between frames.
+    #[error("the stream ended")]
     Closed,
     /// Reading failed.
-    Io(io::Error),
-    /// A frame longer than the cap.
+    #[error("reading failed: {0}")]
+    Io(#[source] io::Error),
+    /// A frame longer than the cap (the length it announced).
+    #[error("a frame of {0} bytes is over the cap")]
     TooLong(u64),
     /// Bytes that are not one of the frames.
-    Malformed(String),
+    #[error("a malformed frame: {0}")]
+    Malformed(#[source] Malformed),
 }
 
-impl std::fmt::Display for ReadError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ReadError::Closed => f.write_str("the stream ended"),
-            ReadError::Io(err) => write!(f, "reading failed: {err}"),
-            ReadError::TooLong(n) => write!(f, "a frame of {n} bytes is over the cap"),
-            ReadError::Malformed(why) => write!(f, "a malformed frame: {why}"),
-        }
-    }
+/// How a frame's body fails to be one of the frames.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Malformed {
+    /// Not UTF-8.
+    #[error(transparent)]
+    Utf8(#[from] std::str::Utf8Error),
+    /// Not lossless JSON within the depth limit.
+    #[error(transparent)]
+    Json(#[from] crate::json::NotLossless),
+    /// JSON of another shape than the frame's.
+    #[error(transparent)]
+    Shape(#[from] serde_json::Error),
+    /// Nested deeper than a frame's shape allows outside its values.
+    #[error("a frame nests deeper than its shape allows outside its values")]
+    TooDeep,
 }
 
 /// What bounds the frames a worker sends: their length and how deep their values nest.
@@ -186,42 +216,100 @@ impl FrameLimits {
     }
 }
 
-/// Reads one frame within `limits` and parses it as `T`.
+/// How many bytes one read asks for.
+const READ_SIZE: usize = 64 * 1024;
+
+/// The frames of one stream from a worker: [`LengthDelimitedCodec`] over the bytes read so
+/// far (the caller's buffer), each body parsed as `T` within [`FrameLimits`].
+#[derive(Debug)]
+pub(crate) struct FrameDecoder {
+    codec: LengthDelimitedCodec,
+    depth: usize,
+}
+
+impl FrameDecoder {
+    /// Frames within `limits`.
+    pub(crate) fn new(limits: FrameLimits) -> Self {
+        FrameDecoder {
+            codec: codec(usize::try_from(limits.cap).unwrap_or(usize::MAX)),
+            depth: limits.depth,
+        }
+    }
+
+    /// The whole frame at the front of `inbox`, taken out of it, if one is there. After an
+    /// error the stream is not in step any more: the caller stops reading it.
+    pub(crate) fn take<T: Frame>(&mut self, inbox: &mut BytesMut) -> Option<Result<T, ReadError>> {
+        match self.codec.decode(inbox) {
+            Ok(Some(body)) => Some(decode(&body, self.depth)),
+            Ok(None) => None,
+            Err(err) => Some(Err(too_long(err, inbox))),
+        }
+    }
+
+    /// Reads (blocking) until a whole frame is in `inbox`, and takes it.
+    pub(crate) fn read<T: Frame>(
+        &mut self,
+        input: &mut impl Read,
+        inbox: &mut BytesMut,
+    ) -> Result<T, ReadError> {
+        loop {
+            if let Some(frame) = self.take(inbox) {
+                return frame;
+            }
+            read_some(input, inbox)?;
+        }
+    }
+}
+
+/// Reads once from `input` into `inbox`; the end of the stream (with or without a partial
+/// frame left in `inbox`) is [`ReadError::Closed`].
+pub(crate) fn read_some(input: &mut impl Read, inbox: &mut BytesMut) -> Result<(), ReadError> {
+    let mut chunk = [0u8; READ_SIZE];
+    loop {
+        match input.read(&mut chunk) {
+            Ok(0) => return Err(ReadError::Closed),
+            Ok(n) => {
+                inbox.extend_from_slice(&chunk[..n]);
+                return Ok(());
+            }
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(ReadError::Io(err)),
+        }
+    }
+}
+
+/// The codec's refusal of a frame over the cap, as [`ReadError::TooLong`] with the length
+/// the refused head announced (still at the front of `inbox`: the codec does not consume a
+/// head it refuses); any other error as it is.
+fn too_long(err: io::Error, inbox: &BytesMut) -> ReadError {
+    let over_cap = err
+        .get_ref()
+        .is_some_and(|inner| inner.is::<LengthDelimitedCodecError>());
+    match inbox.get(..4) {
+        Some(mut head) if over_cap => ReadError::TooLong(u64::from(head.get_u32_le())),
+        _ => ReadError::Io(err),
+    }
+}
+
+/// Reads one frame within `limits` and parses it as `T` (a stream of one frame: bytes
+/// after it are dropped).
+#[cfg(test)]
 pub(crate) fn read_frame<T: Frame>(
     input: &mut impl Read,
     limits: FrameLimits,
 ) -> Result<T, ReadError> {
-    let cap = limits.cap;
-    let mut length = [0u8; 4];
-    match input.read_exact(&mut length) {
-        Ok(()) => {}
-        Err(err) if err.kind() == io::ErrorKind::UnexpectedEof => return Err(ReadError::Closed),
-        Err(err) => return Err(ReadError::Io(err)),
-    }
-    let length = u64::from(u32::from_le_bytes(length));
-    if length > cap {
-        return Err(ReadError::TooLong(length));
-    }
-    let mut body = Vec::new();
-    input
-        .take(length)
-        .read_to_end(&mut body)
-        .map_err(ReadError::Io)?;
-    if body.len() as u64 != length {
-        return Err(ReadError::Closed);
-    }
-    decode(&body, limits.depth)
+    FrameDecoder::new(limits).read(input, &mut BytesMut::new())
 }
 
 /// Parses a frame's body as `T`. The members that carry program values (`args` of a call,
 /// `value` of `done`) may nest `depth` levels (the library's limit,
 /// [`FrameLimits::depth`]): the body is parsed without recursion, those members are taken
 /// out, the shallow rest is decoded by serde, and they are put back.
-pub(crate) fn decode<T: Frame>(body: &[u8], depth: usize) -> Result<T, ReadError> {
-    let malformed = |why: String| ReadError::Malformed(why);
-    let text = std::str::from_utf8(body).map_err(|err| malformed(err.to_string()))?;
-    let mut value = crate::json::parse_lossless_within(text, depth + 1)
-        .map_err(|err| malformed(err.to_string()))?;
+fn decode<T: Frame>(body: &[u8], depth: usize) -> Result<T, ReadError> {
+    let malformed = |why: Malformed| ReadError::Malformed(why);
+    let text = std::str::from_utf8(body).map_err(|err| malformed(err.into()))?;
+    let mut value =
+        crate::json::parse_lossless_within(text, depth + 1).map_err(|err| malformed(err.into()))?;
     let mut deep = Vec::new();
     if let Some(members) = value.as_object_mut() {
         for key in T::DEEP_MEMBERS {
@@ -236,9 +324,7 @@ pub(crate) fn decode<T: Frame>(body: &[u8], depth: usize) -> Result<T, ReadError
         crate::json::dispose(value);
         deep.into_iter()
             .for_each(|(_, member)| crate::json::dispose(member));
-        return Err(malformed(
-            "a frame nests deeper than its shape allows outside its values".to_owned(),
-        ));
+        return Err(malformed(Malformed::TooDeep));
     }
     let mut frame: T = match serde_json::from_value(value) {
         Ok(frame) => frame,
@@ -246,7 +332,7 @@ pub(crate) fn decode<T: Frame>(body: &[u8], depth: usize) -> Result<T, ReadError
             // The lifted values are freed without recursion on this path too.
             deep.into_iter()
                 .for_each(|(_, member)| crate::json::dispose(member));
-            return Err(malformed(err.to_string()));
+            return Err(malformed(err.into()));
         }
     };
     for (key, member) in deep {
@@ -347,6 +433,49 @@ mod tests {
                 args: json!({"p": "a"})
             }
         );
+    }
+
+    #[test]
+    fn the_decoder_cuts_frames_from_any_split_of_the_stream_and_reports_an_oversized_length() {
+        let mut stream = Vec::new();
+        write_frame(&mut stream, &json!({"t": "log", "s": "a"})).unwrap();
+        write_frame(&mut stream, &json!({"t": "ready"})).unwrap();
+        for split in 0..=stream.len() {
+            let mut decoder = FrameDecoder::new(limits(1024));
+            let mut inbox = BytesMut::from(&stream[..split]);
+            let mut frames = Vec::new();
+            while let Some(frame) = decoder.take::<FromWorker>(&mut inbox) {
+                frames.push(frame.unwrap());
+            }
+            inbox.extend_from_slice(&stream[split..]);
+            while let Some(frame) = decoder.take::<FromWorker>(&mut inbox) {
+                frames.push(frame.unwrap());
+            }
+            assert_eq!(
+                frames,
+                [FromWorker::Log { s: "a".into() }, FromWorker::Ready {}],
+                "split at {split}"
+            );
+            assert!(inbox.is_empty());
+        }
+        // A head over the cap is refused before its body arrives, with its length.
+        let mut inbox = BytesMut::from(&(1u32 << 30).to_le_bytes()[..]);
+        assert!(matches!(
+            FrameDecoder::new(limits(1024)).take::<FromWorker>(&mut inbox),
+            Some(Err(ReadError::TooLong(1_073_741_824)))
+        ));
+        // Frames to the worker carry the same head.
+        let mut out = BytesMut::new();
+        encode_to_worker(
+            &ToWorker::Err {
+                id: 2,
+                err: "no".into(),
+            },
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(&out[..4], &(out.len() as u32 - 4).to_le_bytes());
+        assert_eq!(&out[4..], br#"{"t":"ret","id":2,"err":"no"}"#);
     }
 
     #[test]

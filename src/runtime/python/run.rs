@@ -23,7 +23,7 @@ use crate::runtime::{
     BindingNamespace, CodeRunErrorKind, CodeRunOutcome, CodeRunRequest, EngineConfig,
 };
 
-use super::process::Worker;
+use super::process::{Worker, lock};
 use super::protocol::{FromWorker, ReadError, ToWorker, WireNamespace};
 
 /// How often the budgets are checked.
@@ -221,7 +221,7 @@ impl<'r> Calls<'r> {
                 Err(ending) => ControlFlow::Break(ending),
             },
             FromWorker::Log { s } => {
-                let fits = ledger.lock().unwrap_or_else(|p| p.into_inner()).push(s);
+                let fits = lock(ledger).push(s);
                 if fits {
                     ControlFlow::Continue(None)
                 } else {

@@ -6,17 +6,21 @@
 //! with an isolated configuration (no `site`, no bytecode writes, no signal handlers);
 //! `prepare()` the bootstrap (pre-imports, the event loop); confine the process
 //! ([`super::confine`]) and report it in a `confined` frame; `serve()` the one program; exit
-//! without finalizing. The environment is empty (the host cleared it); the limits come on the
-//! command line. This module owns the worker's life; it must not talk to the host except
-//! through the frames.
+//! without finalizing. With `--template` it is a fork server instead: prepared and
+//! landlocked once, it forks a child per request that makes its own event loop, applies
+//! rlimits and seccomp and serves one program on a socket handed to the host with its
+//! standard-error pipe and pidfd. The environment is empty (the host cleared it); the
+//! limits come on the command line. System calls go through rustix, except `fork` (between
+//! CPython's fork hooks) and `_exit`. This module owns the worker's life; it must not talk
+//! to the host except through the frames.
 
 use std::ffi::CString;
 use std::io::Write;
-use std::mem::ManuallyDrop;
-use std::os::fd::FromRawFd;
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 
 use pyo3::prelude::*;
 use pyo3::types::PyModule;
+use rustix::process::{Pid, Signal};
 
 use super::confine::{Limits, confine};
 use super::protocol::{FromWorker, write_frame};
@@ -68,9 +72,18 @@ enum Mode {
     Template,
 }
 
+/// A command line the worker does not understand.
+#[derive(Debug, thiserror::Error)]
+enum ArgError {
+    #[error("{0} needs a number")]
+    NeedsNumber(String),
+    #[error("unknown worker argument `{0}`")]
+    Unknown(String),
+}
+
 /// The limits and mode from the command line:
 /// `--heap-mb N --cpu-seconds N [--probe | --template]`.
-fn parse(args: &[String]) -> Result<(Limits, Mode), String> {
+fn parse(args: &[String]) -> Result<(Limits, Mode), ArgError> {
     let mut limits = Limits {
         heap_mb: 512,
         cpu_seconds: 3600,
@@ -81,25 +94,17 @@ fn parse(args: &[String]) -> Result<(Limits, Mode), String> {
         let mut number = || {
             args.next()
                 .and_then(|n| n.parse::<u64>().ok())
-                .ok_or_else(|| format!("{arg} needs a number"))
+                .ok_or_else(|| ArgError::NeedsNumber(arg.clone()))
         };
         match arg.as_str() {
             "--heap-mb" => limits.heap_mb = number()?,
             "--cpu-seconds" => limits.cpu_seconds = number()?,
             "--probe" => mode = Mode::Probe,
             "--template" => mode = Mode::Template,
-            other => return Err(format!("unknown worker argument `{other}`")),
+            other => return Err(ArgError::Unknown(other.to_owned())),
         }
     }
     Ok((limits, mode))
-}
-
-/// A descriptor-owning file that is never closed by Rust.
-fn borrowed_file(fd: i32) -> ManuallyDrop<std::fs::File> {
-    // SAFETY: `fd` is a descriptor this process opened (a `dup` below) and keeps open for
-    // its whole life; `ManuallyDrop` keeps Rust from closing it, so the interpreter may use
-    // the same descriptor.
-    ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(fd) })
 }
 
 fn run(args: &[String]) -> i32 {
@@ -110,28 +115,29 @@ fn run(args: &[String]) -> i32 {
             return 2;
         }
     };
-    // SAFETY: plain prctl/getppid calls with integer arguments.
-    unsafe {
-        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
-        if libc::getppid() == 1 {
+    // Dies with the host's spawner thread; a host that is gone already was (an orphan is
+    // re-parented to init).
+    let _ = rustix::process::set_parent_process_death_signal(Some(Signal::KILL));
+    if rustix::process::getppid().is_some_and(Pid::is_init) {
+        return 1;
+    }
+    let (rfd, wfd) = match private_descriptors() {
+        Ok(fds) => fds,
+        Err(err) => {
+            eprintln!("codemode python worker: cannot set up its descriptors: {err}");
             return 1;
         }
-    }
-    let Some((rfd, wfd)) = private_descriptors() else {
-        eprintln!(
-            "codemode python worker: cannot set up its descriptors: {}",
-            std::io::Error::last_os_error()
-        );
-        return 1;
     };
     if mode == Mode::Template {
         return template(limits, rfd);
     }
-    let mut out = borrowed_file(wfd);
+    // The protocol's descriptors stay open until the worker exits: the interpreter reads
+    // and writes them by number.
+    let mut out = std::fs::File::from(wfd);
     if mode == Mode::Probe {
         let confinement = confine(limits);
         let frame = FromWorker::from(confinement);
-        return if write_frame(&mut *out, &frame).is_ok() {
+        return if write_frame(&mut out, &frame).is_ok() {
             0
         } else {
             1
@@ -149,9 +155,11 @@ fn run(args: &[String]) -> i32 {
         module.getattr("prepare")?.call0()?;
         let confinement = confine(limits);
         let frame = FromWorker::from(confinement);
-        write_frame(&mut *out, &frame)
+        write_frame(&mut out, &frame)
             .map_err(|err| pyo3::exceptions::PyOSError::new_err(err.to_string()))?;
-        module.getattr("serve")?.call1((rfd, wfd))?;
+        module
+            .getattr("serve")?
+            .call1((rfd.as_raw_fd(), out.as_raw_fd()))?;
         Ok(())
     });
     match served {
@@ -167,7 +175,7 @@ fn run(args: &[String]) -> i32 {
 /// (inherited by every child); each `spawn` request on `control` forks a child that makes a
 /// fresh event loop, applies rlimits and seccomp, and serves one program on a socket whose
 /// other end, with the child's standard-error pipe and a pidfd, goes back to the host.
-fn template(limits: Limits, control: i32) -> i32 {
+fn template(limits: Limits, control: OwnedFd) -> i32 {
     if let Err(err) = start_interpreter() {
         eprintln!("codemode python template: the interpreter did not start: {err}");
         return 1;
@@ -186,13 +194,12 @@ fn template(limits: Limits, control: i32) -> i32 {
             detail: detail.clone(),
         };
         let body = serde_json::to_vec(&status).unwrap_or_default();
-        if super::fds::send(control, &body, &[]).is_err() {
+        if super::fds::send(&control, &body, &[]).is_err() {
             return Ok(1);
         }
-        // SAFETY: `control` is our descriptor; the borrowed wrapper never closes it.
-        let control_file = borrowed_file(control);
+        let mut control = control;
         loop {
-            let (body, _) = match super::fds::recv(&*control_file, 4096) {
+            let (body, _) = match super::fds::recv(&control, 4096) {
                 Ok(message) => message,
                 Err(_) => return Ok(1),
             };
@@ -203,7 +210,7 @@ fn template(limits: Limits, control: i32) -> i32 {
             // template may still open a pidfd for it.
             reap_children();
             // Only `spawn` is ever sent; any message is taken as one.
-            fork_worker(&module, limits, control, &landlock, &detail, size);
+            control = fork_worker(&module, limits, control, &landlock, &detail, size);
         }
     });
     match served {
@@ -217,51 +224,40 @@ fn template(limits: Limits, control: i32) -> i32 {
 
 /// Reaps every child that has exited (without waiting for the others).
 fn reap_children() {
-    loop {
-        let mut status = 0;
-        // SAFETY: `waitpid` with WNOHANG only writes the status we pass.
-        let pid = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
-        if pid <= 0 {
-            return;
-        }
-    }
+    use rustix::process::{WaitOptions, waitpid};
+    while let Ok(Some(_)) = waitpid(None, WaitOptions::NOHANG) {}
 }
 
-/// Forks one worker (see [`template`]) and hands its descriptors to the host.
+/// Forks one worker (see [`template`]) and hands its descriptors to the host; gives the
+/// control socket back (the child closes its copy and never returns).
 fn fork_worker(
     module: &Bound<'_, PyModule>,
     limits: Limits,
-    control: i32,
+    control: OwnedFd,
     landlock: &str,
     detail: &str,
     size: u64,
-) {
-    let failed = |why: String| {
+) -> OwnedFd {
+    let failed = |control: &OwnedFd, why: std::io::Error| {
         eprintln!("codemode python template: cannot fork a worker: {why}");
         let body = br#"{"t":"spawned","pid":0}"#;
         let _ = super::fds::send(control, body, &[]);
     };
-    let mut socket = [0i32; 2];
-    let mut stderr = [0i32; 2];
-    // SAFETY: `socketpair` and `pipe2` fill the two-element arrays we pass.
-    unsafe {
-        if libc::socketpair(
-            libc::AF_UNIX,
-            libc::SOCK_STREAM | libc::SOCK_CLOEXEC,
-            0,
-            socket.as_mut_ptr(),
-        ) != 0
-        {
-            return failed(std::io::Error::last_os_error().to_string());
+    let (host_end, worker_end) = match super::fds::stream_pair() {
+        Ok(pair) => pair,
+        Err(err) => {
+            failed(&control, err);
+            return control;
         }
-        if libc::pipe2(stderr.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
-            libc::close(socket[0]);
-            libc::close(socket[1]);
-            return failed(std::io::Error::last_os_error().to_string());
-        }
-    }
-    let [host_end, worker_end] = socket;
-    let [stderr_read, stderr_write] = stderr;
+    };
+    let (stderr_read, stderr_write) =
+        match rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC) {
+            Ok(pipe) => pipe,
+            Err(err) => {
+                failed(&control, err.into());
+                return control;
+            }
+        };
     // SAFETY: the template is single-threaded (the interpreter starts no threads and the
     // worker code none), so `fork` duplicates a consistent process. PyOS_BeforeFork /
     // AfterFork_* keep the interpreter's locks consistent across it, as `os.fork` does.
@@ -276,61 +272,50 @@ fn fork_worker(
         pid
     };
     if pid < 0 {
-        // SAFETY: closing descriptors we created above.
-        unsafe {
-            for fd in [host_end, worker_end, stderr_read, stderr_write] {
-                libc::close(fd);
-            }
-        }
-        return failed(std::io::Error::last_os_error().to_string());
+        failed(&control, std::io::Error::last_os_error());
+        return control;
     }
     if pid == 0 {
-        // The child: one program, then exit.
-        // SAFETY: prctl with integer arguments; closing and duplicating descriptors this
-        // process owns; `_exit` ends it.
-        unsafe {
-            // Dies with the template (which dies with the host).
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
-            libc::close(control);
-            libc::close(host_end);
-            libc::close(stderr_read);
-            libc::dup2(stderr_write, 2);
-            libc::dup2(stderr_write, 1);
-            libc::close(stderr_write);
-        }
+        // The child: one program, then exit. Dies with the template (which dies with the
+        // host); keeps none of the template's ends.
+        let _ = rustix::process::set_parent_process_death_signal(Some(Signal::KILL));
+        drop(control);
+        drop(host_end);
+        drop(stderr_read);
+        let _ = rustix::stdio::dup2_stderr(&stderr_write);
+        let _ = rustix::stdio::dup2_stdout(&stderr_write);
+        drop(stderr_write);
         let code = forked_worker(module, limits, worker_end, landlock, detail, size);
         let _ = std::io::stderr().flush();
         // SAFETY: see `worker_main`.
         unsafe { libc::_exit(code) }
     }
-    // The template: hand the descriptors over, keep none.
-    // SAFETY: `pidfd_open` on our own child, which is not reaped before the next request
-    // (`reap_children` runs only then), so `pid` names it even if it already exited; it
-    // returns a new descriptor or fails. The closes are of descriptors we own.
-    unsafe {
-        let pidfd = libc::syscall(libc::SYS_pidfd_open, pid, 0) as i32;
-        libc::close(worker_end);
-        libc::close(stderr_write);
-        let body = format!(r#"{{"t":"spawned","pid":{pid}}}"#);
-        let mut fds = vec![host_end, stderr_read];
-        if pidfd >= 0 {
-            fds.push(pidfd);
-        }
-        if let Err(err) = super::fds::send(control, body.as_bytes(), &fds) {
-            eprintln!("codemode python template: cannot hand over a worker: {err}");
-            libc::kill(pid, libc::SIGKILL);
-        }
-        for fd in fds {
-            libc::close(fd);
+    // The template: hand the descriptors over, keep none (they close when dropped here).
+    drop(worker_end);
+    drop(stderr_write);
+    // Our own child, not reaped before the next request (`reap_children` runs only then),
+    // so `pid` names it even if it already exited.
+    let pidfd = Pid::from_raw(pid)
+        .map(|pid| rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()));
+    let body = format!(r#"{{"t":"spawned","pid":{pid}}}"#);
+    let mut fds = vec![host_end.as_fd(), stderr_read.as_fd()];
+    if let Some(Ok(pidfd)) = &pidfd {
+        fds.push(pidfd.as_fd());
+    }
+    if let Err(err) = super::fds::send(&control, body.as_bytes(), &fds) {
+        eprintln!("codemode python template: cannot hand over a worker: {err}");
+        if let Some(pid) = Pid::from_raw(pid) {
+            let _ = rustix::process::kill_process(pid, Signal::KILL);
         }
     }
+    control
 }
 
 /// The forked child: a fresh event loop, then rlimits and seccomp, then the program.
 fn forked_worker(
     module: &Bound<'_, PyModule>,
     limits: Limits,
-    socket: i32,
+    socket: OwnedFd,
     landlock: &str,
     detail: &str,
     size: u64,
@@ -344,10 +329,12 @@ fn forked_worker(
     }
     let confinement = super::confine::confine_forked(limits, landlock, detail, size);
     let frame = FromWorker::from(confinement);
-    let mut out = borrowed_file(socket);
-    if write_frame(&mut *out, &frame).is_err() {
+    // Open until the worker exits: the interpreter reads and writes it by number.
+    let mut out = std::fs::File::from(socket);
+    if write_frame(&mut out, &frame).is_err() {
         return 1;
     }
+    let socket = out.as_raw_fd();
     match module
         .getattr("serve")
         .and_then(|serve| serve.call1((socket, socket)))
@@ -362,26 +349,18 @@ fn forked_worker(
 
 /// Moves the protocol off fds 0 and 1: returns private copies (read, write), points fd 0
 /// at `/dev/null` and fd 1 at standard error.
-fn private_descriptors() -> Option<(i32, i32)> {
-    // SAFETY: dup/open/dup2 on descriptors this process owns; every result is checked.
-    unsafe {
-        let rfd = libc::dup(0);
-        let wfd = libc::dup(1);
-        if rfd < 0 || wfd < 0 {
-            return None;
-        }
-        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
-        if null < 0 || libc::dup2(null, 0) < 0 || libc::dup2(2, 1) < 0 {
-            return None;
-        }
-        libc::close(null);
-        Some((rfd, wfd))
-    }
+fn private_descriptors() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    let rfd = std::io::stdin().as_fd().try_clone_to_owned()?;
+    let wfd = std::io::stdout().as_fd().try_clone_to_owned()?;
+    let null = std::fs::File::open("/dev/null")?;
+    rustix::stdio::dup2_stdin(&null)?;
+    rustix::stdio::dup2_stdout(std::io::stderr())?;
+    Ok((rfd, wfd))
 }
 
 /// Starts CPython: isolated (no environment variables, no user site), no `site`, no
 /// bytecode writes, no signal handlers of its own.
-fn start_interpreter() -> Result<(), String> {
+fn start_interpreter() -> Result<(), InterpreterError> {
     use pyo3::ffi;
     let mut config = std::mem::MaybeUninit::<ffi::PyConfig>::uninit();
     // SAFETY: `PyConfig_InitIsolatedConfig` initializes every field of the struct it is
@@ -404,11 +383,16 @@ fn start_interpreter() -> Result<(), String> {
                     .to_string_lossy()
                     .into_owned()
             };
-            return Err(message);
+            return Err(InterpreterError(message));
         }
     }
     Ok(())
 }
+
+/// CPython's own message for why it did not start.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct InterpreterError(String);
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,6 @@
 //! a case fails its test, which lists every case it disagrees with.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use codemode::json::{JsonValue, check_lossless_within, parse_lossless_within, to_lossless};
 use codemode::runtime::{CodeRunErrorKind, CodeRunOutcome, CodeRuntime};
@@ -423,10 +422,11 @@ async fn the_javascript_engine_agrees_with_the_shared_table() {
     run_table("js", &engine, construct, program).await;
 }
 
+#[cfg(feature = "python")]
 #[tokio::test]
 async fn the_python_worker_agrees_with_the_shared_table() {
     let depth = table().max_json_depth;
-    let engine: Arc<dyn CodeRuntime> = Arc::new(crate::python::engine_with(
+    let engine: std::sync::Arc<dyn CodeRuntime> = std::sync::Arc::new(crate::python::engine_with(
         crate::python::test_config().with_max_json_depth(depth),
     ));
     let construct = |source: &Source| {

@@ -55,7 +55,9 @@
 //! Data flows one way: sources → registry → assembly → execute → bridge → runtime.
 //!
 //! - `process` (private): the platform room — how tool processes start (streams piped, in a
-//!   process group of their own) and how their whole group is killed.
+//!   process group of their own) and worker processes start (empty environment, from one
+//!   spawner thread), how their whole group (or a pidfd's process) is killed, and a
+//!   process's CPU clock.
 //! - [`json`], [`content`], [`error`]: the vocabulary — lossless JSON values, content blocks
 //!   and user messages, stable error codes.
 //! - [`schema`]: the author DSL, the enforced JSON Schema subset, the structured-output

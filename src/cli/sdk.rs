@@ -1,12 +1,15 @@
-//! `codemode sdk [--schemas FILE | --config FILE] [--lang typescript|python]`: prints the SDK
-//! section for a tool list (a JSON array of tools or an MCP `tools/list` result; `-` reads
-//! stdin), or for the configured tools.
+//! `codemode sdk [--schemas FILE | --config FILE] [--lang typescript|python]
+//! [--check FILE | --write FILE]`: prints the SDK section for a tool list (a JSON array of
+//! tools or an MCP `tools/list` result; `-` reads stdin), or for the configured tools; or
+//! compares it with a committed file (`--check`, for a host's CI) or updates that file
+//! (`--write`).
 //!
 //! This module owns reading the file and reporting its problems (file, line and column of
-//! JSON errors, tool index); the rendering is the library's.
+//! JSON errors, tool index), the comparison and its diff, and the atomic write; the
+//! rendering is the library's.
 
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use codemode::code::sdk::{SdkLanguage, SdkTool, parse_tool_list, render_sdk_section_within};
@@ -33,6 +36,16 @@ pub(crate) struct SdkArgs {
     /// for `--schemas`).
     #[arg(long, value_name = "LANG")]
     lang: Option<SdkLanguage>,
+
+    /// Compare the SDK text with FILE instead of printing it: exit 0 when they are equal
+    /// byte for byte, 1 with a unified diff when they differ, 2 when FILE cannot be read.
+    #[arg(long, value_name = "FILE", conflicts_with = "write")]
+    check: Option<PathBuf>,
+
+    /// Write the SDK text to FILE (atomically: a temporary file in the same directory,
+    /// renamed over it) instead of printing it.
+    #[arg(long, value_name = "FILE")]
+    write: Option<PathBuf>,
 }
 
 pub(crate) fn run(args: &SdkArgs) -> Result<(), Failure> {
@@ -45,13 +58,24 @@ pub(crate) fn run(args: &SdkArgs) -> Result<(), Failure> {
         }
         None => configured_tools(args.config.as_deref())?,
     };
-    let section = render_sdk_section_within(args.lang.unwrap_or(configured), &tools, depth);
+    let language = args.lang.unwrap_or(configured);
+    let section = render_sdk_section_within(language, &tools, depth);
+    let what = Rendered {
+        language,
+        tools: tools.len(),
+    };
     // Freed without recursion: a schema may nest deep.
     for tool in tools {
         codemode::json::dispose(tool.parameters);
         if let Some(output) = tool.output {
             codemode::json::dispose(output);
         }
+    }
+    if let Some(path) = &args.check {
+        return check(path, &section, &what);
+    }
+    if let Some(path) = &args.write {
+        return write(path, &section, &what);
     }
     let mut stdout = std::io::stdout().lock();
     stdout
@@ -138,4 +162,109 @@ fn strip_position(message: &str) -> &str {
         Some(index) => &message[..index],
         None => message,
     }
+}
+
+/// What was rendered, for the messages of `--check` and `--write`.
+struct Rendered {
+    language: SdkLanguage,
+    tools: usize,
+}
+
+impl std::fmt::Display for Rendered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let language = match self.language {
+            SdkLanguage::TypeScript => "TypeScript",
+            SdkLanguage::Python => "Python",
+            other => other.as_str(),
+        };
+        let plural = if self.tools == 1 { "" } else { "s" };
+        write!(f, "the {language} SDK of {} tool{plural}", self.tools)
+    }
+}
+
+/// `--check FILE`: equal bytes succeed; a difference prints a unified diff (FILE as the old
+/// side, the SDK text as the new) on standard output and exits 1; a FILE that cannot be
+/// read exits 2, saying how to create it.
+fn check(path: &Path, section: &str, what: &Rendered) -> Result<(), Failure> {
+    let label = path.display();
+    let committed = std::fs::read(path).map_err(|err| {
+        Failure::usage(format!(
+            "cannot read {label}: {err}; create it with `codemode sdk --write {label}` \
+             (with the same --schemas, --config and --lang as this check)"
+        ))
+    })?;
+    if committed == section.as_bytes() {
+        println!("{label} is up to date ({what})");
+        return Ok(());
+    }
+    let committed = String::from_utf8_lossy(&committed);
+    let diff = unified_diff(&committed, section, &label.to_string());
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(diff.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|err| Failure::failed(format!("cannot write to standard output: {err}")))?;
+    let shown = if diff.is_empty() {
+        " (in bytes a line diff does not show: not UTF-8)"
+    } else {
+        " (the diff above: - is the file, + the SDK)"
+    };
+    Err(Failure::failed(format!(
+        "{label} differs from {what}{shown}; update it with `codemode sdk --write {label}`"
+    )))
+}
+
+/// The unified diff from `old` (the file) to `new` (the SDK text), three lines of context.
+fn unified_diff(old: &str, new: &str, label: &str) -> String {
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(label, "codemode sdk")
+        .to_string()
+}
+
+/// `--write FILE`: the text goes to a new temporary file beside FILE (its directory is
+/// created if missing), is flushed to disk, and is renamed over FILE, so a reader sees the
+/// old text or the new, never a part. A FILE that already holds the text is left alone.
+fn write(path: &Path, section: &str, what: &Rendered) -> Result<(), Failure> {
+    let label = path.display();
+    if std::fs::read(path).is_ok_and(|bytes| bytes == section.as_bytes()) {
+        println!("{label} is up to date ({what}); left unchanged");
+        return Ok(());
+    }
+    let cannot = |err: std::io::Error| Failure::failed(format!("cannot write {label}: {err}"));
+    let name = path
+        .file_name()
+        .ok_or_else(|| Failure::usage(format!("--write {label}: not a file name")))?;
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir).map_err(cannot)?;
+    let mut temp_name = std::ffi::OsString::from(".");
+    temp_name.push(name);
+    temp_name.push(format!(".codemode-{}.tmp", std::process::id()));
+    let temp = dir.join(temp_name);
+    let written =
+        write_new(&temp, section.as_bytes(), path).and_then(|()| std::fs::rename(&temp, path));
+    if let Err(err) = written {
+        let _ = std::fs::remove_file(&temp);
+        return Err(cannot(err));
+    }
+    println!("wrote {label}: {what}, {} bytes", section.len());
+    Ok(())
+}
+
+/// Creates `temp` (it must not exist), writes `bytes` and syncs them; the permissions are
+/// those of `target` when it exists.
+fn write_new(temp: &Path, bytes: &[u8], target: &Path) -> std::io::Result<()> {
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(temp)?;
+    file.write_all(bytes)?;
+    if let Ok(metadata) = std::fs::metadata(target) {
+        file.set_permissions(metadata.permissions())?;
+    }
+    file.sync_all()
 }

@@ -2,6 +2,7 @@
 //! configuration.
 
 mod run;
+mod sdk;
 mod tools;
 
 use std::io::Write;

@@ -11,7 +11,9 @@
 //!   the tool-list reader the `codemode sdk` command uses.
 //! - `run_code` and its bridge: the transport tool whose program's binding calls re-enter
 //!   the registry's staged pipeline through a bounded, ordered per-run lane; the
-//!   `tools/code-dispatch-log` waterfall and the sub-call events.
+//!   `tools/code-dispatch-log` waterfall and the sub-call events. Before a program runs,
+//!   `static_check` refuses it when it calls a tool the scope does not have (with the
+//!   nearest names), so no call before that one has a side effect.
 //! - [`output`]: the model-facing text of a run.
 //!
 //! This module owns what the model reads about its tools and the `run_code` transport. It
@@ -28,6 +30,7 @@ pub mod output;
 mod record;
 mod run_code;
 pub mod sdk;
+mod static_check;
 
 pub use assembly::{Assembly, PromptSection, advertised_output, assemble, sdk_tools};
 pub use dispatch_log::{CodeDispatchLog, CodeLogNext, ScopeDispatchLog};

@@ -1,6 +1,8 @@
 //! The `run_code` transport tool: its schema (two required strings, `code` and
-//! `description`, described for the loaded runtime's language), its body (the program runs
-//! on the code runtime; every binding call goes through the bridge), and its presentation.
+//! `description`, described for the loaded runtime's language), its body (first the static
+//! check: a call of a tool the scope does not have refuses the run with `UNKNOWN_TOOL`
+//! before it starts; then the program runs on the code runtime, every binding call going
+//! through the bridge), and its presentation.
 
 use std::sync::{Arc, Weak};
 
@@ -19,6 +21,10 @@ use super::RUN_CODE;
 use super::bridge::{BridgeHost, RunBridge};
 use super::output::{failure_text, success_text};
 use super::record::SubCallHooks;
+use super::static_check;
+
+/// The global a program reaches its tools through.
+const TOOLS: &str = "tools";
 
 /// The description of `run_code` a model reads, per language.
 pub fn run_code_description(language: Language) -> &'static str {
@@ -165,6 +171,14 @@ async fn run(
         .iter()
         .map(|tool| tool.name().to_owned())
         .collect();
+    // Before anything runs: a call of a tool the scope does not have refuses the run.
+    let unknown = static_check::unknown_calls(runtime.language(), &program, TOOLS, &members);
+    if !unknown.is_empty() {
+        return Err(Error::new(
+            ErrorCode::UnknownTool,
+            static_check::refusal_text(TOOLS, &unknown, &members),
+        ));
+    }
     let bridge = RunBridge::new(registry, hooks, outer, ctx.signal());
     let host = Arc::new(BridgeHost {
         bridge: bridge.clone(),
@@ -173,7 +187,7 @@ async fn run(
     let request = CodeRunRequest {
         program,
         namespaces: vec![BindingNamespace {
-            global: "tools".into(),
+            global: TOOLS.into(),
             error_class: "ToolCallError".into(),
             member_property: "toolName".into(),
             members,

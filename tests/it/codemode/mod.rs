@@ -3,6 +3,7 @@
 
 mod assembly;
 mod run_code;
+pub mod static_check;
 mod values;
 
 use std::sync::{Arc, LazyLock};

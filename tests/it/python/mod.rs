@@ -6,6 +6,7 @@
 mod basics;
 mod code_mode;
 mod hostile;
+mod static_check;
 
 use std::sync::{Arc, LazyLock};
 

@@ -1,0 +1,86 @@
+//! The static check before a run, in Python: a call of a tool the scope does not have
+//! refuses the run before any tool is called (no worker is used), naming the nearest
+//! tools; names in strings and comments, and computed names, are not refused.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use codemode::ErrorCode;
+use codemode::code::{CodeMode, CodeModeConfig, PresentationMode};
+use codemode::registry::Registry;
+use codemode::runtime::CodeRuntime;
+use codemode::tool::ToolExecutionInput;
+use serde_json::json;
+
+use super::ENGINE;
+use crate::codemode::static_check::recording_registry;
+use crate::codemode::text;
+
+fn registry() -> Registry {
+    let registry = Registry::new();
+    let engine: Arc<dyn CodeRuntime> = ENGINE.clone();
+    CodeMode::install(
+        &registry,
+        CodeModeConfig::default().with_mode(PresentationMode::Code),
+    )
+    .and_then(|code| code.set_runtime(engine))
+    .expect("Code Mode installs");
+    registry
+}
+
+async fn run(registry: &Registry, program: &str) -> Arc<codemode::tool::ToolExecutionResult> {
+    registry
+        .execute(ToolExecutionInput::new(
+            "py-static",
+            "run_code",
+            json!({"code": program, "description": "a Python test program"}),
+        ))
+        .await
+}
+
+#[tokio::test]
+async fn an_unknown_tool_refuses_the_run_before_any_call() {
+    let registry = registry();
+    let calls = recording_registry(&registry);
+    let result = run(
+        &registry,
+        "await tools.create_issue({'title': 'x'})\nopen = await tools.listIssues()\nreturn open\n",
+    )
+    .await;
+    assert_eq!(result.failure_info().unwrap().code, ErrorCode::UnknownTool);
+    assert_eq!(
+        result.model_text(),
+        "Error: code run refused before it started (no tool was called): the program calls a tool this scope does not have:\n\
+         - tools.listIssues (line 2, column 20): did you mean list_issues?"
+    );
+    assert_eq!(calls.load(Ordering::SeqCst), 0, "no tool ran");
+}
+
+#[tokio::test]
+async fn names_in_strings_comments_and_computed_calls_are_not_refused() {
+    let registry = registry();
+    let calls = recording_registry(&registry);
+    let program = r#"
+# tools.nope({}) in a comment
+s = "tools.nope({})" + 'tools.nope({})' + """
+tools.nope({})
+"""
+t = f"tools.nope({{}}) {await tools.list_issues({})}"
+name = "no" + "pe"
+try:
+    await tools[name]({})
+    refused = ""
+except KeyError as e:
+    refused = str(e)
+return [t, "nope" in refused]
+"#;
+    let result = run(&registry, program).await;
+    let value = result.value().map(|v| v["value"].clone());
+    assert_eq!(
+        value,
+        Some(json!(["tools.nope({}) done", true])),
+        "{}",
+        text(&result)
+    );
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+}

@@ -28,7 +28,10 @@ object (``tools``) and its error class (``ToolCallError``). Values that cross to
 values never recurse on the Python or C stack) and never runs program code. Names the program
 declares ``global`` anywhere are globals of its body too (script semantics). A program that
 waits with nothing pending (no call, timer or ready callback) ends at once with an error
-instead of idling until the wall-time budget.
+instead of idling until the wall-time budget. A call the program never awaits (nor hands to
+``gather``/``wait``, nor reads the result of) is reported when the run ends, one ``log``
+line per call after the program's own output (``tools.x (line 3) was called but never
+awaited: ...``, saying whether it ran, failed, or was still pending).
 
 This module owns the in-process side of a run: the program's environment, the frame codec on
 the worker side, the lossless-JSON check and encoding, and how errors are described. It must
@@ -57,7 +60,8 @@ from math import copysign as _copysign
 # are never evaluated, see the `__future__` import above).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+    import contextvars
+    from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
     from typing import Any, Protocol, TypeGuard, TypeVar
 
     _T_co = TypeVar("_T_co", covariant=True)
@@ -538,7 +542,7 @@ def _tool_error(
 
 
 def _make_member(
-    host: _Host, index: int, name: str, error_class: type, member_property: object
+    host: _Host, index: int, label: str, name: str, error_class: type, member_property: object
 ) -> _Member:
     def member(*args: object, **kwargs: object) -> asyncio.Future[Any]:
         value: object
@@ -558,7 +562,9 @@ def _make_member(
                 "%s() takes one argument (a dict of the tool's arguments), %d given"
                 % (name, len(args))
             )
-        return host.call(index, name, value, error_class, member_property)
+        future = host.call(index, name, value, error_class, member_property)
+        host.track(future, label, name, _program_line(sys._getframe(1)))
+        return future
 
     member.__name__ = member.__qualname__ = name
     member.__module__ = None  # type: ignore[assignment]  # like a builtin's
@@ -574,7 +580,8 @@ def _make_namespace(
     members: dict[str, _Member] = {}
     for name in member_names:
         if type(name) is str and name not in members:
-            members[name] = _make_member(host, index, name, error_class, member_property)
+            members[name] = _make_member(
+                host, index, label, name, error_class, member_property)
     attributes = {n: f for n, f in members.items() if n.isascii() and n.isidentifier()}
     names = tuple(members)
 
@@ -1248,6 +1255,81 @@ def _write_all(fd: int, data: bytes) -> None:
             select.select([], [fd], [])
 
 
+if TYPE_CHECKING:
+    _FutureBase = asyncio.Future[Any]
+else:
+    _FutureBase = asyncio.Future
+
+
+class _Call(_FutureBase):
+    """The future of one tool call, which knows whether the program ever awaited it (or
+    handed it to ``gather``, ``wait``, ... -- they add a done callback -- or read its result):
+    a call the program drops is reported when the run ends, not lost silently."""
+
+    awaited = False
+    tracker: dict[int, _Call] | None = None
+    call_id = 0
+    label = ""
+    member = ""
+    line = 0
+
+    def _seen(self) -> None:
+        if not self.awaited:
+            self.awaited = True
+            if self.tracker is not None:
+                self.tracker.pop(self.call_id, None)
+
+    def __await__(self) -> Generator[Any, None, Any]:
+        self._seen()
+        return super().__await__()
+
+    __iter__ = __await__
+
+    def add_done_callback(
+        self, fn: Callable[[_Call], object], /, *, context: contextvars.Context | None = None
+    ) -> None:
+        self._seen()
+        super().add_done_callback(fn, context=context)
+
+    def result(self) -> Any:
+        self._seen()
+        return super().result()
+
+    def exception(self) -> BaseException | None:
+        self._seen()
+        return super().exception()
+
+
+def _program_line(frame: types.FrameType | None) -> int:
+    """The line of the program's frame among the nearest few (0 when none is the program's)."""
+    for _ in range(8):
+        if frame is None:
+            return 0
+        if frame.f_code.co_filename == PROGRAM_FILE:
+            return frame.f_lineno
+        frame = frame.f_back
+    return 0
+
+
+def _unawaited_line(call: _Call) -> str:
+    """What the model reads about a call its program never awaited."""
+    where = " (line %d)" % call.line if call.line else ""
+    what = "%s.%s%s was called but never awaited" % (call.label, call.member, where)
+    if not call.done():
+        return (what + ": the run ended before its answer, so its result was lost (the call "
+                "may have been cancelled); await it, or gather the calls")
+    if call.cancelled():
+        return what + ": it was cancelled"
+    error = super(_Call, call).exception()
+    if error is not None:
+        return "%s: it failed and the error was never raised: %s" % (what, error)
+    return what + ": it ran, and its result was dropped; await it to use the result"
+
+
+#: How many never-awaited calls a run's output names one by one.
+_UNAWAITED_SHOWN = 10
+
+
 class _Host:
     """The protocol on the two descriptors: frames out, answers in."""
 
@@ -1263,6 +1345,9 @@ class _Host:
         self.idle_stop = False
         self.loop: asyncio.AbstractEventLoop | None = None
         self.streams: tuple[_LogStream, ...] = ()
+        # id -> a call the program has not awaited (yet), reported when the run ends
+        self.unawaited: dict[int, _Call] = {}
+        self.next_tracked = 1
         # A frame sent while another is being written (a finalizer or signal handler that
         # prints between two partial writes) waits its turn: frames never interleave.
         self.sending = False
@@ -1305,7 +1390,7 @@ class _Host:
             self.loop if self.loop is not None else _S.loop  # type: ignore[assignment]
         )
         problem, depth = _check_json(value)
-        future = loop.create_future()
+        future = _Call(loop=loop)
         if problem is not None:
             future.set_exception(_tool_error(
                 error_class, member_property,
@@ -1328,9 +1413,28 @@ class _Host:
         self.send_bytes(body)
         return future
 
+    def track(self, future: asyncio.Future[Any], label: str, member: str, line: int) -> None:
+        """Remembers a call until the program awaits it (see ``_Call``)."""
+        if type(future) is not _Call or future.awaited:
+            return
+        future.call_id = self.next_tracked
+        self.next_tracked += 1
+        future.tracker = self.unawaited
+        future.label = label
+        future.member = member
+        future.line = line
+        self.unawaited[future.call_id] = future
+
     def finish_streams(self) -> None:
         for stream in self.streams:
             stream.finish()
+        # The calls the program never awaited, in the order it made them, after its output.
+        for call in list(self.unawaited.values())[:_UNAWAITED_SHOWN]:
+            self.log(_unawaited_line(call))
+        if len(self.unawaited) > _UNAWAITED_SHOWN:
+            more = len(self.unawaited) - _UNAWAITED_SHOWN
+            self.log("... and %d more calls never awaited" % more)
+        self.unawaited.clear()
 
     def finish_error(self, kind: str, message: str) -> None:
         if self.closed:

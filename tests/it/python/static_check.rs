@@ -84,3 +84,42 @@ return [t, "nope" in refused]
     );
     assert_eq!(calls.load(Ordering::SeqCst), 1);
 }
+
+/// A call the program never awaits is reported in what the model reads, after the
+/// program's own output; awaited and gathered calls are not.
+#[tokio::test]
+async fn a_call_never_awaited_is_reported() {
+    let registry = registry();
+    let calls = recording_registry(&registry);
+    let program = r#"import asyncio
+print("start")
+tools.list_issues({})
+bad = tools.create_issue({"n": float("nan")})
+await asyncio.sleep(0.3)
+await asyncio.gather(tools.list_issues({}))
+await tools.list_issues()
+done = tools.list_issues()
+await asyncio.sleep(0.3)
+done.result()
+return "end"
+"#;
+    let result = run(&registry, program).await;
+    let logs: Vec<String> = result.value().unwrap()["logs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| line.as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        logs,
+        [
+            "start",
+            "tools.list_issues (line 3) was called but never awaited: it ran, and its result was dropped; await it to use the result",
+            "tools.create_issue (line 4) was called but never awaited: it failed and the error was never raised: the arguments are not lossless JSON: $.n: nan is not a finite number (JSON has no NaN or Infinity)",
+        ],
+        "{}",
+        text(&result)
+    );
+    assert_eq!(calls.load(Ordering::SeqCst), 4);
+    assert!(text(&result).ends_with("\nend"), "{}", text(&result));
+}

@@ -1052,6 +1052,8 @@ def _with_suggestion(exc: BaseException, text: str) -> str:
         name = getattr(exc, "name", None)
         if type(name) is not str or not isinstance(exc, (NameError, AttributeError)):
             return text
+        if "did you mean" in text.lower():  # a namespace's own suggestion (tools.x)
+            return text
         if isinstance(exc, NameError):
             tb = exc.__traceback__
             if tb is None:

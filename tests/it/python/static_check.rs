@@ -123,3 +123,20 @@ return "end"
     assert_eq!(calls.load(Ordering::SeqCst), 4);
     assert!(text(&result).ends_with("\nend"), "{}", text(&result));
 }
+
+/// A name the check leaves to the run (computed) still gets one suggestion, the
+/// namespace's, not Python's second one after it.
+#[tokio::test]
+async fn a_computed_unknown_name_gets_one_suggestion() {
+    let registry = registry();
+    recording_registry(&registry);
+    let result = run(
+        &registry,
+        "name = 'list_issue'\nreturn await getattr(tools, name)()",
+    )
+    .await;
+    assert_eq!(
+        result.model_text(),
+        "Error: code run failed (exception): AttributeError: tools has no member 'list_issue'; did you mean tools.list_issues or tools.create_issue?\n  at program.py, line 2"
+    );
+}

@@ -9,8 +9,9 @@
 //!
 //! This module owns the checks, the path notation used in their messages (`$.a[0].b`),
 //! the value-depth limit ([`DepthLimit`]), JSON text both ways without recursion (`text`:
-//! [`parse_lossless`], [`to_text`], [`to_pretty_text`]) and copying and freeing deep values
-//! without recursion ([`deep_clone`], [`dispose`]). It must not know about schemas or tools.
+//! [`parse_lossless`], [`to_text`], [`to_pretty_text`]) and copying, comparing and freeing
+//! deep values without recursion ([`deep_clone`], [`deep_eq`], [`dispose`]). It must not
+//! know about schemas or tools.
 
 use std::fmt::{self, Write as _};
 
@@ -19,8 +20,9 @@ use serde::Serialize;
 /// The JSON value type of the library (`serde_json::Value`, object keys in insertion order).
 pub type JsonValue = serde_json::Value;
 
-/// The deepest nesting of a schema, and of a value walked through `serde::Serialize` by
-/// [`to_lossless`] (both walks recurse, so they stay shallow).
+/// The deepest nesting of a value walked through `serde::Serialize` by [`to_lossless`]
+/// (that walk recurses, so it stays shallow). Schemas nest as deep as values do
+/// ([`DepthLimit`]).
 pub const MAX_DEPTH: usize = 128;
 
 /// The default nesting limit of the values a program passes and returns
@@ -43,14 +45,15 @@ pub const MAX_DEPTH_CEILING: usize = 10_000;
 /// How deep JSON values may nest (arrays and objects; a value's own level is 1): the limit
 /// a registry applies to every value that crosses it — arguments, tool values, listener
 /// results, presentation meta, schema validation ([`RegistryConfig::value_depth`]) — and
-/// the depth to which the SDK renders schemas. A value, carried from a host's
+/// how deep schemas may nest, in levels of subschemas (`properties/<name>`, `items`,
+/// `oneOf/<i>`), as the SDK renders them too. A value, carried from a host's
 /// configuration to each check that applies it: two hosts in one process each apply their
 /// own. The engines apply their own `max_json_depth` ([`WRAP_DEPTH`] less) to program
 /// values; [`DepthLimit::for_programs`] is the library limit that goes with it.
 ///
 /// Functions without a limit ([`check_lossless`], [`parse_lossless`],
-/// `JsonSchema::validate`) apply [`DepthLimit::DEFAULT`]; their `_within` variants take
-/// the limit.
+/// `JsonSchema::parse`, `JsonSchema::validate`, `ValueSchema::compile`) apply
+/// [`DepthLimit::DEFAULT`]; their `_within` variants take the limit.
 ///
 /// Every walk of the library over a value keeps its own stack on the heap, so the limit
 /// bounds memory, not recursion. But `serde_json::Value`'s own `Clone`, `Drop`,
@@ -544,7 +547,7 @@ pub fn type_name(value: &JsonValue) -> &'static str {
 mod deep;
 mod text;
 
-pub use deep::{deep_clone, dispose};
+pub use deep::{deep_clone, deep_eq, dispose};
 
 mod check {
     use serde::ser::{self, Serialize};

@@ -1,14 +1,19 @@
 //! The author-facing schema DSL: one vocabulary for tool parameters and output values,
 //! compiled to the enforced JSON Schema subset.
+//!
+//! A schema may nest as deep as its depth limit: reading, checking, compiling, copying,
+//! comparing and dropping one keep their own stacks on the heap, never the thread's.
+
+use std::fmt::Write as _;
 
 use crate::error::{Error, ErrorCode};
-use crate::json::{JsonValue, MAX_DEPTH, check_lossless};
+use crate::json::{DEFAULT_MAX_DEPTH, JsonValue, check_lossless_within, deep_clone, deep_eq};
 
-use super::subset::JsonSchema;
+use super::subset::{Dialect, JsonSchema, parse_owned};
 use super::{SchemaError, SchemaIssue};
 
 /// The kind of value a [`ValueSchema`] accepts.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug)]
 enum Kind {
     String,
     Number,
@@ -33,6 +38,9 @@ enum Kind {
 /// values, which must match the node's type.
 ///
 /// Build it in Rust, or read it from the spec's data form with [`ValueSchema::from_json`].
+/// Subschemas may nest [`DEFAULT_MAX_DEPTH`] levels ([`ValueSchema::compile_within`] takes
+/// the limit); a deep schema is read, checked, compiled, copied, compared and dropped
+/// without recursion.
 ///
 /// ```
 /// use codemode::schema::ValueSchema;
@@ -47,7 +55,7 @@ enum Kind {
 /// let bad = ValueSchema::string().enum_values([1, 2]);
 /// assert!(bad.compile().is_err());
 /// ```
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug)]
 pub struct ValueSchema {
     kind: Kind,
     description: Option<String>,
@@ -86,7 +94,6 @@ impl ValueSchema {
             misuse: None,
         }
     }
-
     /// A string.
     pub fn string() -> Self {
         Self::of(Kind::String)
@@ -195,7 +202,31 @@ impl ValueSchema {
 
     /// The JSON Schema this compiles to (without checking it; see [`ValueSchema::compile`]).
     pub fn to_json_schema(&self) -> JsonValue {
+        // Post-order: a node's JSON is written once its subschemas' is.
+        let mut open: Vec<(&ValueSchema, Vec<JsonValue>)> = vec![(self, Vec::new())];
+        loop {
+            let Some((schema, written)) = open.last().map(|(s, done)| (*s, done.len())) else {
+                return JsonValue::Null;
+            };
+            if let Some(child) = schema.child(written) {
+                open.push((child, Vec::new()));
+                continue;
+            }
+            let Some((schema, children)) = open.pop() else {
+                continue;
+            };
+            let json = schema.json_with(children);
+            match open.last_mut() {
+                Some((_, siblings)) => siblings.push(json),
+                None => return json,
+            }
+        }
+    }
+
+    /// This node's JSON Schema around `children` (its subschemas' JSON, in order).
+    fn json_with(&self, children: Vec<JsonValue>) -> JsonValue {
         let mut out = serde_json::Map::new();
+        let mut children = children.into_iter();
         match &self.kind {
             Kind::String => type_(&mut out, "string"),
             Kind::Number => type_(&mut out, "number"),
@@ -205,8 +236,10 @@ impl ValueSchema {
             Kind::Json => {}
             Kind::Array(items) => {
                 type_(&mut out, "array");
-                if let Some(items) = items {
-                    out.insert("items".into(), items.to_json_schema());
+                if items.is_some()
+                    && let Some(items) = children.next()
+                {
+                    out.insert("items".into(), items);
                 }
             }
             Kind::Object {
@@ -214,24 +247,25 @@ impl ValueSchema {
                 additional_properties,
             } => {
                 type_(&mut out, "object");
-                object_members(&mut out, properties);
+                object_members(&mut out, properties, children);
                 out.insert(
                     "additionalProperties".into(),
                     JsonValue::Bool(*additional_properties),
                 );
             }
-            Kind::OneOf(branches) => {
-                out.insert(
-                    "oneOf".into(),
-                    JsonValue::Array(branches.iter().map(ValueSchema::to_json_schema).collect()),
-                );
+            Kind::OneOf(_) => {
+                out.insert("oneOf".into(), JsonValue::Array(children.collect()));
             }
         }
+        // Data may nest deep: copied without recursion.
         if let Some(values) = &self.enum_values {
-            out.insert("enum".into(), JsonValue::Array(values.clone()));
+            out.insert(
+                "enum".into(),
+                JsonValue::Array(values.iter().map(deep_clone).collect()),
+            );
         }
         if let Some(value) = &self.constant {
-            out.insert("const".into(), value.clone());
+            out.insert("const".into(), deep_clone(value));
         }
         if let Some(text) = &self.description {
             out.insert("description".into(), JsonValue::String(text.clone()));
@@ -240,42 +274,64 @@ impl ValueSchema {
             out.insert("title".into(), JsonValue::String(text.clone()));
         }
         if let Some(value) = &self.default {
-            out.insert("default".into(), value.clone());
+            out.insert("default".into(), deep_clone(value));
         }
         if let Some(value) = &self.examples {
-            out.insert("examples".into(), value.clone());
+            out.insert("examples".into(), deep_clone(value));
         }
         JsonValue::Object(out)
     }
 
     /// Compiles to the enforced subset, checking the DSL's own rules first (`enum`/`const`
     /// only on scalars, properties only on objects); every problem is reported at once
-    /// with code `UNSUPPORTED_SCHEMA`.
+    /// with code `UNSUPPORTED_SCHEMA`. Subschemas may nest [`DEFAULT_MAX_DEPTH`] levels.
     pub fn compile(&self) -> Result<JsonSchema, Error> {
+        self.compile_within(DEFAULT_MAX_DEPTH)
+    }
+
+    /// [`ValueSchema::compile`] with subschemas nested at most `limit` levels below the
+    /// root (a registry's [`DepthLimit`](crate::json::DepthLimit)).
+    ///
+    /// ```
+    /// use codemode::schema::ValueSchema;
+    /// let nested = ValueSchema::one_of([
+    ///     ValueSchema::one_of([ValueSchema::string(), ValueSchema::integer()]),
+    ///     ValueSchema::null(),
+    /// ]);
+    /// assert!(nested.compile_within(2).is_ok());
+    /// let err = nested.compile_within(1).unwrap_err();
+    /// assert!(err.message().contains("#/oneOf/0/oneOf/0: schema nests deeper than 1 levels"), "{err}");
+    /// ```
+    pub fn compile_within(&self, limit: usize) -> Result<JsonSchema, Error> {
         let mut issues = Vec::new();
-        self.check(&mut String::from("#"), &mut issues, 0);
+        check_tree(self, &mut String::from("#"), &mut issues, 0, limit);
         if !issues.is_empty() {
             return Err(SchemaError { issues }.into());
         }
-        JsonSchema::parse(&self.to_json_schema()).map_err(Error::from)
+        parse_owned(self.to_json_schema(), Dialect::Enforced, limit).map_err(Error::from)
     }
 
-    fn check(&self, pointer: &mut String, issues: &mut Vec<SchemaIssue>, depth: usize) {
-        let mut issue = |pointer: &str, message: String| {
+    /// The DSL's rules of this node alone (`depth` levels below the root), at `pointer`;
+    /// `false` when it is too deep to look into.
+    fn check_node(
+        &self,
+        pointer: &str,
+        issues: &mut Vec<SchemaIssue>,
+        depth: usize,
+        limit: usize,
+    ) -> bool {
+        let mut issue = |message: String| {
             issues.push(SchemaIssue {
                 pointer: pointer.to_owned(),
                 message,
             })
         };
-        if depth > MAX_DEPTH {
-            issue(
-                pointer,
-                format!("schema nests deeper than {MAX_DEPTH} levels"),
-            );
-            return;
+        if depth > limit {
+            issue(format!("schema nests deeper than {limit} levels"));
+            return false;
         }
         if let Some(misuse) = self.misuse {
-            issue(pointer, misuse.into());
+            issue(misuse.into());
         }
         let scalar = matches!(
             self.kind,
@@ -283,48 +339,277 @@ impl ValueSchema {
         );
         if !scalar {
             if self.enum_values.is_some() {
-                issue(pointer, "`enum` is only supported on scalar types".into());
+                issue("`enum` is only supported on scalar types".into());
             }
             if self.constant.is_some() {
-                issue(pointer, "`const` is only supported on scalar types".into());
+                issue("`const` is only supported on scalar types".into());
             }
         }
         if !matches!(self.kind, Kind::Json) && (self.default.is_some() || self.examples.is_some()) {
-            issue(
-                pointer,
-                "`default` and `examples` are annotations of json nodes only".into(),
-            );
+            issue("`default` and `examples` are annotations of json nodes only".into());
         }
-        let saved = pointer.len();
+        true
+    }
+
+    /// The `index`-th subschema of this node: its items, its properties' schemas in order,
+    /// its branches.
+    fn child(&self, index: usize) -> Option<&ValueSchema> {
         match &self.kind {
-            Kind::Array(Some(items)) => {
-                pointer.push_str("/items");
-                items.check(pointer, issues, depth + 1);
+            Kind::Array(items) => items.as_deref().filter(|_| index == 0),
+            Kind::Object { properties, .. } => properties.get(index).map(|p| &p.schema),
+            Kind::OneOf(branches) => branches.get(index),
+            _ => None,
+        }
+    }
+
+    /// A copy of this node around `children` (copies of its subschemas, in order).
+    fn with_children(&self, children: Vec<ValueSchema>) -> ValueSchema {
+        let mut children = children.into_iter();
+        let kind = match &self.kind {
+            Kind::String => Kind::String,
+            Kind::Number => Kind::Number,
+            Kind::Integer => Kind::Integer,
+            Kind::Boolean => Kind::Boolean,
+            Kind::Null => Kind::Null,
+            Kind::Json => Kind::Json,
+            Kind::Array(_) => Kind::Array(children.next().map(Box::new)),
+            Kind::Object {
+                properties,
+                additional_properties,
+            } => Kind::Object {
+                properties: properties
+                    .iter()
+                    .zip(children)
+                    .map(|(property, schema)| PropertySpec {
+                        name: property.name.clone(),
+                        schema,
+                        required: property.required,
+                    })
+                    .collect(),
+                additional_properties: *additional_properties,
+            },
+            Kind::OneOf(_) => Kind::OneOf(children.collect()),
+        };
+        let copy = |value: &Option<JsonValue>| value.as_ref().map(deep_clone);
+        ValueSchema {
+            kind,
+            description: self.description.clone(),
+            title: self.title.clone(),
+            enum_values: self
+                .enum_values
+                .as_ref()
+                .map(|values| values.iter().map(deep_clone).collect()),
+            constant: copy(&self.constant),
+            default: copy(&self.default),
+            examples: copy(&self.examples),
+            misuse: self.misuse,
+        }
+    }
+
+    /// Whether this node alone (not its subschemas) equals `other`'s, and they have as
+    /// many subschemas.
+    fn same_node(&self, other: &ValueSchema) -> bool {
+        let same_data = |a: &Option<JsonValue>, b: &Option<JsonValue>| match (a, b) {
+            (None, None) => true,
+            (Some(a), Some(b)) => deep_eq(a, b),
+            _ => false,
+        };
+        let same_kind = match (&self.kind, &other.kind) {
+            (Kind::String, Kind::String)
+            | (Kind::Number, Kind::Number)
+            | (Kind::Integer, Kind::Integer)
+            | (Kind::Boolean, Kind::Boolean)
+            | (Kind::Null, Kind::Null)
+            | (Kind::Json, Kind::Json) => true,
+            (Kind::Array(a), Kind::Array(b)) => a.is_some() == b.is_some(),
+            (
+                Kind::Object {
+                    properties: a,
+                    additional_properties: x,
+                },
+                Kind::Object {
+                    properties: b,
+                    additional_properties: y,
+                },
+            ) => {
+                x == y
+                    && a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|(a, b)| a.name == b.name && a.required == b.required)
             }
-            Kind::Object { properties, .. } => {
-                check_properties(properties, pointer, issues, depth);
-            }
-            Kind::OneOf(branches) => {
-                for (index, branch) in branches.iter().enumerate() {
-                    pointer.push_str(&format!("/oneOf/{index}"));
-                    branch.check(pointer, issues, depth + 1);
-                    pointer.truncate(saved);
+            (Kind::OneOf(a), Kind::OneOf(b)) => a.len() == b.len(),
+            _ => false,
+        };
+        same_kind
+            && self.description == other.description
+            && self.title == other.title
+            && self.misuse == other.misuse
+            && match (&self.enum_values, &other.enum_values) {
+                (None, None) => true,
+                (Some(a), Some(b)) => {
+                    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| deep_eq(a, b))
                 }
+                _ => false,
             }
+            && same_data(&self.constant, &other.constant)
+            && same_data(&self.default, &other.default)
+            && same_data(&self.examples, &other.examples)
+    }
+
+    /// Moves this node's subschemas out into `into`, leaving it without any.
+    fn take_children(&mut self, into: &mut Vec<ValueSchema>) {
+        match &mut self.kind {
+            Kind::Array(items) => into.extend(items.take().map(|items| *items)),
+            Kind::Object { properties, .. } => {
+                into.extend(properties.drain(..).map(|property| property.schema));
+            }
+            Kind::OneOf(branches) => into.append(branches),
             _ => {}
         }
-        pointer.truncate(saved);
     }
 
     /// Reads the spec's data form of a value schema: `{"type": "string", "enum": [...]}`,
     /// `{"type": "object", "properties": {"a": {"type": "integer", "required": true}},
     /// "additionalProperties": false}`, `{"type": "json", "default": ..., "examples": [...]}`,
     /// `{"oneOf": [...]}`. Unknown keys
-    /// and malformed values are reported, every one, with their pointers.
+    /// and malformed values are reported, every one, with their pointers. Subschemas may
+    /// nest [`DEFAULT_MAX_DEPTH`] levels.
     pub fn from_json(spec: &JsonValue) -> Result<ValueSchema, Error> {
-        let mut reader = Reader { issues: Vec::new() };
-        let schema = reader.value(spec, &mut String::from("#"), 0, None).0;
+        let mut reader = Reader::new(DEFAULT_MAX_DEPTH);
+        let schema = reader.tree(spec, String::from("#"), 0, None).0;
         reader.finish(schema)
+    }
+}
+
+impl Clone for ValueSchema {
+    fn clone(&self) -> Self {
+        // Post-order: a node is copied once copies of its subschemas are made.
+        let mut open: Vec<(&ValueSchema, Vec<ValueSchema>)> = vec![(self, Vec::new())];
+        loop {
+            let Some((schema, copied)) = open.last().map(|(s, done)| (*s, done.len())) else {
+                return self.with_children(Vec::new());
+            };
+            if let Some(child) = schema.child(copied) {
+                open.push((child, Vec::new()));
+                continue;
+            }
+            let Some((schema, children)) = open.pop() else {
+                continue;
+            };
+            let copy = schema.with_children(children);
+            match open.last_mut() {
+                Some((_, siblings)) => siblings.push(copy),
+                None => return copy,
+            }
+        }
+    }
+}
+
+impl PartialEq for ValueSchema {
+    fn eq(&self, other: &Self) -> bool {
+        let mut pending = vec![(self, other)];
+        while let Some((a, b)) = pending.pop() {
+            if !a.same_node(b) {
+                return false;
+            }
+            let mut index = 0;
+            while let (Some(x), Some(y)) = (a.child(index), b.child(index)) {
+                pending.push((x, y));
+                index += 1;
+            }
+        }
+        true
+    }
+}
+
+impl Drop for ValueSchema {
+    fn drop(&mut self) {
+        // Each node's subschemas are moved out before it is freed, so freeing one never
+        // reaches another.
+        let mut pending = Vec::new();
+        self.take_children(&mut pending);
+        while let Some(mut schema) = pending.pop() {
+            schema.take_children(&mut pending);
+        }
+    }
+}
+
+/// Checks the DSL's rules of `root` and of every subschema in it (`depth`: `root`'s level),
+/// each node before its subschemas, in document order, with a stack of its own.
+fn check_tree(
+    root: &ValueSchema,
+    pointer: &mut String,
+    issues: &mut Vec<SchemaIssue>,
+    depth: usize,
+    limit: usize,
+) {
+    /// A node whose subschemas are being checked: the next one's index, the node's
+    /// pointer length and level.
+    struct Checking<'a> {
+        schema: &'a ValueSchema,
+        next: usize,
+        pointer: usize,
+        depth: usize,
+    }
+    let base = pointer.len();
+    let mut open = Vec::new();
+    if root.check_node(pointer, issues, depth, limit) {
+        open.push(Checking {
+            schema: root,
+            next: 0,
+            pointer: pointer.len(),
+            depth,
+        });
+    }
+    while let Some(top) = open.last_mut() {
+        pointer.truncate(top.pointer);
+        let index = top.next;
+        top.next += 1;
+        let schema = top.schema;
+        let depth = top.depth + 1;
+        let Some(child) = schema.child(index) else {
+            open.pop();
+            continue;
+        };
+        match &schema.kind {
+            Kind::Array(_) => pointer.push_str("/items"),
+            Kind::Object { properties, .. } => push_property(pointer, issues, properties, index),
+            // Writing to a `String` cannot fail.
+            _ => {
+                let _ = write!(pointer, "/oneOf/{index}");
+            }
+        }
+        if child.check_node(pointer, issues, depth, limit) {
+            open.push(Checking {
+                schema: child,
+                next: 0,
+                pointer: pointer.len(),
+                depth,
+            });
+        }
+    }
+    pointer.truncate(base);
+}
+
+/// Appends `properties/<name>` of the `index`-th property to `pointer`, reporting a name
+/// declared before.
+fn push_property(
+    pointer: &mut String,
+    issues: &mut Vec<SchemaIssue>,
+    properties: &[PropertySpec],
+    index: usize,
+) {
+    let Some(property) = properties.get(index) else {
+        return;
+    };
+    pointer.push_str("/properties/");
+    pointer.push_str(&property.name.replace('~', "~0").replace('/', "~1"));
+    if properties[..index].iter().any(|p| p.name == property.name) {
+        issues.push(SchemaIssue {
+            pointer: pointer.clone(),
+            message: format!("property {:?} is declared twice", property.name),
+        });
     }
 }
 
@@ -332,11 +617,16 @@ fn type_(out: &mut serde_json::Map<String, JsonValue>, name: &str) {
     out.insert("type".into(), JsonValue::String(name.into()));
 }
 
-fn object_members(out: &mut serde_json::Map<String, JsonValue>, properties: &[PropertySpec]) {
+/// `properties` (each property's JSON Schema from `schemas`, in order) and `required`.
+fn object_members(
+    out: &mut serde_json::Map<String, JsonValue>,
+    properties: &[PropertySpec],
+    schemas: impl Iterator<Item = JsonValue>,
+) {
     let mut props = serde_json::Map::new();
     let mut required = Vec::new();
-    for property in properties {
-        props.insert(property.name.clone(), property.schema.to_json_schema());
+    for (property, schema) in properties.iter().zip(schemas) {
+        props.insert(property.name.clone(), schema);
         if property.required {
             required.push(JsonValue::String(property.name.clone()));
         }
@@ -344,27 +634,6 @@ fn object_members(out: &mut serde_json::Map<String, JsonValue>, properties: &[Pr
     out.insert("properties".into(), JsonValue::Object(props));
     if !required.is_empty() {
         out.insert("required".into(), JsonValue::Array(required));
-    }
-}
-
-fn check_properties(
-    properties: &[PropertySpec],
-    pointer: &mut String,
-    issues: &mut Vec<SchemaIssue>,
-    depth: usize,
-) {
-    let saved = pointer.len();
-    for (index, property) in properties.iter().enumerate() {
-        pointer.push_str("/properties/");
-        pointer.push_str(&property.name.replace('~', "~0").replace('/', "~1"));
-        if properties[..index].iter().any(|p| p.name == property.name) {
-            issues.push(SchemaIssue {
-                pointer: pointer.clone(),
-                message: format!("property {:?} is declared twice", property.name),
-            });
-        }
-        property.schema.check(pointer, issues, depth + 1);
-        pointer.truncate(saved);
     }
 }
 
@@ -426,30 +695,49 @@ impl ParameterSchema {
     pub fn to_json_schema(&self) -> JsonValue {
         let mut out = serde_json::Map::new();
         type_(&mut out, "object");
-        object_members(&mut out, &self.properties);
+        let schemas = self.properties.iter().map(|p| p.schema.to_json_schema());
+        object_members(&mut out, &self.properties, schemas);
         JsonValue::Object(out)
     }
 
-    /// Compiles to the enforced subset (see [`ValueSchema::compile`]).
+    /// Compiles to the enforced subset (see [`ValueSchema::compile`]); subschemas may
+    /// nest [`DEFAULT_MAX_DEPTH`] levels (the parameters are the first).
     pub fn compile(&self) -> Result<JsonSchema, Error> {
+        self.compile_within(DEFAULT_MAX_DEPTH)
+    }
+
+    /// [`ParameterSchema::compile`] with subschemas nested at most `limit` levels below
+    /// the root object (a registry's [`DepthLimit`](crate::json::DepthLimit)).
+    pub fn compile_within(&self, limit: usize) -> Result<JsonSchema, Error> {
         let mut issues = Vec::new();
-        check_properties(&self.properties, &mut String::from("#"), &mut issues, 0);
+        let mut pointer = String::from("#");
+        for index in 0..self.properties.len() {
+            pointer.truncate(1);
+            push_property(&mut pointer, &mut issues, &self.properties, index);
+            check_tree(
+                &self.properties[index].schema,
+                &mut pointer,
+                &mut issues,
+                1,
+                limit,
+            );
+        }
         if !issues.is_empty() {
             return Err(SchemaError { issues }.into());
         }
-        JsonSchema::parse(&self.to_json_schema()).map_err(Error::from)
+        parse_owned(self.to_json_schema(), Dialect::Enforced, limit).map_err(Error::from)
     }
 
     /// Reads the spec's data form: a map from parameter name to a value schema that may
     /// carry `"required": true`.
     pub fn from_json(spec: &JsonValue) -> Result<ParameterSchema, Error> {
-        let mut reader = Reader { issues: Vec::new() };
+        let mut reader = Reader::new(DEFAULT_MAX_DEPTH);
         let mut properties = Vec::new();
         match spec {
             JsonValue::Object(map) => {
                 for (name, property) in map {
-                    let mut pointer = format!("#/{}", name.replace('~', "~0").replace('/', "~1"));
-                    let (schema, required) = reader.value(property, &mut pointer, 1, Some(name));
+                    let pointer = format!("#/{}", name.replace('~', "~0").replace('/', "~1"));
+                    let (schema, required) = reader.tree(property, pointer, 1, Some(name));
                     properties.push(PropertySpec {
                         name: name.clone(),
                         schema,
@@ -459,18 +747,74 @@ impl ParameterSchema {
             }
             other => reader.issue(
                 "#",
-                format!("parameters must be an object of name -> schema, got {other}"),
+                format!(
+                    "parameters must be an object of name -> schema, got {}",
+                    text(other)
+                ),
             ),
         }
         reader.finish(ParameterSchema { properties })
     }
 }
 
+/// JSON text of a value in a message (compact, written without recursion).
+fn text(value: &JsonValue) -> String {
+    crate::json::to_text(value)
+}
+
+/// Reads the data form (see [`ValueSchema::from_json`]).
 struct Reader {
     issues: Vec<SchemaIssue>,
+    /// How many levels of subschemas may nest below the root.
+    limit: usize,
+}
+
+/// A node being read whose subschemas come next (see [`Reader::tree`]).
+struct Open<'s> {
+    map: &'s serde_json::Map<String, JsonValue>,
+    kind_name: Option<&'s str>,
+    /// Whether the node, a property, is marked required.
+    required: bool,
+    /// The length of the node's pointer.
+    pointer: usize,
+    depth: usize,
+    frame: Frame<'s>,
+}
+
+enum Frame<'s> {
+    /// `oneOf`: the branches left, and those read.
+    OneOf {
+        branches: std::iter::Enumerate<std::slice::Iter<'s, JsonValue>>,
+        nodes: Vec<ValueSchema>,
+    },
+    /// An array's `items`, until it is read.
+    Array {
+        items: Option<&'s JsonValue>,
+        read: Option<ValueSchema>,
+    },
+    /// An object's properties left, the one being read, and the object so far.
+    Object {
+        members: serde_json::map::Iter<'s>,
+        current: &'s str,
+        object: ValueSchema,
+    },
+}
+
+/// What entering a node gives: the node read (and whether it is marked required), or a
+/// node whose subschemas come next.
+enum Entered<'s> {
+    Read(ValueSchema, bool),
+    Open(Open<'s>),
 }
 
 impl Reader {
+    fn new(limit: usize) -> Self {
+        Reader {
+            issues: Vec::new(),
+            limit,
+        }
+    }
+
     fn issue(&mut self, pointer: &str, message: String) {
         self.issues.push(SchemaIssue {
             pointer: pointer.to_owned(),
@@ -492,46 +836,203 @@ impl Reader {
         }
     }
 
-    /// Reads one value schema; `property` (the property's name) allows the `required`
-    /// flag. Returns the schema
-    /// and whether it was marked required. The keys are read one family at a time, in the
-    /// order their problems are reported: unexpected keys, `required`, `oneOf` or `type`
-    /// (with the keys of that type), `enum` and `const`, then the annotations.
-    fn value(
+    /// Reads one value schema at `pointer`, `depth` levels below the root, with a stack of
+    /// its own; `property` (the property's name) allows the `required` flag. Returns the
+    /// schema and whether it was marked required.
+    fn tree(
         &mut self,
         spec: &JsonValue,
-        pointer: &mut String,
+        mut pointer: String,
         depth: usize,
         property: Option<&str>,
     ) -> (ValueSchema, bool) {
-        let placeholder = (ValueSchema::json(), false);
-        if depth > MAX_DEPTH {
+        let mut open: Vec<Open<'_>> = Vec::new();
+        let mut finished = match self.enter(spec, &pointer, depth, property) {
+            Entered::Read(schema, required) => Some((schema, required)),
+            Entered::Open(node) => {
+                open.push(node);
+                None
+            }
+        };
+        loop {
+            let Some(top) = open.last_mut() else {
+                return finished.unwrap_or_else(|| (ValueSchema::json(), false));
+            };
+            pointer.truncate(top.pointer);
+            if let Some((schema, required)) = finished.take() {
+                accept(&mut top.frame, schema, required);
+            }
+            match next_child(top, &mut pointer) {
+                Some((child, depth, property)) => {
+                    match self.enter(child, &pointer, depth, property) {
+                        Entered::Read(schema, required) => finished = Some((schema, required)),
+                        Entered::Open(node) => open.push(node),
+                    }
+                }
+                None => {
+                    finished = open.pop().map(|node| self.close(node, &pointer));
+                }
+            }
+        }
+    }
+
+    /// One value schema: its keys are read one family at a time, in the order their
+    /// problems are reported: unexpected keys, `required`, `oneOf` or `type` (with the keys
+    /// of that type; subschemas come next, see [`Self::tree`]), `enum` and `const`, then
+    /// the annotations.
+    fn enter<'s>(
+        &mut self,
+        spec: &'s JsonValue,
+        pointer: &str,
+        depth: usize,
+        property: Option<&str>,
+    ) -> Entered<'s> {
+        let placeholder = || Entered::Read(ValueSchema::json(), false);
+        if depth > self.limit {
             self.issue(
                 pointer,
-                format!("schema nests deeper than {MAX_DEPTH} levels"),
+                format!("schema nests deeper than {} levels", self.limit),
             );
-            return placeholder;
+            return placeholder();
         }
         let Some(map) = spec.as_object() else {
-            self.issue(pointer, format!("a schema must be an object, got {spec}"));
-            return placeholder;
+            self.issue(
+                pointer,
+                format!("a schema must be an object, got {}", text(spec)),
+            );
+            return placeholder();
         };
         let kind_name = map.get("type").and_then(JsonValue::as_str);
         self.unexpected_keys(map, kind_name, pointer, property.is_some());
         let required = self.required_flag(map, pointer, property);
+        let open = |frame| {
+            Entered::Open(Open {
+                map,
+                kind_name,
+                required,
+                pointer: pointer.len(),
+                depth,
+                frame,
+            })
+        };
         let schema = match map.get("oneOf") {
-            Some(branches) => self.one_of(branches, pointer, depth),
-            None => self.typed(map, kind_name, pointer, depth),
+            Some(branches) => {
+                let Some(items) = branches.as_array() else {
+                    self.issue(pointer, "`oneOf` must be an array of schemas".into());
+                    return placeholder();
+                };
+                return open(Frame::OneOf {
+                    branches: items.iter().enumerate(),
+                    nodes: Vec::with_capacity(items.len()),
+                });
+            }
+            None => match kind_name {
+                Some("string") => ValueSchema::string(),
+                Some("number") => ValueSchema::number(),
+                Some("integer") => ValueSchema::integer(),
+                Some("boolean") => ValueSchema::boolean(),
+                Some("null") => ValueSchema::null(),
+                Some("json") => ValueSchema::json(),
+                Some("array") => match map.get("items") {
+                    None => ValueSchema::array_of_any(),
+                    Some(items) => {
+                        return open(Frame::Array {
+                            items: Some(items),
+                            read: None,
+                        });
+                    }
+                },
+                Some("object") => {
+                    let object = ValueSchema::object(self.additional_properties(map, pointer));
+                    match map.get("properties") {
+                        None => object,
+                        Some(JsonValue::Object(props)) => {
+                            return open(Frame::Object {
+                                members: props.iter(),
+                                current: "",
+                                object,
+                            });
+                        }
+                        Some(other) => {
+                            self.issue(
+                                pointer,
+                                format!("`properties` must be an object, got {}", text(other)),
+                            );
+                            object
+                        }
+                    }
+                }
+                Some(other) => {
+                    self.issue(pointer, format!("unknown type {other:?}"));
+                    return placeholder();
+                }
+                None => {
+                    self.issue(pointer, "a schema needs `type` (or `oneOf`)".into());
+                    return placeholder();
+                }
+            },
         };
-        let Some(mut schema) = schema else {
-            return placeholder;
+        let schema = self.keywords(map, kind_name, schema, pointer);
+        Entered::Read(schema, required)
+    }
+
+    /// A node whose subschemas are all read; `pointer` is the node's.
+    fn close(&mut self, node: Open<'_>, pointer: &str) -> (ValueSchema, bool) {
+        let schema = match node.frame {
+            Frame::OneOf { nodes, .. } => ValueSchema::one_of(nodes),
+            Frame::Array { read, .. } => match read {
+                Some(items) => ValueSchema::array(items),
+                None => ValueSchema::array_of_any(),
+            },
+            Frame::Object { object, .. } => object,
         };
+        let schema = self.keywords(node.map, node.kind_name, schema, pointer);
+        (schema, node.required)
+    }
+
+    /// The keys read after a node's subschemas: `enum` and `const`, the annotations, and
+    /// the annotations of a json node.
+    fn keywords(
+        &mut self,
+        map: &serde_json::Map<String, JsonValue>,
+        kind_name: Option<&str>,
+        mut schema: ValueSchema,
+        pointer: &str,
+    ) -> ValueSchema {
         self.enum_and_const(map, &mut schema, pointer);
         self.annotations(map, &mut schema, pointer);
         if kind_name == Some("json") {
             self.json_annotations(map, &mut schema, pointer);
         }
-        (schema, required)
+        schema
+    }
+
+    /// An object's `additionalProperties`: required, true or false.
+    fn additional_properties(
+        &mut self,
+        map: &serde_json::Map<String, JsonValue>,
+        pointer: &str,
+    ) -> bool {
+        match map.get("additionalProperties") {
+            Some(JsonValue::Bool(flag)) => *flag,
+            Some(other) => {
+                self.issue(
+                    pointer,
+                    format!(
+                        "`additionalProperties` must be true or false, got {}",
+                        text(other)
+                    ),
+                );
+                true
+            }
+            None => {
+                self.issue(
+                    pointer,
+                    "object schemas declare `additionalProperties: true | false`".into(),
+                );
+                true
+            }
+        }
     }
 
     /// Every key the node's kind does not take (`oneOf` takes no other key; annotations and,
@@ -579,125 +1080,13 @@ impl Reader {
                 self.issue(
                     pointer,
                     format!(
-                        "`required` of {name:?} must be true when present (an optional property leaves it out), got {other}"
+                        "`required` of {name:?} must be true when present (an optional property leaves it out), got {}",
+                        text(other)
                     ),
                 );
                 false
             }
         }
-    }
-
-    /// `oneOf`: an array of schemas, each read at `oneOf/<i>`; `None` if it is not an array.
-    fn one_of(
-        &mut self,
-        branches: &JsonValue,
-        pointer: &mut String,
-        depth: usize,
-    ) -> Option<ValueSchema> {
-        let Some(items) = branches.as_array() else {
-            self.issue(pointer, "`oneOf` must be an array of schemas".into());
-            return None;
-        };
-        let saved = pointer.len();
-        let mut nodes = Vec::new();
-        for (index, item) in items.iter().enumerate() {
-            pointer.push_str(&format!("/oneOf/{index}"));
-            nodes.push(self.value(item, pointer, depth + 1, None).0);
-            pointer.truncate(saved);
-        }
-        Some(ValueSchema::one_of(nodes))
-    }
-
-    /// `type`: a scalar, `json`, `array` or `object` (with their keys); `None` if it is
-    /// missing or unknown.
-    fn typed(
-        &mut self,
-        map: &serde_json::Map<String, JsonValue>,
-        kind_name: Option<&str>,
-        pointer: &mut String,
-        depth: usize,
-    ) -> Option<ValueSchema> {
-        Some(match kind_name {
-            Some("string") => ValueSchema::string(),
-            Some("number") => ValueSchema::number(),
-            Some("integer") => ValueSchema::integer(),
-            Some("boolean") => ValueSchema::boolean(),
-            Some("null") => ValueSchema::null(),
-            Some("json") => ValueSchema::json(),
-            Some("array") => self.array(map, pointer, depth),
-            Some("object") => self.object(map, pointer, depth),
-            Some(other) => {
-                self.issue(pointer, format!("unknown type {other:?}"));
-                return None;
-            }
-            None => {
-                self.issue(pointer, "a schema needs `type` (or `oneOf`)".into());
-                return None;
-            }
-        })
-    }
-
-    /// An array's `items`: one schema, read at `items`; without it, any elements.
-    fn array(
-        &mut self,
-        map: &serde_json::Map<String, JsonValue>,
-        pointer: &mut String,
-        depth: usize,
-    ) -> ValueSchema {
-        let Some(items) = map.get("items") else {
-            return ValueSchema::array_of_any();
-        };
-        let saved = pointer.len();
-        pointer.push_str("/items");
-        let items = self.value(items, pointer, depth + 1, None).0;
-        pointer.truncate(saved);
-        ValueSchema::array(items)
-    }
-
-    /// An object's `additionalProperties` (required: true or false) and `properties` (an
-    /// object of property schemas, each read at `properties/<name>`).
-    fn object(
-        &mut self,
-        map: &serde_json::Map<String, JsonValue>,
-        pointer: &mut String,
-        depth: usize,
-    ) -> ValueSchema {
-        let additional = match map.get("additionalProperties") {
-            Some(JsonValue::Bool(flag)) => *flag,
-            Some(other) => {
-                self.issue(
-                    pointer,
-                    format!("`additionalProperties` must be true or false, got {other}"),
-                );
-                true
-            }
-            None => {
-                self.issue(
-                    pointer,
-                    "object schemas declare `additionalProperties: true | false`".into(),
-                );
-                true
-            }
-        };
-        let mut object = ValueSchema::object(additional);
-        match map.get("properties") {
-            None => {}
-            Some(JsonValue::Object(props)) => {
-                let saved = pointer.len();
-                for (name, prop) in props {
-                    pointer.push_str("/properties/");
-                    pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
-                    let (schema, required) = self.value(prop, pointer, depth + 1, Some(name));
-                    pointer.truncate(saved);
-                    object = object.with_property(name.clone(), schema, required);
-                }
-            }
-            Some(other) => self.issue(
-                pointer,
-                format!("`properties` must be an object, got {other}"),
-            ),
-        }
-        object
     }
 
     /// `enum` (an array) and `const`, kept as written: `compile` checks them against the
@@ -710,12 +1099,12 @@ impl Reader {
     ) {
         if let Some(values) = map.get("enum") {
             match values.as_array() {
-                Some(items) => schema.enum_values = Some(items.clone()),
+                Some(items) => schema.enum_values = Some(items.iter().map(deep_clone).collect()),
                 None => self.issue(pointer, "`enum` must be an array".into()),
             }
         }
         if let Some(value) = map.get("const") {
-            schema.constant = Some(value.clone());
+            schema.constant = Some(deep_clone(value));
         }
     }
 
@@ -731,13 +1120,16 @@ impl Reader {
             Some(JsonValue::String(text)) => schema.description = Some(text.clone()),
             Some(other) => self.issue(
                 pointer,
-                format!("`description` must be a string, got {other}"),
+                format!("`description` must be a string, got {}", text(other)),
             ),
         }
         match map.get("title") {
             None => {}
             Some(JsonValue::String(text)) => schema.title = Some(text.clone()),
-            Some(other) => self.issue(pointer, format!("`title` must be a string, got {other}")),
+            Some(other) => self.issue(
+                pointer,
+                format!("`title` must be a string, got {}", text(other)),
+            ),
         }
     }
 
@@ -755,12 +1147,62 @@ impl Reader {
             let Some(value) = map.get(keyword) else {
                 continue;
             };
-            match check_lossless(value) {
-                Ok(()) => *slot = Some(value.clone()),
+            match check_lossless_within(value, self.limit) {
+                Ok(()) => *slot = Some(deep_clone(value)),
                 Err(err) => self.issue(
                     pointer,
                     format!("`{keyword}` must be lossless JSON data: {err}"),
                 ),
+            }
+        }
+    }
+}
+
+/// The next subschema of `node` to read, its pointer segments pushed, with its level and
+/// (for a property) its name; `None` when every one is read.
+fn next_child<'s>(
+    node: &mut Open<'s>,
+    pointer: &mut String,
+) -> Option<(&'s JsonValue, usize, Option<&'s str>)> {
+    let depth = node.depth + 1;
+    match &mut node.frame {
+        Frame::OneOf { branches, .. } => {
+            let (index, branch) = branches.next()?;
+            // Writing to a `String` cannot fail.
+            let _ = write!(pointer, "/oneOf/{index}");
+            Some((branch, depth, None))
+        }
+        Frame::Array { items, .. } => {
+            let items = items.take()?;
+            pointer.push_str("/items");
+            Some((items, depth, None))
+        }
+        Frame::Object {
+            members, current, ..
+        } => {
+            let (name, schema) = members.next()?;
+            *current = name;
+            pointer.push_str("/properties/");
+            pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
+            Some((schema, depth, Some(name)))
+        }
+    }
+}
+
+/// Takes a subschema read into the node that holds it.
+fn accept(frame: &mut Frame<'_>, schema: ValueSchema, required: bool) {
+    match frame {
+        Frame::OneOf { nodes, .. } => nodes.push(schema),
+        Frame::Array { read, .. } => *read = Some(schema),
+        Frame::Object {
+            current, object, ..
+        } => {
+            if let Kind::Object { properties, .. } = &mut object.kind {
+                properties.push(PropertySpec {
+                    name: (*current).to_owned(),
+                    schema,
+                    required,
+                });
             }
         }
     }

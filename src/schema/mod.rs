@@ -11,8 +11,12 @@
 //!   enforced subset.
 //! - [`Typed`]: serde types checked against those schemas, for typed tools.
 //!
-//! Validation never applies defaults and never recurses deeper than
-//! [`crate::json::MAX_DEPTH`]. This module must not know about tools or the registry.
+//! Validation never applies defaults. Schemas may nest as deep as values do (subschemas
+//! [`DEFAULT_MAX_DEPTH`](crate::json::DEFAULT_MAX_DEPTH) levels below the root, or the
+//! limit a `_within` function is given: a registry's
+//! [`DepthLimit`](crate::json::DepthLimit)); parsing, compiling, validating, copying,
+//! comparing and dropping them keep their own stacks on the heap, so no depth reaches the
+//! thread's stack. This module must not know about tools or the registry.
 
 mod dsl;
 mod model;
@@ -21,6 +25,8 @@ mod subset;
 mod typed;
 mod validate;
 
+#[cfg(test)]
+mod deep_tests;
 #[cfg(test)]
 mod proptests;
 

@@ -1,7 +1,8 @@
 //! The schema model: the checked tree a raw JSON Schema of the enforced subset parses into.
 //!
 //! The parser (`subset`) builds it and the validator (`validate`) walks it; this file owns the
-//! tree's types and must not parse or validate anything.
+//! tree's types (and how a tree is copied and freed without recursion) and must not parse or
+//! validate anything.
 
 use std::collections::HashMap;
 
@@ -75,7 +76,7 @@ impl JsonType {
 }
 
 /// The shape part of a node: what kind of value it accepts.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug)]
 pub(crate) enum Shape {
     /// No `type`: any JSON value.
     Any,
@@ -89,7 +90,7 @@ pub(crate) enum Shape {
     OneOf(Vec<Node>),
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug)]
 pub(crate) struct ObjectShape {
     /// Declared properties, in declaration order.
     pub properties: Vec<(String, Node)>,
@@ -101,12 +102,101 @@ pub(crate) struct ObjectShape {
     pub additional: bool,
 }
 
-/// One checked node of the subset.
-#[derive(Debug, Clone, PartialEq)]
+/// One checked node of the subset. A tree of them may nest as deep as its schema's limit:
+/// it is copied and dropped with a heap stack, never by recursion.
+#[derive(Debug)]
 pub(crate) struct Node {
     pub shape: Shape,
     /// `enum`: allowed scalar values.
     pub allowed: Option<Vec<JsonValue>>,
     /// `const`: the single allowed scalar value.
     pub constant: Option<JsonValue>,
+}
+
+impl Node {
+    /// The `index`-th subschema of this node (items, properties in order, branches).
+    fn child(&self, index: usize) -> Option<&Node> {
+        match &self.shape {
+            Shape::Array { items } => items.as_deref().filter(|_| index == 0),
+            Shape::Object(object) => object.properties.get(index).map(|(_, node)| node),
+            Shape::OneOf(branches) => branches.get(index),
+            Shape::Any | Shape::Scalar(_) => None,
+        }
+    }
+
+    /// A copy of this node around `children` (copies of its subschemas, in order).
+    fn with_children(&self, children: Vec<Node>) -> Node {
+        let shape = match &self.shape {
+            Shape::Any => Shape::Any,
+            Shape::Scalar(kind) => Shape::Scalar(*kind),
+            Shape::Array { .. } => Shape::Array {
+                items: children.into_iter().next().map(Box::new),
+            },
+            Shape::Object(object) => Shape::Object(ObjectShape {
+                properties: object
+                    .properties
+                    .iter()
+                    .map(|(name, _)| name.clone())
+                    .zip(children)
+                    .collect(),
+                index: object.index.clone(),
+                required: object.required.clone(),
+                additional: object.additional,
+            }),
+            Shape::OneOf(_) => Shape::OneOf(children),
+        };
+        Node {
+            shape,
+            // Scalars only: their copies do not recurse.
+            allowed: self.allowed.clone(),
+            constant: self.constant.clone(),
+        }
+    }
+
+    /// Moves this node's subschemas out into `into`, leaving it without any.
+    fn take_children(&mut self, into: &mut Vec<Node>) {
+        match &mut self.shape {
+            Shape::Array { items } => into.extend(items.take().map(|items| *items)),
+            Shape::Object(object) => into.extend(object.properties.drain(..).map(|(_, n)| n)),
+            Shape::OneOf(branches) => into.append(branches),
+            Shape::Any | Shape::Scalar(_) => {}
+        }
+    }
+}
+
+impl Clone for Node {
+    fn clone(&self) -> Node {
+        // Post-order: a node is copied once copies of all its subschemas are made.
+        let mut open: Vec<(&Node, Vec<Node>)> = vec![(self, Vec::new())];
+        loop {
+            let Some((node, copied)) = open.last().map(|(node, copies)| (*node, copies.len()))
+            else {
+                return self.with_children(Vec::new());
+            };
+            if let Some(child) = node.child(copied) {
+                open.push((child, Vec::new()));
+                continue;
+            }
+            let Some((node, copies)) = open.pop() else {
+                continue;
+            };
+            let copy = node.with_children(copies);
+            match open.last_mut() {
+                Some((_, siblings)) => siblings.push(copy),
+                None => return copy,
+            }
+        }
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        // Each node's subschemas are moved out before it is freed, so freeing one never
+        // reaches another: the tree is freed level by level.
+        let mut pending = Vec::new();
+        self.take_children(&mut pending);
+        while let Some(mut node) = pending.pop() {
+            node.take_children(&mut pending);
+        }
+    }
 }

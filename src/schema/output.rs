@@ -2,7 +2,7 @@
 //! that demand a machine-readable value (a subagent's or workflow's forced output).
 
 use crate::error::{Error, ErrorCode};
-use crate::json::JsonValue;
+use crate::json::{DEFAULT_MAX_DEPTH, JsonValue};
 
 use super::subset::{Dialect, JsonSchema, parse_dialect};
 use super::{SchemaIssue, Violation};
@@ -35,7 +35,7 @@ impl StructuredOutputSchema {
     /// `assertSupportedOutputSchema`: accepts the schema or fails with
     /// `UNSUPPORTED_SCHEMA`, listing every violation with its path.
     pub fn parse(schema: &JsonValue) -> Result<StructuredOutputSchema, Error> {
-        let parsed = parse_dialect(schema, Dialect::StructuredOutput);
+        let parsed = parse_dialect(schema, Dialect::StructuredOutput, DEFAULT_MAX_DEPTH);
         let mut issues = match &parsed {
             Ok(_) => Vec::new(),
             Err(err) => err.issues.clone(),

@@ -173,6 +173,89 @@ fn value_for(schema: &Value, seed: &mut dyn Iterator<Item = u8>) -> Value {
     }
 }
 
+/// How many levels of subschemas `schema` (of the subset) nests below its root.
+fn depth_of(schema: &Value) -> usize {
+    children(schema)
+        .iter()
+        .map(|(_, child)| 1 + depth_of(child))
+        .max()
+        .unwrap_or(0)
+}
+
+/// A node's subschemas with their pointer segments, in document order.
+fn children(schema: &Value) -> Vec<(String, &Value)> {
+    let mut out = Vec::new();
+    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+        out.extend(
+            props
+                .iter()
+                .map(|(name, child)| (format!("/properties/{name}"), child)),
+        );
+    }
+    if let Some(items) = schema.get("items") {
+        out.push(("/items".to_owned(), items));
+    }
+    if let Some(branches) = schema.get("oneOf").and_then(Value::as_array) {
+        out.extend(
+            branches
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (format!("/oneOf/{i}"), b)),
+        );
+    }
+    out
+}
+
+/// The pointers of the nodes `depth` levels below `schema`, in document order.
+fn pointers_at(schema: &Value, depth: usize, pointer: &str, out: &mut Vec<String>) {
+    if depth == 0 {
+        out.push(pointer.to_owned());
+        return;
+    }
+    for (segment, child) in children(schema) {
+        pointers_at(child, depth - 1, &format!("{pointer}{segment}"), out);
+    }
+}
+
+/// DSL schemas, some of which break its rules (a `const` of the wrong type, a name
+/// declared twice).
+fn dsl_schema() -> impl Strategy<Value = ValueSchema> {
+    let leaf = prop_oneof![
+        Just(ValueSchema::string()),
+        Just(ValueSchema::integer().constant(2)),
+        Just(ValueSchema::json().default_value(json!([1, {"a": null}]))),
+        Just(ValueSchema::null().description("nothing")),
+        Just(ValueSchema::string().enum_values(["x", "y"]).title("T")),
+        Just(ValueSchema::array_of_any()),
+        Just(ValueSchema::boolean().constant("no")),
+    ];
+    leaf.prop_recursive(4, 24, 3, |inner| {
+        prop_oneof![
+            inner.clone().prop_map(ValueSchema::array),
+            prop::collection::vec(inner.clone(), 1..4).prop_map(ValueSchema::one_of),
+            (
+                prop::collection::vec(
+                    (prop::sample::select(NAMES.to_vec()), inner, any::<bool>()),
+                    0..4
+                ),
+                any::<bool>(),
+            )
+                .prop_map(|(properties, additional)| {
+                    properties.into_iter().fold(
+                        ValueSchema::object(additional),
+                        |object, (name, schema, required)| {
+                            if required {
+                                object.required(name, schema)
+                            } else {
+                                object.property(name, schema)
+                            }
+                        },
+                    )
+                }),
+        ]
+    })
+}
+
 fn reference_is_valid(schema: &Value, value: &Value) -> bool {
     match jsonschema::validator_for(schema) {
         Ok(validator) => validator.is_valid(value),
@@ -182,6 +265,47 @@ fn reference_is_valid(schema: &Value, value: &Value) -> bool {
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_depth_limit_refuses_exactly_the_nodes_past_it(schema in schema(true), cut in 0usize..5) {
+        let depth = depth_of(&schema);
+        let parsed = JsonSchema::parse_within(&schema, depth);
+        prop_assert!(parsed.is_ok(), "{} within {}: {:?}", schema, depth, parsed.err());
+        if cut < depth {
+            let err = JsonSchema::parse_within(&schema, cut).unwrap_err();
+            let mut expected = Vec::new();
+            pointers_at(&schema, cut + 1, "#", &mut expected);
+            let expected: Vec<String> = expected
+                .into_iter()
+                .map(|pointer| format!("{pointer}: schema nests deeper than {cut} levels"))
+                .collect();
+            let found: Vec<String> = err.issues.iter().map(ToString::to_string).collect();
+            prop_assert_eq!(found, expected, "{}", schema);
+        }
+    }
+
+    #[test]
+    fn dsl_schemas_copy_compare_and_compile_as_their_json(schema in dsl_schema(), cut in 0usize..5) {
+        let copy = schema.clone();
+        prop_assert!(copy == schema);
+        let json = schema.to_json_schema();
+        prop_assert_eq!(&copy.to_json_schema(), &json);
+        let compiled = schema.compile();
+        if let Ok(compiled) = &compiled {
+            let parsed = JsonSchema::parse(&json).unwrap_or_else(|err| panic!("{json}: {err}"));
+            prop_assert!(*compiled == parsed);
+        }
+        // Within its own depth it compiles as it does by default (its annotations, data,
+        // nest two levels at most: the limit applies to them too); past a lower limit it
+        // is refused, naming the limit.
+        let depth = depth_of(&json);
+        prop_assert_eq!(schema.compile_within(depth.max(2)).is_ok(), compiled.is_ok());
+        if cut < depth {
+            let err = schema.compile_within(cut).unwrap_err();
+            let limit = format!("schema nests deeper than {cut} levels");
+            prop_assert!(err.message().contains(&limit), "{}", err);
+        }
+    }
 
     #[test]
     fn enforced_subset_agrees_with_the_reference(

@@ -3,7 +3,10 @@
 
 use std::collections::HashMap;
 
-use crate::json::{DEFAULT_MAX_DEPTH, JsonValue, MAX_DEPTH, check_lossless};
+use crate::json::{
+    DEFAULT_MAX_DEPTH, JsonValue, check_lossless, check_lossless_within, deep_clone, deep_eq,
+    dispose,
+};
 
 use super::model::{JsonType, Node, ObjectShape, Shape};
 use super::{SchemaError, SchemaIssue, Violation};
@@ -26,10 +29,48 @@ use super::{SchemaError, SchemaIssue, Violation};
 /// let err = JsonSchema::parse(&json!({"type": ["string", "null"], "pattern": "x"})).unwrap_err();
 /// assert_eq!(err.issues.len(), 2);
 /// ```
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Subschemas may nest [`DEFAULT_MAX_DEPTH`] levels below the root ([`JsonSchema::parse_within`]
+/// takes the limit: a registry's [`DepthLimit`](crate::json::DepthLimit)). Parsing,
+/// validating, copying, comparing and dropping a schema keep their own stacks on the heap,
+/// so no depth of nesting reaches the thread's stack.
 pub struct JsonSchema {
     pub(crate) root: Node,
     source: JsonValue,
+}
+
+impl Clone for JsonSchema {
+    fn clone(&self) -> Self {
+        JsonSchema {
+            root: self.root.clone(),
+            source: deep_clone(&self.source),
+        }
+    }
+}
+
+/// Two schemas are equal when their JSON is (the checked tree follows from it).
+impl PartialEq for JsonSchema {
+    fn eq(&self, other: &Self) -> bool {
+        deep_eq(&self.source, &other.source)
+    }
+}
+
+impl std::fmt::Debug for JsonSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JsonSchema")
+            .field(
+                "source",
+                &format_args!("{}", crate::json::to_text(&self.source)),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for JsonSchema {
+    fn drop(&mut self) {
+        // The checked tree frees itself level by level; the source is freed the same way.
+        dispose(std::mem::take(&mut self.source));
+    }
 }
 
 /// A [`JsonSchema`] whose root is `type: "object"`, for consumers that need one (structured
@@ -69,8 +110,26 @@ const SCALAR_TYPE_NEEDED: &str =
 impl JsonSchema {
     /// Checks `schema` against the enforced subset (`assertSupportedJsonSchema`): any JSON
     /// root; every unsupported keyword and invalid combination is reported, with its path.
+    /// Subschemas may nest [`DEFAULT_MAX_DEPTH`] levels below the root.
     pub fn parse(schema: &JsonValue) -> Result<JsonSchema, SchemaError> {
-        parse_dialect(schema, Dialect::Enforced)
+        Self::parse_within(schema, DEFAULT_MAX_DEPTH)
+    }
+
+    /// [`JsonSchema::parse`] with subschemas (`properties/<name>`, `items`, `oneOf/<i>`)
+    /// nested at most `limit` levels below the root (a registry's
+    /// [`DepthLimit`](crate::json::DepthLimit)); a deeper one is an issue naming the limit.
+    /// The `default` and `examples` annotations nest at most `limit` levels too.
+    ///
+    /// ```
+    /// use codemode::schema::JsonSchema;
+    /// let list = |items| serde_json::json!({"type": "array", "items": items});
+    /// let schema = list(list(list(serde_json::json!({"type": "string"}))));
+    /// assert!(JsonSchema::parse_within(&schema, 3).is_ok());
+    /// let err = JsonSchema::parse_within(&schema, 2).unwrap_err();
+    /// assert_eq!(err.issues[0].to_string(), "#/items/items/items: schema nests deeper than 2 levels");
+    /// ```
+    pub fn parse_within(schema: &JsonValue, limit: usize) -> Result<JsonSchema, SchemaError> {
+        parse_dialect(schema, Dialect::Enforced, limit)
     }
 
     /// The schema that accepts any JSON value (`{}`).
@@ -115,7 +174,7 @@ impl JsonSchema {
     }
 
     /// Every way `value` fails this schema, each with its path; empty means valid. Total:
-    /// never panics, never recurses deeper than [`MAX_DEPTH`]. The value may nest
+    /// never panics, and walks the schema and the value with a stack of its own. The value may nest
     /// [`DEFAULT_MAX_DEPTH`] levels ([`JsonSchema::validate_within`] takes the limit).
     pub fn validate(&self, value: &JsonValue) -> Vec<Violation> {
         self.validate_within(value, DEFAULT_MAX_DEPTH)
@@ -145,21 +204,49 @@ impl JsonSchema {
     }
 }
 
+/// Checks `schema` in `dialect`, its subschemas nested at most `limit` levels below the
+/// root; the schema is kept as its source (a copy made without recursion).
 pub(crate) fn parse_dialect(
     schema: &JsonValue,
     dialect: Dialect,
+    limit: usize,
 ) -> Result<JsonSchema, SchemaError> {
+    let root = check(schema, dialect, limit)?;
+    Ok(JsonSchema {
+        root,
+        source: deep_clone(schema),
+    })
+}
+
+/// [`parse_dialect`] of a schema the caller gives away: kept as the source, not copied
+/// (freed level by level when it is refused).
+pub(crate) fn parse_owned(
+    schema: JsonValue,
+    dialect: Dialect,
+    limit: usize,
+) -> Result<JsonSchema, SchemaError> {
+    match check(&schema, dialect, limit) {
+        Ok(root) => Ok(JsonSchema {
+            root,
+            source: schema,
+        }),
+        Err(err) => {
+            dispose(schema);
+            Err(err)
+        }
+    }
+}
+
+fn check(schema: &JsonValue, dialect: Dialect, limit: usize) -> Result<Node, SchemaError> {
     let mut parser = Parser {
         dialect,
+        limit,
         issues: Vec::new(),
         pointer: String::from("#"),
     };
-    let root = parser.node(schema, 0);
+    let root = parser.tree(schema);
     if parser.issues.is_empty() {
-        Ok(JsonSchema {
-            root,
-            source: schema.clone(),
-        })
+        Ok(root)
     } else {
         Err(SchemaError {
             issues: parser.issues,
@@ -172,8 +259,48 @@ type Keywords = serde_json::Map<String, JsonValue>;
 
 struct Parser {
     dialect: Dialect,
+    /// How many levels of subschemas may nest below the root.
+    limit: usize,
     issues: Vec<SchemaIssue>,
     pointer: String,
+}
+
+/// A node whose subschemas are being checked (see [`Parser::tree`]).
+struct Open<'s> {
+    frame: Frame<'s>,
+    /// The node's level (the root's is 0).
+    depth: usize,
+    /// The length of the node's pointer.
+    pointer: usize,
+}
+
+enum Frame<'s> {
+    /// `oneOf`: the branches left, and those checked.
+    OneOf {
+        branches: std::iter::Enumerate<std::slice::Iter<'s, JsonValue>>,
+        nodes: Vec<Node>,
+    },
+    /// `"type": "object"`: the properties left (`None`: no `properties` object), the one
+    /// being checked, and those checked.
+    Object {
+        map: &'s Keywords,
+        members: Option<serde_json::map::Iter<'s>>,
+        current: &'s str,
+        properties: Vec<(String, Node)>,
+        index: HashMap<String, usize>,
+    },
+    /// `"type": "array"` with an `items` schema: it, until it is checked.
+    Array {
+        map: &'s Keywords,
+        items: Option<&'s JsonValue>,
+        checked: Option<Node>,
+    },
+}
+
+/// What entering a node gives: the node itself, or a node whose subschemas come next.
+enum Entered<'s> {
+    Node(Node),
+    Open(Open<'s>),
 }
 
 fn escape_pointer(segment: &str) -> String {
@@ -181,7 +308,8 @@ fn escape_pointer(segment: &str) -> String {
 }
 
 fn describe(value: &JsonValue) -> String {
-    let text = value.to_string();
+    // Written without recursion: a schema may nest as deep as its limit.
+    let text = crate::json::to_text(value);
     if text.chars().count() > 40 {
         let short: String = text.chars().take(37).collect();
         format!("{short}...")
@@ -205,15 +333,12 @@ impl Parser {
         });
     }
 
-    fn with_segment<T>(&mut self, segments: &[&str], f: impl FnOnce(&mut Self) -> T) -> T {
-        let saved = self.pointer.len();
+    /// Appends one pointer segment per entry of `segments`.
+    fn push_segments(&mut self, segments: &[&str]) {
         for segment in segments {
             self.pointer.push('/');
             self.pointer.push_str(&escape_pointer(segment));
         }
-        let out = f(self);
-        self.pointer.truncate(saved);
-        out
     }
 
     fn any() -> Node {
@@ -224,34 +349,178 @@ impl Parser {
         }
     }
 
+    /// The checked tree of `root`, walked with a stack of its own: a node's subschemas are
+    /// checked where their issues belong in the node's (after the properties come
+    /// `required`, `additionalProperties`, then `enum` and `const`), and no depth of
+    /// nesting reaches the thread's stack.
+    fn tree(&mut self, root: &JsonValue) -> Node {
+        let mut open: Vec<Open<'_>> = Vec::new();
+        let mut finished = match self.enter(root, 0) {
+            Entered::Node(node) => Some(node),
+            Entered::Open(node) => {
+                open.push(node);
+                None
+            }
+        };
+        loop {
+            let Some(top) = open.last_mut() else {
+                return finished.unwrap_or_else(Self::any);
+            };
+            self.pointer.truncate(top.pointer);
+            if let Some(node) = finished.take() {
+                accept(&mut top.frame, node);
+            }
+            match self.next_child(top) {
+                Some((child, depth)) => match self.enter(child, depth) {
+                    Entered::Node(node) => finished = Some(node),
+                    Entered::Open(node) => open.push(node),
+                },
+                None => {
+                    finished = open.pop().map(|node| self.finish(node.frame));
+                }
+            }
+        }
+    }
+
+    /// The next subschema of `node` to check, its pointer segments pushed; `None` when
+    /// every one is checked.
+    fn next_child<'s>(&mut self, node: &mut Open<'s>) -> Option<(&'s JsonValue, usize)> {
+        let depth = node.depth + 1;
+        match &mut node.frame {
+            Frame::OneOf { branches, .. } => {
+                let (index, branch) = branches.next()?;
+                self.push_segments(&["oneOf", &index.to_string()]);
+                Some((branch, depth))
+            }
+            Frame::Object {
+                members, current, ..
+            } => {
+                let (name, schema) = members.as_mut()?.next()?;
+                *current = name;
+                self.push_segments(&["properties", name]);
+                Some((schema, depth))
+            }
+            Frame::Array { items, .. } => {
+                let items = items.take()?;
+                self.push_segments(&["items"]);
+                Some((items, depth))
+            }
+        }
+    }
+
+    /// A node whose subschemas are all checked; the pointer is the node's.
+    fn finish(&mut self, frame: Frame<'_>) -> Node {
+        match frame {
+            Frame::OneOf { nodes, .. } => Node {
+                shape: Shape::OneOf(nodes),
+                allowed: None,
+                constant: None,
+            },
+            Frame::Object {
+                map,
+                properties,
+                index,
+                ..
+            } => {
+                let required = self.required(map, &index);
+                let additional = self.additional_properties(map);
+                let shape = Shape::Object(ObjectShape {
+                    properties,
+                    index,
+                    required,
+                    additional,
+                });
+                let (allowed, constant) = self.enum_and_const(map, Some(JsonType::Object));
+                Node {
+                    shape,
+                    allowed,
+                    constant,
+                }
+            }
+            Frame::Array { map, checked, .. } => {
+                let shape = Shape::Array {
+                    items: checked.map(Box::new),
+                };
+                let (allowed, constant) = self.enum_and_const(map, Some(JsonType::Array));
+                Node {
+                    shape,
+                    allowed,
+                    constant,
+                }
+            }
+        }
+    }
+
     /// One schema node, checked one keyword family at a time in the order its issues are
     /// reported: unsupported keywords, annotations, `type`, `oneOf` (which stands alone), the
-    /// keywords that need a type, the shape that type gives, then `enum` and `const`.
-    fn node(&mut self, schema: &JsonValue, depth: usize) -> Node {
-        if depth > MAX_DEPTH {
-            self.issue(format!("schema nests deeper than {MAX_DEPTH} levels"));
-            return Self::any();
+    /// keywords that need a type, the shape that type gives (an object's or array's
+    /// subschemas come next, see [`Self::tree`]), then `enum` and `const`.
+    fn enter<'s>(&mut self, schema: &'s JsonValue, depth: usize) -> Entered<'s> {
+        if depth > self.limit {
+            self.issue(format!("schema nests deeper than {} levels", self.limit));
+            return Entered::Node(Self::any());
         }
         let Some(map) = schema.as_object() else {
             self.not_an_object(schema);
-            return Self::any();
+            return Entered::Node(Self::any());
         };
         self.unsupported_keywords(map);
         self.annotations(map);
         let declared = self.declared_type(map);
+        let pointer = self.pointer.len();
+        let open = |frame| {
+            Entered::Open(Open {
+                frame,
+                depth,
+                pointer,
+            })
+        };
         if self.dialect != Dialect::StructuredOutput
             && let Some(branches) = map.get("oneOf")
         {
-            return self.one_of(map, branches, depth);
+            self.one_of_alone(map);
+            return match self.one_of_branches(branches) {
+                Some(items) => open(Frame::OneOf {
+                    branches: items.iter().enumerate(),
+                    nodes: Vec::with_capacity(items.len()),
+                }),
+                None => Entered::Node(Node {
+                    shape: Shape::OneOf(Vec::new()),
+                    allowed: None,
+                    constant: None,
+                }),
+            };
         }
         self.keywords_need_their_type(map, declared);
-        let shape = self.shape(map, declared, depth);
+        let shape = match declared {
+            None => Shape::Any,
+            Some(JsonType::Object) => {
+                return open(Frame::Object {
+                    map,
+                    members: self.properties(map),
+                    current: "",
+                    properties: Vec::new(),
+                    index: HashMap::new(),
+                });
+            }
+            Some(JsonType::Array) => match self.items(map) {
+                Some(items) => {
+                    return open(Frame::Array {
+                        map,
+                        items: Some(items),
+                        checked: None,
+                    });
+                }
+                None => Shape::Array { items: None },
+            },
+            Some(kind) => Shape::Scalar(kind),
+        };
         let (allowed, constant) = self.enum_and_const(map, declared);
-        Node {
+        Entered::Node(Node {
             shape,
             allowed,
             constant,
-        }
+        })
     }
 
     /// A schema that is not an object; a boolean schema is told to use `{}`.
@@ -300,7 +569,7 @@ impl Parser {
         }
         for key in ["default", "examples"] {
             if let Some(value) = map.get(key)
-                && let Err(err) = check_lossless(value)
+                && let Err(err) = check_lossless_within(value, self.limit)
             {
                 self.issue_at(key, format!("`{key}` must be lossless JSON data: {err}"));
             }
@@ -339,9 +608,8 @@ impl Parser {
         declared
     }
 
-    /// `oneOf` (enforced dialect only): alone on its node but for annotations, with at least
-    /// two branches, each a schema checked at `oneOf/<i>`.
-    fn one_of(&mut self, map: &Keywords, branches: &JsonValue, depth: usize) -> Node {
+    /// `oneOf` (enforced dialect only) stands alone on its node but for annotations.
+    fn one_of_alone(&mut self, map: &Keywords) {
         let others: Vec<&str> = map
             .keys()
             .map(String::as_str)
@@ -357,15 +625,11 @@ impl Parser {
                     .join(", ")
             ));
         }
-        Node {
-            shape: Shape::OneOf(self.one_of_branches(branches, depth)),
-            allowed: None,
-            constant: None,
-        }
     }
 
-    /// The branches of a `oneOf`: an array of at least two schemas.
-    fn one_of_branches(&mut self, branches: &JsonValue, depth: usize) -> Vec<Node> {
+    /// The branches of a `oneOf`: an array of at least two schemas, each checked at
+    /// `oneOf/<i>`; `None` when it is not an array.
+    fn one_of_branches<'s>(&mut self, branches: &'s JsonValue) -> Option<&'s [JsonValue]> {
         let JsonValue::Array(items) = branches else {
             self.issue_at(
                 "oneOf",
@@ -374,7 +638,7 @@ impl Parser {
                     describe(branches)
                 ),
             );
-            return Vec::new();
+            return None;
         };
         if items.len() < 2 {
             self.issue_at(
@@ -382,13 +646,7 @@ impl Parser {
                 format!("`oneOf` needs at least two branches, got {}", items.len()),
             );
         }
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, branch)| {
-                self.with_segment(&["oneOf", &i.to_string()], |p| p.node(branch, depth + 1))
-            })
-            .collect()
+        Some(items)
     }
 
     /// The object keywords require `"type": "object"` and `items` requires `"type": "array"`
@@ -409,21 +667,9 @@ impl Parser {
         }
     }
 
-    /// The shape the declared type gives: the object keywords, the array's `items`, a scalar,
-    /// or any value without a type.
-    fn shape(&mut self, map: &Keywords, declared: Option<JsonType>, depth: usize) -> Shape {
-        match declared {
-            None => Shape::Any,
-            Some(JsonType::Object) => Shape::Object(self.object(map, depth)),
-            Some(JsonType::Array) => Shape::Array {
-                items: self.items(map, depth),
-            },
-            Some(kind) => Shape::Scalar(kind),
-        }
-    }
-
-    /// `items`: one schema for every element; tuple `items` (an array) are not supported.
-    fn items(&mut self, map: &Keywords, depth: usize) -> Option<Box<Node>> {
+    /// `items`: one schema for every element, checked at `items`; tuple `items` (an
+    /// array) are not supported.
+    fn items<'s>(&mut self, map: &'s Keywords) -> Option<&'s JsonValue> {
         match map.get("items") {
             None => None,
             Some(JsonValue::Array(_)) => {
@@ -433,9 +679,7 @@ impl Parser {
                 );
                 None
             }
-            Some(items) => Some(Box::new(
-                self.with_segment(&["items"], |p| p.node(items, depth + 1)),
-            )),
+            Some(items) => Some(items),
         }
     }
 
@@ -572,46 +816,20 @@ impl Parser {
         ok.then(|| items.clone())
     }
 
-    /// The object keywords of a `"type": "object"` node, one key at a time.
-    fn object(&mut self, map: &Keywords, depth: usize) -> ObjectShape {
-        let (properties, index) = self.properties(map, depth);
-        let required = self.required(map, &index);
-        let additional = self.additional_properties(map);
-        ObjectShape {
-            properties,
-            index,
-            required,
-            additional,
-        }
-    }
-
-    /// `properties`: an object of schemas, each checked at `properties/<name>`, kept in
-    /// declaration order with an index by name.
-    fn properties(
-        &mut self,
-        map: &Keywords,
-        depth: usize,
-    ) -> (Vec<(String, Node)>, HashMap<String, usize>) {
-        let mut properties = Vec::new();
-        let mut index = HashMap::new();
+    /// `properties`: an object of schemas, each checked at `properties/<name>` and kept
+    /// in declaration order with an index by name; `None` without one.
+    fn properties<'s>(&mut self, map: &'s Keywords) -> Option<serde_json::map::Iter<'s>> {
         match map.get("properties") {
-            None => {}
-            Some(JsonValue::Object(props)) => {
-                for (name, schema) in props {
-                    let node =
-                        self.with_segment(&["properties", name], |p| p.node(schema, depth + 1));
-                    index.insert(name.clone(), properties.len());
-                    properties.push((name.clone(), node));
-                }
-            }
+            None => None,
+            Some(JsonValue::Object(props)) => Some(props.iter()),
             Some(other) => {
                 self.issue_at(
                     "properties",
                     format!("`properties` must be an object, got {}", describe(other)),
                 );
+                None
             }
         }
-        (properties, index)
     }
 
     /// `required`: an array of declared property names, each listed once.
@@ -685,6 +903,23 @@ impl Parser {
                 true
             }
         }
+    }
+}
+
+/// Takes a checked subschema into the node that holds it.
+fn accept(frame: &mut Frame<'_>, node: Node) {
+    match frame {
+        Frame::OneOf { nodes, .. } => nodes.push(node),
+        Frame::Object {
+            current,
+            properties,
+            index,
+            ..
+        } => {
+            index.insert((*current).to_owned(), properties.len());
+            properties.push(((*current).to_owned(), node));
+        }
+        Frame::Array { checked, .. } => *checked = Some(node),
     }
 }
 
@@ -986,8 +1221,8 @@ mod tests {
     }
 
     #[test]
-    fn deep_schemas_are_refused_without_overflowing() {
-        // 100,000 levels of `items`, built without recursion (built without json!, which would
+    fn schemas_deeper_than_the_limit_are_refused_without_overflowing() {
+        // 100,000 levels of `items` (the limit is the default value depth), built without recursion (built without json!, which would
         // clone recursively; serde_json's Drop of a value this deep would recurse, so it is
         // leaked on purpose via ManuallyDrop).
         let mut schema = json!({"type": "string"});
@@ -1000,6 +1235,9 @@ mod tests {
         let schema = std::mem::ManuallyDrop::new(schema);
         let err = JsonSchema::parse(&schema).unwrap_err();
         assert_eq!(err.issues.len(), 1);
-        assert!(err.issues[0].message.contains("deeper than 128"), "{err}");
+        assert_eq!(
+            err.issues[0].message,
+            format!("schema nests deeper than {DEFAULT_MAX_DEPTH} levels")
+        );
     }
 }

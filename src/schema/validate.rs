@@ -31,15 +31,16 @@ pub(crate) fn json_equal(a: &JsonValue, b: &JsonValue) -> bool {
 }
 
 fn short(value: &JsonValue) -> String {
-    let text = value.to_string();
-    if text.chars().count() > 60 {
-        let head: String = text.chars().take(57).collect();
-        format!("{head}...")
-    } else {
-        text
-    }
+    cut(crate::json::to_text(value), 60)
 }
 
+/// The longest text of one branch's reason in a `oneOf` message: a branch's first
+/// violation may itself be a `oneOf` message, and a message that quoted every level in
+/// full would grow with the nesting (cut with `...`).
+const MAX_REASON: usize = 200;
+
+/// Where a walk is: its violations and path. A `oneOf` branch is walked in a context of its
+/// own (from `$`, stopping at its first violation).
 struct Walk {
     violations: Vec<Violation>,
     path: JsonPath,
@@ -49,7 +50,60 @@ struct Walk {
     limit: usize,
 }
 
+/// A node whose value's members (or whose `oneOf` branches) are being walked.
+enum Frame<'s, 'v> {
+    /// An array's elements against `items`; `pushed` says whether the current element's
+    /// index is on the path.
+    Array {
+        node: &'s Node,
+        value: &'v JsonValue,
+        items: &'s Node,
+        elements: std::iter::Enumerate<std::slice::Iter<'v, JsonValue>>,
+        depth: usize,
+        pushed: bool,
+    },
+    /// An object's members against its properties.
+    Object {
+        node: &'s Node,
+        value: &'v JsonValue,
+        shape: &'s ObjectShape,
+        members: serde_json::map::Iter<'v>,
+        depth: usize,
+        pushed: bool,
+    },
+    /// `oneOf`: the branches left; while one is walked, `outer` holds the walk's context.
+    OneOf {
+        node: &'s Node,
+        value: &'v JsonValue,
+        branches: std::iter::Enumerate<std::slice::Iter<'s, Node>>,
+        count: usize,
+        depth: usize,
+        current: usize,
+        outer: Option<Walk>,
+        matching: Vec<usize>,
+        reasons: Vec<String>,
+    },
+}
+
+/// What a frame does next.
+enum Step<'s, 'v> {
+    /// Walks this value against this node, at this depth, then comes back.
+    Walk(&'s Node, &'v JsonValue, usize),
+    /// The frame is done; `true` when its node's shape matched (then its `enum` and
+    /// `const` are looked at).
+    Done(bool),
+}
+
 impl Walk {
+    fn new(first_only: bool, limit: usize) -> Self {
+        Walk {
+            violations: Vec::new(),
+            path: JsonPath::root(),
+            first_only,
+            limit,
+        }
+    }
+
     fn report(&mut self, message: String) {
         self.violations.push(Violation {
             path: self.path.to_string(),
@@ -61,27 +115,56 @@ impl Walk {
         self.first_only && !self.violations.is_empty()
     }
 
-    /// One value against one node: its depth and its numbers first, then the node's shape,
-    /// then, when the shape matched, its `enum` and `const`.
-    fn node(&mut self, node: &Node, value: &JsonValue, depth: usize) {
-        if depth >= self.limit && (value.is_array() || value.is_object()) {
-            self.report(format!("value nests deeper than {} levels", self.limit));
-            return;
-        }
-        if value.is_number() && check_lossless(value).is_err() {
-            self.lossless_number(value);
-            return;
-        }
-        if self.shape(&node.shape, value, depth) {
-            self.enum_and_const(node, value);
+    /// Walks `value` against `node`, with a stack of frames of its own: no depth of
+    /// schema or value reaches the thread's stack. Each value is checked for its depth and
+    /// its numbers first, then against the node's shape, then (when the shape matched)
+    /// against its `enum` and `const`.
+    fn run(&mut self, node: &Node, value: &JsonValue, depth: usize) {
+        let mut frames: Vec<Frame<'_, '_>> = Vec::new();
+        let mut next = Some((node, value, depth));
+        loop {
+            if let Some((node, value, depth)) = next.take()
+                && let Some(frame) = self.enter(node, value, depth)
+            {
+                frames.push(frame);
+            }
+            let Some(frame) = frames.last_mut() else {
+                return;
+            };
+            match self.step(frame) {
+                Step::Walk(node, value, depth) => next = Some((node, value, depth)),
+                Step::Done(matched) => {
+                    if let Some(frame) = frames.pop()
+                        && matched
+                    {
+                        let (node, value) = match frame {
+                            Frame::Array { node, value, .. }
+                            | Frame::Object { node, value, .. }
+                            | Frame::OneOf { node, value, .. } => (node, value),
+                        };
+                        self.enum_and_const(node, value);
+                    }
+                }
+            }
         }
     }
 
-    /// The shape of a node: any value, a scalar type, an array, an object or a `oneOf`.
-    /// `false` when the value is not of the shape's kind or the walk stopped inside an
-    /// array: its `enum` and `const` are not looked at then.
-    fn shape(&mut self, shape: &Shape, value: &JsonValue, depth: usize) -> bool {
-        match shape {
+    /// One value against one node: done at once, or the frame that walks what is inside.
+    fn enter<'s, 'v>(
+        &mut self,
+        node: &'s Node,
+        value: &'v JsonValue,
+        depth: usize,
+    ) -> Option<Frame<'s, 'v>> {
+        if depth >= self.limit && (value.is_array() || value.is_object()) {
+            self.report(format!("value nests deeper than {} levels", self.limit));
+            return None;
+        }
+        if value.is_number() && check_lossless(value).is_err() {
+            self.lossless_number(value);
+            return None;
+        }
+        match &node.shape {
             Shape::Any => self.bounded(value, depth),
             Shape::Scalar(kind) => {
                 if !kind.matches(value) {
@@ -90,72 +173,162 @@ impl Walk {
                         kind.as_str(),
                         type_name(value)
                     ));
-                    return false;
+                    return None;
                 }
             }
-            Shape::Array { items } => return self.array(items.as_deref(), value, depth),
-            Shape::Object(shape) => {
-                let JsonValue::Object(_) = value else {
-                    self.report(format!("expected object, got {}", type_name(value)));
-                    return false;
+            Shape::Array { items } => {
+                let JsonValue::Array(elements) = value else {
+                    self.report(format!("expected array, got {}", type_name(value)));
+                    return None;
                 };
-                self.object(shape, value, depth);
+                return Some(Frame::Array {
+                    node,
+                    value,
+                    items: items.as_deref().unwrap_or(&ANY),
+                    elements: elements.iter().enumerate(),
+                    depth,
+                    pushed: false,
+                });
             }
-            Shape::OneOf(branches) => self.one_of(branches, value, depth),
+            Shape::Object(shape) => {
+                let JsonValue::Object(map) = value else {
+                    self.report(format!("expected object, got {}", type_name(value)));
+                    return None;
+                };
+                if self.required(shape, map) {
+                    return Some(Frame::Object {
+                        node,
+                        value,
+                        shape,
+                        members: map.iter(),
+                        depth,
+                        pushed: false,
+                    });
+                }
+            }
+            Shape::OneOf(branches) => {
+                return Some(Frame::OneOf {
+                    node,
+                    value,
+                    branches: branches.iter().enumerate(),
+                    count: branches.len(),
+                    depth,
+                    current: 0,
+                    outer: None,
+                    matching: Vec::new(),
+                    reasons: Vec::new(),
+                });
+            }
         }
-        true
+        self.enum_and_const(node, value);
+        None
     }
 
-    /// An array, each element against `items` (any value without); `false` when the value
-    /// is not an array or the walk stopped at an element.
-    fn array(&mut self, items: Option<&Node>, value: &JsonValue, depth: usize) -> bool {
-        let JsonValue::Array(values) = value else {
-            self.report(format!("expected array, got {}", type_name(value)));
-            return false;
-        };
-        let items = items.unwrap_or(&ANY);
-        for (index, item) in values.iter().enumerate() {
-            self.path.push_index(index);
-            self.node(items, item, depth + 1);
-            self.path.pop();
-            if self.done() {
-                return false;
+    /// What `frame` does next, now that what it asked for last is walked.
+    fn step<'s, 'v>(&mut self, frame: &mut Frame<'s, 'v>) -> Step<'s, 'v> {
+        match frame {
+            // Each element against `items`; the walk stops at an element when it is done.
+            Frame::Array {
+                items,
+                elements,
+                depth,
+                pushed,
+                ..
+            } => {
+                if std::mem::take(pushed) {
+                    self.path.pop();
+                    if self.done() {
+                        return Step::Done(false);
+                    }
+                }
+                match elements.next() {
+                    Some((index, element)) => {
+                        self.path.push_index(index);
+                        *pushed = true;
+                        Step::Walk(items, element, *depth + 1)
+                    }
+                    None => Step::Done(true),
+                }
+            }
+            // Each member against its property, any value, or refused as not allowed.
+            Frame::Object {
+                shape,
+                members,
+                depth,
+                pushed,
+                ..
+            } => {
+                if std::mem::take(pushed) {
+                    self.path.pop();
+                    if self.done() {
+                        return Step::Done(true);
+                    }
+                }
+                for (key, member) in members.by_ref() {
+                    self.path.push_key(key);
+                    let schema = match shape.index.get(key) {
+                        Some(&slot) => &shape.properties[slot].1,
+                        None if !shape.additional => {
+                            self.report(
+                                "property is not allowed (additionalProperties is false)".into(),
+                            );
+                            self.path.pop();
+                            if self.done() {
+                                return Step::Done(true);
+                            }
+                            continue;
+                        }
+                        None => &ANY,
+                    };
+                    *pushed = true;
+                    return Step::Walk(schema, member, *depth + 1);
+                }
+                Step::Done(true)
+            }
+            // Each branch in a context of its own: it matches when its walk finds nothing,
+            // else its first violation is its reason.
+            Frame::OneOf {
+                value,
+                branches,
+                count,
+                depth,
+                current,
+                outer,
+                matching,
+                reasons,
+                ..
+            } => {
+                if let Some(outer) = outer.take() {
+                    let inner = std::mem::replace(self, outer);
+                    match inner.violations.into_iter().next() {
+                        None => matching.push(*current),
+                        Some(first) => reasons.push(format!(
+                            "branch {current}: {}",
+                            cut(first.to_string(), MAX_REASON)
+                        )),
+                    }
+                }
+                if let Some((index, branch)) = branches.next() {
+                    *current = index;
+                    let limit = self.limit;
+                    *outer = Some(std::mem::replace(self, Walk::new(true, limit)));
+                    return Step::Walk(branch, value, *depth);
+                }
+                self.one_of_verdict(*count, matching, reasons);
+                Step::Done(true)
             }
         }
-        true
     }
 
     /// `oneOf`: exactly one branch matches; when none does, each branch's first violation
     /// is the reason.
-    fn one_of(&mut self, branches: &[Node], value: &JsonValue, depth: usize) {
-        let matching: Vec<usize> = branches
-            .iter()
-            .enumerate()
-            .filter(|(_, branch)| is_valid_at(branch, value, depth, self.limit))
-            .map(|(index, _)| index)
-            .collect();
+    fn one_of_verdict(&mut self, count: usize, matching: &[usize], reasons: &[String]) {
         match matching.len() {
             1 => {}
-            0 => {
-                let mut reasons = Vec::new();
-                for (index, branch) in branches.iter().enumerate() {
-                    let mut inner = Walk {
-                        violations: Vec::new(),
-                        path: JsonPath::root(),
-                        first_only: true,
-                        limit: self.limit,
-                    };
-                    inner.node(branch, value, depth);
-                    if let Some(first) = inner.violations.first() {
-                        reasons.push(format!("branch {index}: {first}"));
-                    }
-                }
-                self.report(format!(
-                    "matches none of the {} oneOf branches ({})",
-                    branches.len(),
-                    reasons.join("; ")
-                ));
-            }
+            0 => self.report(format!(
+                "matches none of the {count} oneOf branches ({})",
+                reasons.join("; ")
+            )),
             _ => self.report(format!(
                 "matches {} oneOf branches ({}); exactly one must match",
                 matching.len(),
@@ -166,6 +339,21 @@ impl Walk {
                     .join(", ")
             )),
         }
+    }
+
+    /// `required`: each missing property is reported; `false` when the walk is done.
+    fn required(&mut self, shape: &ObjectShape, map: &serde_json::Map<String, JsonValue>) -> bool {
+        for name in &shape.required {
+            if !map.contains_key(name) {
+                self.path.push_key(name);
+                self.report("required property is missing".into());
+                self.path.pop();
+                if self.done() {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// `enum` (the value is one of them) and `const` (the value is it), numbers compared by
@@ -277,33 +465,15 @@ impl Walk {
             self.report(format!("not lossless JSON: {}", err.reason));
         }
     }
+}
 
-    fn object(&mut self, shape: &ObjectShape, value: &JsonValue, depth: usize) {
-        let Some(map) = value.as_object() else { return };
-        for name in &shape.required {
-            if !map.contains_key(name) {
-                self.path.push_key(name);
-                self.report("required property is missing".into());
-                self.path.pop();
-                if self.done() {
-                    return;
-                }
-            }
-        }
-        for (key, item) in map {
-            self.path.push_key(key);
-            match shape.index.get(key) {
-                Some(&slot) => self.node(&shape.properties[slot].1, item, depth + 1),
-                None if !shape.additional => {
-                    self.report("property is not allowed (additionalProperties is false)".into())
-                }
-                None => self.node(&ANY, item, depth + 1),
-            }
-            self.path.pop();
-            if self.done() {
-                return;
-            }
-        }
+/// `text`, cut to at most `max` characters (the last three `...`).
+fn cut(text: String, max: usize) -> String {
+    if text.chars().count() > max {
+        let head: String = text.chars().take(max.saturating_sub(3)).collect();
+        format!("{head}...")
+    } else {
+        text
     }
 }
 
@@ -315,29 +485,15 @@ static ANY: Node = Node {
 
 /// Every violation of `value` against `node`, its nesting within `limit` levels.
 pub(crate) fn validate(node: &Node, value: &JsonValue, limit: usize) -> Vec<Violation> {
-    let mut walk = Walk {
-        violations: Vec::new(),
-        path: JsonPath::root(),
-        first_only: false,
-        limit,
-    };
-    walk.node(node, value, 0);
+    let mut walk = Walk::new(false, limit);
+    walk.run(node, value, 0);
     walk.violations
 }
 
 /// Whether `value` satisfies `node`, its nesting within `limit` levels.
 pub(crate) fn is_valid(node: &Node, value: &JsonValue, limit: usize) -> bool {
-    is_valid_at(node, value, 0, limit)
-}
-
-fn is_valid_at(node: &Node, value: &JsonValue, depth: usize, limit: usize) -> bool {
-    let mut walk = Walk {
-        violations: Vec::new(),
-        path: JsonPath::root(),
-        first_only: true,
-        limit,
-    };
-    walk.node(node, value, depth);
+    let mut walk = Walk::new(true, limit);
+    walk.run(node, value, 0);
     walk.violations.is_empty()
 }
 

@@ -1,7 +1,9 @@
 //! `codemode serve`: serves the configured tools to an MCP client, over standard input and
 //! output (the default) or streamable HTTP on a loopback address (`--http`, endpoint
 //! `/mcp`). Standard output carries only the protocol; logs go to standard error
-//! (`CODEMODE_LOG`, e.g. `CODEMODE_LOG=debug`; default `warn`).
+//! (`CODEMODE_LOG`, e.g. `CODEMODE_LOG=debug`; default `warn`). The HTTP bounds (header
+//! and body timeouts, the connection and session caps, the idle expiry) and the run cap
+//! are flags; their defaults are the library's (`codemode::mcp::server::DEFAULT_*`).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -9,7 +11,7 @@ use std::time::Duration;
 
 use clap::Args;
 use codemode::host::Engine;
-use codemode::mcp::server::{McpServer, ServeError, ServeOptions};
+use codemode::mcp::server::{self, McpServer, ServeError, ServeOptions};
 use tokio_util::sync::CancellationToken;
 
 use super::{Failure, setup};
@@ -30,6 +32,35 @@ pub(crate) struct ServeArgs {
     /// denied.
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
     approval_timeout: u64,
+
+    /// HTTP: milliseconds a connection may take to send a request's line and headers
+    /// (also the longest idle time between its requests) before it is closed.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    header_timeout: u64,
+
+    /// HTTP: milliseconds a request body may take to arrive before it is answered `408`.
+    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    body_timeout: u64,
+
+    /// HTTP: the most connections open at once; one more is answered `503`.
+    #[arg(long, value_name = "N", default_value_t = server::DEFAULT_MAX_CONNECTIONS)]
+    max_connections: usize,
+
+    /// HTTP: the most MCP sessions at once; an `initialize` past it is answered `503`.
+    #[arg(long, value_name = "N", default_value_t = server::DEFAULT_MAX_SESSIONS)]
+    max_sessions: usize,
+
+    /// HTTP: seconds an MCP session may stay idle before it is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    session_idle: u64,
+
+    /// The most tool calls (`run_code` runs included) running at once across the server.
+    #[arg(long, value_name = "N", default_value_t = server::DEFAULT_MAX_RUNS)]
+    max_runs: usize,
+
+    /// The most tool calls waiting for a run slot; one more is refused as busy.
+    #[arg(long, value_name = "N", default_value_t = server::DEFAULT_RUN_QUEUE)]
+    run_queue: usize,
 }
 
 pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
@@ -39,6 +70,18 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
             "--approval-timeout must be a positive number of seconds",
         ));
     }
+    for (flag, value) in [
+        ("--header-timeout", args.header_timeout),
+        ("--body-timeout", args.body_timeout),
+        ("--max-connections", args.max_connections as u64),
+        ("--max-sessions", args.max_sessions as u64),
+        ("--session-idle", args.session_idle),
+        ("--max-runs", args.max_runs as u64),
+    ] {
+        if value == 0 {
+            return Err(Failure::usage(format!("{flag} must be a positive number")));
+        }
+    }
     let config = setup::load_config(args.config.as_deref())?;
     let runtime = setup::tokio_runtime()?;
     let outcome = runtime.block_on(async {
@@ -46,7 +89,14 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
         let server = McpServer::new(
             host.registry().clone(),
             ServeOptions::default()
-                .with_approval_timeout(Duration::from_secs(args.approval_timeout)),
+                .with_approval_timeout(Duration::from_secs(args.approval_timeout))
+                .with_header_timeout(Duration::from_millis(args.header_timeout))
+                .with_body_timeout(Duration::from_millis(args.body_timeout))
+                .with_max_connections(args.max_connections)
+                .with_max_sessions(args.max_sessions)
+                .with_session_idle(Duration::from_secs(args.session_idle))
+                .with_max_runs(args.max_runs)
+                .with_run_queue(args.run_queue),
         );
         let shutdown = CancellationToken::new();
         let interrupt = shutdown.clone();

@@ -11,7 +11,15 @@
 //! - JSON that is not one JSON-RPC 2.0 message (a batch, `jsonrpc` other than `"2.0"`, no
 //!   `method`, a message rmcp cannot decode): `400`, `-32600`;
 //! - a `DELETE` naming a session that does not exist (or was already deleted): `404`,
-//!   `-32001` (the code other MCP servers use for an unknown session).
+//!   `-32001` (the code other MCP servers use for an unknown session); one of a live
+//!   session ends it and is `204` (rmcp's `202` is not an answer the transport's clients
+//!   expect);
+//! - an `Origin` that is not a loopback origin (the transport requires servers to validate
+//!   it): `403`, `-32600`, before anything is read;
+//! - a JSON body that does not arrive within the body timeout: `408`, `-32600`, and
+//!   `Connection: close`;
+//! - an `initialize` opening a session past the session cap: `503`, `-32000`, naming the
+//!   cap.
 //!
 //! Everything else goes to rmcp unchanged (a `POST` whose `Content-Type` is not JSON gets
 //! rmcp's `415`, as the transport requires). The guard never reaches a session: a
@@ -21,6 +29,7 @@
 //! interpret valid messages (rmcp and the session handler do).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
@@ -35,6 +44,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use serde_json::Value;
 
 use super::envelope;
+use super::listen::{Counted, SERVER_BUSY};
 
 /// The largest request body accepted by default, in bytes (4 MiB). A `run_code` program
 /// is at most [`MAX_PROGRAM_BYTES`](crate::runtime::MAX_PROGRAM_BYTES) (512 KiB); even
@@ -87,22 +97,154 @@ fn host_allowed(request: &Request) -> bool {
         .any(|allowed| allowed.trim_matches('[').trim_matches(']') == host)
 }
 
-/// What the guard needs: the body limit and the sessions (to know a `DELETE`'s).
+/// Whether the request's `Origin` is absent or a loopback origin (`http` or `https`, a
+/// host in [`ALLOWED_HOSTS`], any port): the transport requires servers to validate it and
+/// answer an invalid one `403`. `null` and anything unparsable are foreign.
+fn origin_allowed(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let Some(uri) = origin
+        .to_str()
+        .ok()
+        .and_then(|origin| axum::http::Uri::try_from(origin.trim()).ok())
+    else {
+        return false;
+    };
+    let web = matches!(uri.scheme_str(), Some("http" | "https"));
+    let path_free = matches!(uri.path(), "" | "/") && uri.query().is_none();
+    let Some(authority) = uri.authority() else {
+        return false;
+    };
+    if !web || !path_free || authority.as_str().contains('@') {
+        return false;
+    }
+    let host = authority
+        .host()
+        .trim_matches('[')
+        .trim_matches(']')
+        .to_ascii_lowercase();
+    ALLOWED_HOSTS
+        .iter()
+        .any(|allowed| allowed.trim_matches('[').trim_matches(']') == host)
+}
+
+/// What the guard needs: the body limit and timeout, the session cap and the sessions (to
+/// count them and to know a `DELETE`'s).
 #[derive(Clone)]
 pub(crate) struct Guard {
     pub(crate) max_body_bytes: usize,
+    pub(crate) body_timeout: Duration,
+    pub(crate) max_sessions: usize,
+    /// `initialize` requests between the cap check and their session's creation.
+    pub(crate) opening: Arc<AtomicUsize>,
     pub(crate) sessions: Arc<LocalSessionManager>,
 }
+
+/// A place under the session cap, held until the `initialize` was answered (its session
+/// then exists, or never will).
+struct Opening(Arc<AtomicUsize>);
+
+impl Drop for Opening {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl Guard {
+    /// A place for one more session, or the `503` naming the cap.
+    async fn open_session(&self, id: Value) -> Result<Opening, Response> {
+        let opening = Opening(self.opening.clone());
+        let before = self.opening.fetch_add(1, Ordering::AcqRel);
+        let existing = self.sessions.sessions.read().await.len();
+        if existing + before < self.max_sessions {
+            return Ok(opening);
+        }
+        drop(opening);
+        if let Some(count) = SESSIONS_REFUSED.bump() {
+            tracing::warn!(
+                cap = self.max_sessions,
+                count,
+                "MCP sessions refused: the session cap is reached"
+            );
+        }
+        let mut response = rpc_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            id,
+            SERVER_BUSY,
+            format!(
+                "Server busy: the server has reached its cap of {} MCP sessions (`--max-sessions`); end an unused session with DELETE, or retry after idle sessions expire",
+                self.max_sessions
+            ),
+        );
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+        Err(response)
+    }
+}
+
+/// Sessions refused at the cap (for counted warnings).
+static SESSIONS_REFUSED: Counted = Counted::new();
+
+/// Bodies that did not arrive in time (for counted warnings).
+static SLOW_BODIES: Counted = Counted::new();
 
 /// The middleware: answers the edges itself, passes everything else to `next` (rmcp).
 pub(crate) async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> Response {
     if !host_allowed(&request) {
         return next.run(request).await;
     }
+    if !origin_allowed(request.headers()) {
+        let origin = request
+            .headers()
+            .get(header::ORIGIN)
+            .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
+            .unwrap_or_default();
+        return rpc_error(
+            StatusCode::FORBIDDEN,
+            Value::Null,
+            envelope::INVALID_REQUEST,
+            format!(
+                "Forbidden: the Origin `{origin}` is not a loopback origin; this server answers pages served from localhost, 127.0.0.1 or [::1] only (and clients that send no Origin)"
+            ),
+        );
+    }
     if request.method() == Method::POST && has_json_content_type(request.headers()) {
-        return match read_message(&guard, request).await {
-            Ok(request) => next.run(request).await,
-            Err(response) => response,
+        let read = tokio::time::timeout(guard.body_timeout, read_message(&guard, request)).await;
+        return match read {
+            Ok(Ok((request, None))) => next.run(request).await,
+            Ok(Ok((request, Some(id)))) => match guard.open_session(id).await {
+                Ok(opening) => {
+                    let response = next.run(request).await;
+                    drop(opening);
+                    response
+                }
+                Err(response) => response,
+            },
+            Ok(Err(response)) => response,
+            Err(_) => {
+                if let Some(count) = SLOW_BODIES.bump() {
+                    tracing::warn!(
+                        timeout_ms = guard.body_timeout.as_millis() as u64,
+                        count,
+                        "HTTP request bodies too slow: answered 408 and closed"
+                    );
+                }
+                let mut response = rpc_error(
+                    StatusCode::REQUEST_TIMEOUT,
+                    Value::Null,
+                    envelope::INVALID_REQUEST,
+                    format!(
+                        "Request Timeout: the request body did not arrive within {} ms (`--body-timeout`); send the whole body at once",
+                        guard.body_timeout.as_millis()
+                    ),
+                );
+                response
+                    .headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                response
+            }
         };
     }
     if request.method() == Method::DELETE
@@ -125,6 +267,16 @@ pub(crate) async fn guard(State(guard): State<Guard>, request: Request, next: Ne
             Ok(true) => {}
             Err(err) => tracing::warn!(error = %err, "cannot look up an MCP session"),
         }
+        let mut response = next.run(request).await;
+        // rmcp answers a closed session `202`; the transport's clients expect 200 or 204
+        // (the Python SDK warns on anything else).
+        if response.status() == StatusCode::ACCEPTED {
+            *response.status_mut() = StatusCode::NO_CONTENT;
+            response.headers_mut().remove(header::CONTENT_TYPE);
+            response.headers_mut().remove(header::CONTENT_LENGTH);
+            *response.body_mut() = Body::empty();
+        }
+        return response;
     }
     next.run(request).await
 }
@@ -141,8 +293,12 @@ fn has_json_content_type(headers: &HeaderMap) -> bool {
 }
 
 /// Reads the body within the limit and checks it is one JSON-RPC 2.0 message rmcp can
-/// decode; the request rebuilt with the same body, or the error response.
-async fn read_message(guard: &Guard, request: Request) -> Result<Request, Response> {
+/// decode; the request rebuilt with the same body (and the id of an `initialize` that
+/// opens a session), or the error response.
+async fn read_message(
+    guard: &Guard,
+    request: Request,
+) -> Result<(Request, Option<Value>), Response> {
     let limit = guard.max_body_bytes;
     let (parts, body) = request.into_parts();
     let declared = parts
@@ -192,9 +348,12 @@ async fn read_message(guard: &Guard, request: Request) -> Result<Request, Respon
             &format!("the message is not a JSON-RPC message MCP defines ({err})"),
         ));
     }
-    Ok(Request::from_parts(
-        parts,
-        Body::from(Bytes::from(collected)),
+    let opens = !parts.headers.contains_key(SESSION_HEADER)
+        && value.get("method").and_then(Value::as_str) == Some("initialize");
+    let opens = opens.then(|| value.get("id").cloned().unwrap_or(Value::Null));
+    Ok((
+        Request::from_parts(parts, Body::from(Bytes::from(collected))),
+        opens,
     ))
 }
 
@@ -273,6 +432,36 @@ mod tests {
         let call = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
             "params": {"name": "run_code", "arguments": {"code": program, "description": "largest"}}});
         assert!(call.to_string().len() < DEFAULT_MAX_BODY_BYTES);
+    }
+
+    #[test]
+    fn only_absent_and_loopback_origins_are_allowed() {
+        let with = |value: &'static str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::ORIGIN, HeaderValue::from_static(value));
+            origin_allowed(&headers)
+        };
+        assert!(origin_allowed(&HeaderMap::new()));
+        for allowed in [
+            "http://localhost",
+            "http://127.0.0.1:8931",
+            "https://LOCALHOST:3000",
+            "http://[::1]:80",
+        ] {
+            assert!(with(allowed), "{allowed}");
+        }
+        for refused in [
+            "null",
+            "http://attacker.example",
+            "http://localhost.attacker.example",
+            "http://x@localhost",
+            "file://localhost",
+            "http://localhost/path",
+            "localhost",
+            "",
+        ] {
+            assert!(!with(refused), "{refused}");
+        }
     }
 
     #[test]

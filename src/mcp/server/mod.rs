@@ -10,9 +10,12 @@
 //!   `notifications/tools/list_changed`.
 //! - `stdio`: the line filter in front of rmcp's stdio transport (JSON-RPC errors for
 //!   lines that are not messages; one writer of standard output).
+//! - `listen`: the HTTP listener (the connection cap, the header read timeout).
 //! - `http`: the guard in front of rmcp's streamable HTTP service (JSON-RPC errors with
-//!   the right status for bodies that are not one message or are over the limit, `404`
-//!   for a `DELETE` of an unknown session).
+//!   the right status for bodies that are not one message, over the limit or too slow,
+//!   a foreign `Origin`, the session cap, `404` for a `DELETE` of an unknown session and
+//!   `204` for one of a live session).
+//! - `runs`: the cap on concurrent calls across the server, with its bounded queue.
 //! - `envelope`: what both transports accept as one JSON-RPC 2.0 message.
 //! - [`approval`]: the [`ApprovalService`](crate::registry::ApprovalService) that answers
 //!   the `ask` policy by MCP elicitation, bounded in time.
@@ -27,6 +30,8 @@
 mod approval;
 mod envelope;
 mod http;
+mod listen;
+mod runs;
 mod session;
 mod stdio;
 
@@ -88,6 +93,27 @@ impl ServeError {
     }
 }
 
+/// How long a connection may take to send a request's line and headers by default.
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a request body may take to arrive by default.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How many HTTP connections may be open at once by default.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
+
+/// How many HTTP sessions may exist at once by default.
+pub const DEFAULT_MAX_SESSIONS: usize = 128;
+
+/// How long an HTTP session may stay idle before it is closed by default (rmcp's).
+pub const DEFAULT_SESSION_IDLE: Duration = Duration::from_secs(300);
+
+/// How many calls may run at once across the server by default.
+pub const DEFAULT_MAX_RUNS: usize = 8;
+
+/// How many calls may wait for a run slot by default.
+pub const DEFAULT_RUN_QUEUE: usize = 64;
+
 /// Settings of the server.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -98,6 +124,22 @@ pub struct ServeOptions {
     /// The largest request body the HTTP endpoint accepts, in bytes
     /// ([`DEFAULT_MAX_BODY_BYTES`] by default); a larger one is answered `413`.
     pub max_body_bytes: usize,
+    /// How long an HTTP connection may take to send a request's line and headers (also
+    /// the longest idle time between kept-alive requests) before it is closed.
+    pub header_timeout: Duration,
+    /// How long a request body may take to arrive; a slower one is answered `408` and its
+    /// connection closed.
+    pub body_timeout: Duration,
+    /// How many HTTP connections may be open at once; one more is answered `503`.
+    pub max_connections: usize,
+    /// How many HTTP sessions may exist at once; an `initialize` past it is `503`.
+    pub max_sessions: usize,
+    /// How long an HTTP session may stay idle before it is closed.
+    pub session_idle: Duration,
+    /// How many `tools/call`s may run at once across the server.
+    pub max_runs: usize,
+    /// How many `tools/call`s may wait for a run slot; one more is refused as busy.
+    pub run_queue: usize,
 }
 
 impl ServeOptions {
@@ -112,6 +154,48 @@ impl ServeOptions {
         self.max_body_bytes = bytes;
         self
     }
+
+    /// The same options with another header read timeout.
+    pub fn with_header_timeout(mut self, timeout: Duration) -> Self {
+        self.header_timeout = timeout;
+        self
+    }
+
+    /// The same options with another body read timeout.
+    pub fn with_body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = timeout;
+        self
+    }
+
+    /// The same options with another cap on open HTTP connections (at least 1).
+    pub fn with_max_connections(mut self, connections: usize) -> Self {
+        self.max_connections = connections.max(1);
+        self
+    }
+
+    /// The same options with another cap on HTTP sessions (at least 1).
+    pub fn with_max_sessions(mut self, sessions: usize) -> Self {
+        self.max_sessions = sessions.max(1);
+        self
+    }
+
+    /// The same options with another idle expiry of HTTP sessions.
+    pub fn with_session_idle(mut self, idle: Duration) -> Self {
+        self.session_idle = idle;
+        self
+    }
+
+    /// The same options with another cap on concurrent calls (at least 1).
+    pub fn with_max_runs(mut self, runs: usize) -> Self {
+        self.max_runs = runs.max(1);
+        self
+    }
+
+    /// The same options with another length of the queue of calls waiting for a slot.
+    pub fn with_run_queue(mut self, queue: usize) -> Self {
+        self.run_queue = queue;
+        self
+    }
 }
 
 impl Default for ServeOptions {
@@ -119,6 +203,13 @@ impl Default for ServeOptions {
         ServeOptions {
             approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            session_idle: DEFAULT_SESSION_IDLE,
+            max_runs: DEFAULT_MAX_RUNS,
+            run_queue: DEFAULT_RUN_QUEUE,
         }
     }
 }
@@ -130,7 +221,8 @@ pub struct McpServer {
     registry: Registry,
     approvals: Arc<ElicitationApprovals>,
     sessions: Arc<AtomicU64>,
-    max_body_bytes: usize,
+    runs: Arc<runs::RunGate>,
+    options: ServeOptions,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -149,14 +241,20 @@ impl McpServer {
             registry,
             approvals,
             sessions: Arc::new(AtomicU64::new(1)),
-            max_body_bytes: options.max_body_bytes,
+            runs: Arc::new(runs::RunGate::new(options.max_runs, options.run_queue)),
+            options,
         }
     }
 
     /// The handler of a new MCP session (its own agent scope).
     pub fn session(&self) -> Result<SessionHandler, crate::Error> {
         let number = self.sessions.fetch_add(1, Ordering::Relaxed);
-        SessionHandler::new(self.registry.clone(), self.approvals.clone(), number)
+        SessionHandler::new(
+            self.registry.clone(),
+            self.approvals.clone(),
+            self.runs.clone(),
+            number,
+        )
     }
 
     /// Serves one client over standard input and output until the client closes the
@@ -262,12 +360,14 @@ impl HttpServer {
     /// Serves until `shutdown` fires.
     pub async fn serve(self, shutdown: CancellationToken) -> Result<(), ServeError> {
         let server = self.server.clone();
-        let max_body_bytes = server.max_body_bytes;
+        let options = server.options.clone();
         let config = StreamableHttpServerConfig::default()
             .with_cancellation_token(shutdown.child_token())
             .with_allowed_hosts(http::ALLOWED_HOSTS)
-            .with_max_request_body_bytes(max_body_bytes);
-        let sessions = Arc::new(LocalSessionManager::default());
+            .with_max_request_body_bytes(options.max_body_bytes);
+        let mut sessions = LocalSessionManager::default();
+        sessions.session_config.keep_alive = Some(options.session_idle);
+        let sessions = Arc::new(sessions);
         let service = StreamableHttpService::new(
             move || {
                 server
@@ -278,15 +378,20 @@ impl HttpServer {
             config,
         );
         let guard = http::Guard {
-            max_body_bytes,
+            max_body_bytes: options.max_body_bytes,
+            body_timeout: options.body_timeout,
+            max_sessions: options.max_sessions,
+            opening: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
             sessions,
         };
         let router = axum::Router::new()
             .nest_service(HTTP_PATH, service)
             .layer(axum::middleware::from_fn_with_state(guard, http::guard));
-        axum::serve(self.listener, router)
-            .with_graceful_shutdown(async move { shutdown.cancelled().await })
-            .await
-            .map_err(|err| ServeError::Transport(err.to_string()))
+        let limits = listen::ConnectionLimits {
+            max_connections: options.max_connections,
+            header_timeout: options.header_timeout,
+        };
+        listen::serve(self.listener, router, limits, shutdown).await;
+        Ok(())
     }
 }

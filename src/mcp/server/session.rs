@@ -16,6 +16,9 @@
 //!   `tools/call`) whose params do not decode is `-32602 Invalid params`, saying what is
 //!   wrong (rmcp hands such a request over as a custom one, which would be `-32601`);
 //!   other unknown methods are `-32601 Method not found`.
+//! - Every `tools/call` first takes a slot of the server's run cap (`runs`): it waits in
+//!   the bounded queue, or is an `isError` result (`HOST_FAILED`, "the server is busy")
+//!   past it.
 //! - `notifications/cancelled` cancels the call's signal (rmcp cancels the request token).
 //! - A change of the registry's tool set that changes this session's list sends
 //!   `notifications/tools/list_changed`.
@@ -48,6 +51,7 @@ use crate::registry::{Disposer, Registry, Scope};
 use crate::tool::{ScopeId, ToolExecutionInput, ToolExecutionResult};
 
 use super::approval::{ElicitationApprovals, SessionLink};
+use super::runs::{Refused, RunGate};
 
 /// The server's name in `serverInfo`.
 pub const SERVER_NAME: &str = "codemode";
@@ -62,6 +66,7 @@ struct Session {
     /// The session scope's id.
     agent: ScopeId,
     approvals: Arc<ElicitationApprovals>,
+    runs: Arc<RunGate>,
     link: SessionLink,
     number: u64,
     changes: tokio::sync::watch::Receiver<u64>,
@@ -96,6 +101,7 @@ impl SessionHandler {
     pub(crate) fn new(
         registry: Registry,
         approvals: Arc<ElicitationApprovals>,
+        runs: Arc<RunGate>,
         number: u64,
     ) -> Result<Self, Error> {
         let scope = registry
@@ -116,6 +122,7 @@ impl SessionHandler {
                 scope,
                 agent,
                 approvals,
+                runs,
                 link,
                 number,
                 changes,
@@ -196,6 +203,22 @@ impl Session {
     ) -> CallToolResult {
         let name = request.name.to_string();
         let arguments = Value::Object(request.arguments.unwrap_or_default());
+        // A slot of the server's run cap first (or the queue, or a busy refusal).
+        let _slot = match self.runs.enter(&ctx.ct).await {
+            Ok(slot) => slot,
+            Err(refused) => {
+                let error = match refused {
+                    Refused::Busy(text) => Error::new(ErrorCode::HostFailed, text),
+                    Refused::Cancelled => Error::new(
+                        ErrorCode::AbortedBeforeDispatch,
+                        format!(
+                            "the call to `{name}` was cancelled while it waited for a run slot"
+                        ),
+                    ),
+                };
+                return to_call_result(&ToolExecutionResult::failure(error), false);
+            }
+        };
         let call_id = format!("mcp:{}:{}", self.number, ctx.id);
         self.link
             .in_flight

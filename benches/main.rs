@@ -1,7 +1,7 @@
 //! The benchmarks, one binary (each bench binary links the whole JS engine).
 //!
 //! Run with `cargo bench --bench codemode`; one group with `cargo bench --bench codemode -- validation`
-//! (or `-- pipeline`, `-- runtime`, `-- subcall`, `-- parallel`, `-- sdk`, `-- serve`,
+//! (or `-- pipeline`, `-- runtime`, `-- subcall`, `-- parallel`, `-- sdk`, `-- index`, `-- serve`,
 //! `-- leftovers`, `-- python`).
 
 // The manifest's rules are for the library's API; benchmark helpers are neither.
@@ -10,6 +10,7 @@
 use criterion::{criterion_group, criterion_main};
 
 mod floor;
+mod index;
 mod leftovers;
 mod parallel;
 mod pipeline;
@@ -27,6 +28,7 @@ criterion_group!(
     validation::bench,
     pipeline::bench,
     sdk::bench,
+    index::bench,
     runtime::bench,
     subcall::bench,
     parallel::bench,

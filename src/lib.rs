@@ -75,7 +75,8 @@
 //!   embedded JavaScript engine ([`runtime::js`]) and, with feature `python`, the confined
 //!   CPython workers (`runtime::python`).
 //! - [`code`]: Code Mode — modes, assembly, the SDK renderers, `run_code` and the bridge
-//!   that turns a program's calls into nested pipeline calls.
+//!   that turns a program's calls into nested pipeline calls; over `sdk_max_tokens`, the
+//!   compact tool index and `describe_tools`.
 //! - [`config`]: the configuration file, parsed and checked (nothing built or run).
 //! - [`mcp`] (feature `mcp`): MCP both ways — servers as tool sources, `codemode serve`,
 //!   and the wire mapping.

@@ -9,6 +9,7 @@ use crate::registry::Scope;
 use crate::runtime::Language;
 use crate::tool::{ToolDefinition, ToolSchema};
 
+use super::index::{DESCRIBE_TOOLS, IndexStep};
 use super::mode::{PresentationMode, ScopePresentation};
 use super::sdk::{SdkLanguage, SdkTool, render_sdk_section_within};
 use super::{CodeMode, RUN_CODE};
@@ -54,6 +55,9 @@ pub struct Assembly {
     /// The output schema each wire tool advertises (its declared one, or the one its source
     /// advertised), by name; the transport has none (its result is the run's text).
     pub outputs: std::collections::BTreeMap<String, JsonValue>,
+    /// The index step taken when the SDK was over `sdk_max_tokens` (the `tools:sdk`
+    /// section then carries the index and `describe_tools` is among the tools).
+    pub sdk_index: Option<IndexStep>,
 }
 
 impl Assembly {
@@ -171,9 +175,11 @@ pub fn assemble(scope: &Scope) -> Result<Assembly, Error> {
             tools: visible.iter().map(|t| t.schema().clone()).collect(),
             sections: Vec::new(),
             outputs: outputs(&visible),
+            sdk_index: None,
         });
     }
-    let Some(language) = CodeMode::of(scope.registry()).and_then(|code| code.language()) else {
+    let code = CodeMode::of(scope.registry());
+    let Some(language) = code.as_ref().and_then(|code| code.language()) else {
         return Err(Error::new(
             ErrorCode::InvalidConfig,
             format!(
@@ -197,15 +203,22 @@ pub fn assemble(scope: &Scope) -> Result<Assembly, Error> {
             "the code runtime did not provide `run_code`",
         )
     })?;
-    let sdk = PromptSection {
-        id: SDK_SECTION,
-        order: SDK_SECTION_ORDER,
-        // Schemas render as deep as the registry lets values nest.
-        text: render_sdk_section_within(
+    // The whole SDK, or the index when it is over the budget (schemas render as deep as
+    // the registry lets values nest).
+    let planned = code.as_ref().and_then(|code| code.sdk_plan(scope));
+    let sdk_index = planned.as_ref().and_then(|p| p.plan.step());
+    let text = match &planned {
+        Some(planned) => planned.plan.text().to_owned(),
+        None => render_sdk_section_within(
             sdk_language,
             &sdk_tools(scope),
             scope.registry().config().value_depth,
         ),
+    };
+    let sdk = PromptSection {
+        id: SDK_SECTION,
+        order: SDK_SECTION_ORDER,
+        text,
     };
     let (tools, sections) = if mode == PresentationMode::Code {
         let rule = PromptSection {
@@ -213,7 +226,14 @@ pub fn assemble(scope: &Scope) -> Result<Assembly, Error> {
             order: CODE_ONLY_SECTION_ORDER,
             text: CODE_ONLY_RULE.to_owned(),
         };
-        (vec![run_code.schema().clone()], vec![rule, sdk])
+        let mut tools = vec![run_code.schema().clone()];
+        if sdk_index.is_some()
+            && let Some(describe) = scope.get(DESCRIBE_TOOLS)
+        {
+            tools.push(describe.schema().clone());
+            tools.sort_by(|a, b| a.name.cmp(&b.name));
+        }
+        (tools, vec![rule, sdk])
     } else {
         (
             scope.visible().iter().map(|t| t.schema().clone()).collect(),
@@ -230,6 +250,7 @@ pub fn assemble(scope: &Scope) -> Result<Assembly, Error> {
         tools,
         sections,
         outputs,
+        sdk_index,
     })
 }
 
@@ -259,6 +280,7 @@ mod tests {
                 text: "the SDK".into(),
             }],
             outputs: Default::default(),
+            sdk_index: None,
         }
     }
 

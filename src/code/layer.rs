@@ -17,6 +17,8 @@ use crate::tool::{
     ScopeId, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult,
 };
 
+use super::describe::{self, PlanCache, Planned};
+use super::index::DESCRIBE_TOOLS;
 use super::mode::{PresentationMode, ScopePresentation};
 use super::record::{SubCallHooks, SubCallObserver, SubCallRecord};
 use super::{RUN_CODE, run_code};
@@ -29,6 +31,11 @@ pub struct CodeModeConfig {
     pub mode: PresentationMode,
     /// How many sub-calls of one program may overlap (default 10; 1 = serial).
     pub max_parallel_sub_calls: usize,
+    /// The budget of `run_code`'s whole description, in estimated tokens
+    /// ([`estimate_tokens`](super::estimate_tokens)); over it the SDK is replaced by a
+    /// compact index and `describe_tools` is offered ([`IndexStep`](super::IndexStep)).
+    /// `None` (the default): no budget, the whole SDK.
+    pub sdk_max_tokens: Option<usize>,
 }
 
 impl Default for CodeModeConfig {
@@ -36,6 +43,7 @@ impl Default for CodeModeConfig {
         CodeModeConfig {
             mode: PresentationMode::Native,
             max_parallel_sub_calls: 10,
+            sdk_max_tokens: None,
         }
     }
 }
@@ -53,13 +61,32 @@ impl CodeModeConfig {
         self
     }
 
-    /// Checks the values: `max_parallel_sub_calls` is a positive integer (at most 1024).
+    /// The same configuration with another budget for `run_code`'s description (`None`:
+    /// none).
+    pub fn with_sdk_max_tokens(mut self, budget: Option<usize>) -> Self {
+        self.sdk_max_tokens = budget;
+        self
+    }
+
+    /// Checks the values: `max_parallel_sub_calls` is a positive integer (at most 1024),
+    /// `sdk_max_tokens` at least [`MIN_SDK_MAX_TOKENS`](super::MIN_SDK_MAX_TOKENS).
     ///
     /// # Errors
     ///
-    /// [`ErrorCode::InvalidConfig`] when `max_parallel_sub_calls` is 0 or larger than 1024;
-    /// the message gives the value.
+    /// [`ErrorCode::InvalidConfig`] when `max_parallel_sub_calls` is 0 or larger than 1024,
+    /// or `sdk_max_tokens` is below the minimum; the message gives the value.
     pub fn validate(&self) -> Result<(), Error> {
+        if let Some(budget) = self.sdk_max_tokens
+            && budget < super::MIN_SDK_MAX_TOKENS
+        {
+            return Err(Error::new(
+                ErrorCode::InvalidConfig,
+                format!(
+                    "sdk_max_tokens must be at least {}, got {budget}",
+                    super::MIN_SDK_MAX_TOKENS
+                ),
+            ));
+        }
         if !(1..=1024).contains(&self.max_parallel_sub_calls) {
             return Err(Error::new(
                 ErrorCode::InvalidConfig,
@@ -126,6 +153,8 @@ pub struct ProgramRun {
 struct Runtime {
     language: Language,
     definition: Arc<ToolDefinition>,
+    /// `describe_tools`, offered where the SDK is replaced by the index.
+    describe: Arc<ToolDefinition>,
 }
 
 pub(super) struct Layer {
@@ -136,6 +165,7 @@ pub(super) struct Layer {
     /// Observers of single runs ([`CodeMode::run_program`]), by the scope they run for.
     runs: Mutex<HashMap<ScopeId, SubCallObserver>>,
     handles: Mutex<Vec<Disposer>>,
+    plans: PlanCache,
 }
 
 impl SubCallHooks for Layer {
@@ -166,28 +196,54 @@ impl Layer {
             .as_ref()
             .map(|runtime| runtime.definition.clone())
     }
+
+    /// `describe_tools`, when `scope` presents in a code mode and its SDK is over budget.
+    fn describe(&self, scope: &Scope) -> Option<Arc<ToolDefinition>> {
+        if scope.mode() == PresentationMode::Native || self.config.sdk_max_tokens.is_none() {
+            return None;
+        }
+        let (language, describe) = {
+            let runtime = self.runtime.read();
+            let runtime = runtime.as_ref()?;
+            (runtime.language, runtime.describe.clone())
+        };
+        let planned = self.plans.plan(scope, language, self.config.sdk_max_tokens);
+        planned.plan.step().map(|_| describe)
+    }
 }
 
 impl ToolProvider for Layer {
     fn reserved(&self) -> Vec<ReservedName> {
-        vec![ReservedName {
-            name: RUN_CODE.to_owned(),
-            what: "Code Mode's reserved transport".to_owned(),
-        }]
+        vec![
+            ReservedName {
+                name: RUN_CODE.to_owned(),
+                what: "Code Mode's reserved transport".to_owned(),
+            },
+            ReservedName {
+                name: DESCRIBE_TOOLS.to_owned(),
+                what: "Code Mode's tool that declares tools from the index".to_owned(),
+            },
+        ]
     }
 
     fn provide(&self, scope: &Scope, name: &str) -> Option<Arc<ToolDefinition>> {
-        (name == RUN_CODE).then(|| self.transport(scope)).flatten()
+        match name {
+            RUN_CODE => self.transport(scope),
+            DESCRIBE_TOOLS => self.describe(scope),
+            _ => None,
+        }
     }
 
     fn provided(&self, scope: &Scope) -> Vec<Arc<ToolDefinition>> {
-        self.transport(scope).into_iter().collect()
+        let transport = self.transport(scope);
+        let describe = transport.as_ref().and_then(|_| self.describe(scope));
+        transport.into_iter().chain(describe).collect()
     }
 
     fn admit(&self, scope: &Scope, execution: &ToolExecution) -> Result<(), Error> {
         let name = execution.name.as_str();
-        // A program cannot start another program.
-        if execution.parent.is_some() && name == RUN_CODE {
+        // A program cannot start another program, nor read declarations (the model does).
+        if execution.parent.is_some() && (name == RUN_CODE || name == DESCRIBE_TOOLS) {
             return Err(Error::new(
                 ErrorCode::UnknownTool,
                 format!("unknown tool `{name}`"),
@@ -195,7 +251,10 @@ impl ToolProvider for Layer {
         }
         // In pure Code Mode a model can only call run_code; every other tool is reached
         // from a program (a sub-call, which carries a parent).
-        if execution.parent.is_none() && name != RUN_CODE && scope.mode() == PresentationMode::Code
+        if execution.parent.is_none()
+            && name != RUN_CODE
+            && name != DESCRIBE_TOOLS
+            && scope.mode() == PresentationMode::Code
         {
             return Err(Error::new(
                 ErrorCode::UnknownTool,
@@ -300,6 +359,7 @@ impl CodeMode {
             observer: RwLock::new(None),
             runs: Mutex::new(HashMap::new()),
             handles: Mutex::new(Vec::new()),
+            plans: PlanCache::default(),
         });
         // A second installation that raced past the check above is refused here: one
         // provider per reserved name.
@@ -352,9 +412,11 @@ impl CodeMode {
             Arc::downgrade(&self.layer) as std::sync::Weak<dyn SubCallHooks>,
             runtime,
         )?);
+        let describe = Arc::new(describe::definition(self.layer.registry.clone(), language)?);
         *self.layer.runtime.write() = Some(Runtime {
             language,
             definition,
+            describe,
         });
         self.tools_changed();
         Ok(())
@@ -376,6 +438,17 @@ impl CodeMode {
     /// The language of the installed runtime, if any.
     pub fn language(&self) -> Option<Language> {
         self.layer.runtime.read().as_ref().map(|r| r.language)
+    }
+
+    /// What replaces `scope`'s SDK in `run_code`'s description (the whole SDK, or the index
+    /// over [`CodeModeConfig::sdk_max_tokens`]), when a runtime is set.
+    pub(crate) fn sdk_plan(&self, scope: &Scope) -> Option<Arc<Planned>> {
+        let language = self.language()?;
+        Some(
+            self.layer
+                .plans
+                .plan(scope, language, self.layer.config.sdk_max_tokens),
+        )
     }
 
     /// Installs an observer of every settled sub-call of every program (`None` removes it).

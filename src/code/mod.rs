@@ -15,6 +15,12 @@
 //!   `static_check` refuses it when it calls a tool the scope does not have (with the
 //!   nearest names), so no call before that one has a side effect.
 //! - [`output`]: the model-facing text of a run.
+//! - Tool sets of any size (`index`, `describe`, `rank`): over
+//!   [`CodeModeConfig::sdk_max_tokens`] the SDK in `run_code`'s description is replaced by
+//!   a compact index degrading in [`IndexStep`]s ([`estimate_tokens`] measures), and
+//!   `describe_tools` (beside `run_code`) returns the declarations of the tools a model
+//!   names or of a query's best matches (BM25 over names, sources, parameter names and
+//!   descriptions).
 //!
 //! This module owns what the model reads about its tools and the `run_code` transport. It
 //! uses the registry only through its public API (scopes, providers, the staged pipeline)
@@ -23,10 +29,13 @@
 
 pub mod assembly;
 mod bridge;
+mod describe;
 mod dispatch_log;
+mod index;
 mod layer;
 mod mode;
 pub mod output;
+mod rank;
 mod record;
 mod run_code;
 pub mod sdk;
@@ -34,6 +43,10 @@ mod static_check;
 
 pub use assembly::{Assembly, PromptSection, advertised_output, assemble, sdk_tools};
 pub use dispatch_log::{CodeDispatchLog, CodeLogNext, ScopeDispatchLog};
+pub use index::{
+    DESCRIBE_TOOLS, IndexStep, SdkPlan, SourcedTool, ToolIndex, estimate_tokens, first_sentence,
+    plan as plan_sdk,
+};
 pub use layer::{CodeMode, CodeModeConfig, Program, ProgramRun};
 pub use mode::{PresentationMode, ScopePresentation};
 pub use record::{SubCallObserver, SubCallRecord};
@@ -42,3 +55,7 @@ pub use run_code::run_code_description;
 /// The name of Code Mode's transport tool, reserved in every registry Code Mode is
 /// installed in.
 pub const RUN_CODE: &str = "run_code";
+
+/// The smallest accepted [`CodeModeConfig::sdk_max_tokens`]: below it not even the SDK's
+/// instructions and the smallest index step fit.
+pub const MIN_SDK_MAX_TOKENS: usize = 1_000;

@@ -4,6 +4,7 @@
 //! ```toml
 //! mode = "code"                  # native | code | both
 //! max_parallel_sub_calls = 10
+//! sdk_max_tokens = 10000         # optional: over it run_code's description carries an index
 //! [runtime]                      # every key optional
 //! language = "typescript"        # typescript | python (the code runtime and SDK flavor)
 //! compute_ms = 60000
@@ -61,6 +62,7 @@ use mcp::{McpServerConfig, RawMcpServer};
 struct RawConfig {
     mode: Option<Spanned<String>>,
     max_parallel_sub_calls: Option<Spanned<i64>>,
+    sdk_max_tokens: Option<Spanned<i64>>,
     runtime: Option<RawRuntime>,
     #[serde(default)]
     tools: EntryList<RawCommandTool>,
@@ -186,6 +188,9 @@ pub struct Config {
     pub mode: PresentationMode,
     /// How many sub-calls of one Code Mode program may overlap.
     pub max_parallel_sub_calls: usize,
+    /// The budget of `run_code`'s description in estimated tokens (`sdk_max_tokens`;
+    /// `None`: the whole SDK however large).
+    pub sdk_max_tokens: Option<usize>,
     /// The code runtime's budgets.
     pub engine: EngineConfig,
     /// The language Code Mode programs are written in (`[runtime] language`): it picks the
@@ -238,6 +243,7 @@ impl Config {
             base_dir: base_dir.into(),
             mode: PresentationMode::Native,
             max_parallel_sub_calls: 10,
+            sdk_max_tokens: None,
             engine: EngineConfig::default(),
             language: Language::TypeScript,
             allow_unconfined: false,
@@ -262,7 +268,7 @@ impl Config {
 
     /// Checks configuration `text` that came from `path`. The keys are checked one at a
     /// time, in this order, and the first problem is the error: `mode`,
-    /// `max_parallel_sub_calls`, `[runtime]`, `[[tools]]`, `[builtin]`, `[[mcp]]`, then
+    /// `max_parallel_sub_calls`, `sdk_max_tokens`, `[runtime]`, `[[tools]]`, `[builtin]`, `[[mcp]]`, then
     /// `[policy]` (which overrides a tool's own `policy`).
     pub fn parse(text: &str, path: &Path) -> Result<Config, Error> {
         let shown = path.display().to_string();
@@ -278,6 +284,7 @@ impl Config {
         config.path = Some(path.to_path_buf());
         config.apply_mode(&place, raw.mode)?;
         config.apply_max_parallel_sub_calls(&place, raw.max_parallel_sub_calls)?;
+        config.apply_sdk_max_tokens(&place, raw.sdk_max_tokens)?;
         config.apply_runtime(&place, raw.runtime)?;
         config.apply_tools(&place, raw.tools.0)?;
         config.apply_builtin(&place, raw.builtin)?;
@@ -316,6 +323,23 @@ impl Config {
                 .validate()
                 .map_err(|err| place.error(limit.span(), err.message()))?;
             self.max_parallel_sub_calls = value;
+        }
+        Ok(())
+    }
+
+    /// `sdk_max_tokens`: a budget Code Mode's own rules accept.
+    fn apply_sdk_max_tokens(
+        &mut self,
+        place: &Place<'_>,
+        budget: Option<Spanned<i64>>,
+    ) -> Result<(), Error> {
+        if let Some(budget) = budget {
+            let value = usize::try_from(*budget.get_ref()).unwrap_or(0);
+            CodeModeConfig::default()
+                .with_sdk_max_tokens(Some(value))
+                .validate()
+                .map_err(|err| place.error(budget.span(), err.message()))?;
+            self.sdk_max_tokens = Some(value);
         }
         Ok(())
     }
@@ -431,6 +455,7 @@ impl Config {
         CodeModeConfig::default()
             .with_mode(self.mode)
             .with_max_parallel_sub_calls(self.max_parallel_sub_calls)
+            .with_sdk_max_tokens(self.sdk_max_tokens)
     }
 }
 
@@ -611,6 +636,15 @@ policy = "allow"
         assert_eq!(
             err.message(),
             "dir/codemode.toml:1:8: mode must be `native`, `code` or `both`, got `fast`"
+        );
+        let config = parse("sdk_max_tokens = 10000\n").unwrap();
+        assert_eq!(config.code_mode_config().sdk_max_tokens, Some(10_000));
+        let err = parse("sdk_max_tokens = 10\n").unwrap_err();
+        assert!(
+            err.message().starts_with(
+                "dir/codemode.toml:1:18: sdk_max_tokens must be at least 1000, got 10"
+            ),
+            "{err}"
         );
         let err = parse("max_parallel_sub_calls = 0\n").unwrap_err();
         assert!(

@@ -2,6 +2,7 @@
 //! go through the registry's pipeline on the real engine.
 
 mod assembly;
+mod index;
 mod run_code;
 pub mod static_check;
 mod values;

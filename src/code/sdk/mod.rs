@@ -16,14 +16,10 @@
 //!
 //! **Depth.** Schemas render fully up to a [`DepthLimit`] of subschemas (the registry's, in
 //! prompt assembly; [`DepthLimit::DEFAULT`] for the functions without one); deeper parts
-//! are `unknown` / `Any` and listed by [`unknown_types`]. The
-//! walker and the writers recurse a few frames per level, so every entry point first
-//! works within 64 levels (`schema_view::SHALLOW_DEPTH`) on the caller's thread (nearly
-//! every schema fits, at no extra cost) and only when that limit decides anything does it
-//! all again, within the full limit, on a thread whose stack has room for it
-//! (`within_depth`: 24 KiB a level, three times the most measured in a debug build; one
-//! such pass at a time in the process). The caller's thread needs room for 64 levels
-//! (under 1 MiB in a debug build): within those assumptions no input overflows a stack.
+//! are `unknown` / `Any` and listed by [`unknown_types`]. The walker and the writers keep
+//! their own stacks on the heap, and the type model is copied, compared and dropped the same
+//! way, so a schema as deep as the limit renders on whatever thread calls, with no more
+//! stack than a shallow one.
 
 mod python;
 mod schema_view;
@@ -97,13 +93,8 @@ pub fn render_sdk_section_within(
     tools: &[SdkTool],
     depth: DepthLimit,
 ) -> String {
-    within_depth(depth, |limit| render_within(language, tools, limit))
-}
-
-/// [`render_sdk_section`] with subschemas nested at most `limit` deep; with whether the
-/// limit decided anything.
-fn render_within(language: SdkLanguage, tools: &[SdkTool], limit: usize) -> (String, bool) {
     use templates::{Piece, PythonBlock, TypeScriptBlock};
+    let limit = depth.get();
     let levels = schema_view::type_levels(limit);
     match language {
         SdkLanguage::TypeScript => {
@@ -112,12 +103,9 @@ fn render_within(language: SdkLanguage, tools: &[SdkTool], limit: usize) -> (Str
             // only at the end, so the members wait in their own buffers.
             let mut args = String::with_capacity(tools.len() * 768);
             let mut outputs = String::with_capacity(tools.len() * 128);
-            let mut limited = false;
             let model = schema_view::walk_tools(tools, limit, |aliases, tool| {
-                limited |=
-                    typescript::write_tool_members(&mut args, &mut outputs, aliases, &tool, levels);
+                typescript::write_tool_members(&mut args, &mut outputs, aliases, &tool, levels);
             });
-            limited |= model.depth_limited;
             let skeleton = templates::typescript(!model.aliases.is_empty());
             let mut out = String::with_capacity(
                 templates::fixed_len(skeleton) + args.len() + outputs.len() + 1024,
@@ -126,13 +114,13 @@ fn render_within(language: SdkLanguage, tools: &[SdkTool], limit: usize) -> (Str
                 match piece {
                     Piece::Text(text) => out.push_str(text),
                     Piece::Block(TypeScriptBlock::Aliases) => {
-                        limited |= typescript::write_alias_declarations(&mut out, &model, levels);
+                        typescript::write_alias_declarations(&mut out, &model, levels);
                     }
                     Piece::Block(TypeScriptBlock::Args) => out.push_str(&args),
                     Piece::Block(TypeScriptBlock::Outputs) => out.push_str(&outputs),
                 }
             }
-            (out, limited)
+            out
         }
         SdkLanguage::Python => {
             let model = schema_view::build_model(tools, limit);
@@ -152,7 +140,7 @@ fn render_within(language: SdkLanguage, tools: &[SdkTool], limit: usize) -> (Str
                     Piece::Block(PythonBlock::Methods) => out.push_str(&parts.methods),
                 }
             }
-            (out, model.depth_limited || parts.depth_limited)
+            out
         }
     }
 }
@@ -171,13 +159,10 @@ fn render_within(language: SdkLanguage, tools: &[SdkTool], limit: usize) -> (Str
 /// assert_eq!(json_schema_to_ts(&json!("not a schema")), "unknown");
 /// ```
 pub fn json_schema_to_ts(schema: &JsonValue) -> String {
-    within_depth(DepthLimit::DEFAULT, |limit| {
-        let (ty, model) = schema_view::build_single(schema, limit);
-        let mut writer =
-            typescript::TsWriter::inline(&model.aliases, schema_view::type_levels(limit));
-        let text = writer.expression(&ty, 0);
-        (text, model.depth_limited || writer.depth_limited)
-    })
+    let limit = DepthLimit::DEFAULT.get();
+    let (ty, model) = schema_view::build_single(schema, limit);
+    let mut writer = typescript::TsWriter::inline(&model.aliases, schema_view::type_levels(limit));
+    writer.expression(&ty, 0)
 }
 
 /// Where the SDK of `tools` says `unknown`: one entry per schema location that could not
@@ -198,57 +183,7 @@ pub fn unknown_types(tools: &[SdkTool]) -> Vec<String> {
 /// [`unknown_types`] for an SDK rendered up to `depth` levels of subschemas
 /// ([`render_sdk_section_within`]).
 pub fn unknown_types_within(tools: &[SdkTool], depth: DepthLimit) -> Vec<String> {
-    within_depth(depth, |limit| {
-        let model = schema_view::build_model(tools, limit);
-        (model.unknowns, model.depth_limited)
-    })
-}
-
-/// Stack a deep walk and its rendering may take per level of subschemas: three times the
-/// most measured in a debug build (about 8 KiB, for `patternProperties` nested 5,000
-/// deep; objects take 5 KiB, and a type written inline through a chain of references
-/// under 1 KiB per type level). A release build takes a fraction of that. Only the pages
-/// a walk touches are ever committed.
-const STACK_PER_LEVEL: usize = 24 << 10;
-
-/// Stack beyond the levels: the frames around the walk, and slack.
-const STACK_BASE: usize = 1 << 20;
-
-/// Runs `work` (which returns its result and whether the depth limit it was given
-/// decided anything) within [`SHALLOW_DEPTH`](schema_view::SHALLOW_DEPTH) on this thread;
-/// when the limit mattered, runs it again within `depth` on a thread with a stack for
-/// that depth. Should that thread not start (or fail), the
-/// shallow result stands: deep parts are `unknown`, as they say.
-fn within_depth<T: Send>(depth: DepthLimit, work: impl Fn(usize) -> (T, bool) + Sync) -> T {
-    let deep = depth.get();
-    let shallow = schema_view::SHALLOW_DEPTH.min(deep);
-    let (out, limited) = work(shallow);
-    if !limited || deep <= shallow {
-        return out;
-    }
-    // One deep pass at a time in the process: each reserves a stack sized for the limit
-    // (about 120 MiB of address space at the default), and sessions re-render on every
-    // change.
-    static DEEP_PASS: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
-    let _one_at_a_time = DEEP_PASS.lock();
-    let stack = deep
-        .saturating_mul(STACK_PER_LEVEL)
-        .saturating_add(STACK_BASE);
-    let work = &work;
-    let deep_out = std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("codemode-deep-sdk".to_owned())
-            .stack_size(stack)
-            .spawn_scoped(scope, move || work(deep).0)
-            .ok()
-            .and_then(|thread| thread.join().ok())
-    });
-    deep_out.unwrap_or_else(|| {
-        tracing::warn!(
-            "the SDK text of a schema deeper than {shallow} levels could not be rendered on a thread of its own; its deep parts are `unknown`"
-        );
-        out
-    })
+    schema_view::build_model(tools, depth.get()).unknowns
 }
 
 #[cfg(test)]
@@ -361,28 +296,30 @@ mod tests {
     }
 
     #[test]
-    fn shallow_schemas_never_leave_the_callers_thread() {
-        // The limit decided nothing: the first walk is the result.
-        let schema = nested(schema_view::SHALLOW_DEPTH - 1);
-        let calls = std::sync::atomic::AtomicUsize::new(0);
-        let text = within_depth(DepthLimit::DEFAULT, |limit| {
-            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let (ty, model) = schema_view::build_single(&schema, limit);
-            let levels = schema_view::type_levels(limit);
-            let mut writer = typescript::TsWriter::inline(&model.aliases, levels);
-            let text = writer.expression(&ty, 0);
-            (text, model.depth_limited || writer.depth_limited)
-        });
-        assert_eq!(calls.into_inner(), 1);
-        assert!(!text.contains("unknown"));
-        // One level more and the walk is done again, within the full limit.
-        let deeper = nested(schema_view::SHALLOW_DEPTH + 1);
-        assert!(
-            schema_view::build_single(&deeper, schema_view::SHALLOW_DEPTH)
-                .1
-                .depth_limited
-        );
-        assert!(!json_schema_to_ts(&deeper).contains("unknown"));
+    fn deep_schemas_render_on_a_small_stack() {
+        // The walk and the writers keep their own stacks (the deep pass once ran on a
+        // thread of its own, sized for the limit): a 256 KiB stack holds no recursion
+        // 5,000 levels deep.
+        std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(|| {
+                let depth = 5_000;
+                let tools = vec![tool(nested(depth))];
+                assert!(unknown_types(&tools).is_empty());
+                let ts = render_sdk_section(SdkLanguage::TypeScript, &tools);
+                assert_eq!(ts.matches("a: {").count(), depth - 1);
+                let py = render_sdk_section(SdkLanguage::Python, &tools);
+                assert_eq!(py.matches("(TypedDict):").count(), depth);
+                assert!(!json_schema_to_ts(&tools[0].parameters).contains("unknown"));
+                // Past the limit too: the rest is `unknown`, and nothing overflows.
+                let deeper = vec![tool(nested(crate::json::DEFAULT_MAX_DEPTH + 2))];
+                assert!(render_sdk_section(SdkLanguage::Python, &deeper).contains("    a: Any\n"));
+                dispose(tools);
+                dispose(deeper);
+            })
+            .expect("spawn")
+            .join()
+            .expect("rendered without overflowing");
     }
 
     #[test]

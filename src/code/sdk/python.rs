@@ -10,8 +10,8 @@
 //! This module owns Python syntax only; the fixed prose and skeleton live in the
 //! templates, the meaning of schema keywords in the schema walker.
 //!
-//! The writer recurses a few frames per level of a type, and a type nests at most a limit
-//! the caller gives (deeper parts are `Any`, and the parts say the limit was reached).
+//! The writer keeps its own stack of frames on the heap, so no depth of type reaches the
+//! thread's stack; a type nests at most a limit the caller gives (deeper parts are `Any`).
 //! Generated names stop growing at [`MAX_NAME_LEN`] characters (then a number tells them
 //! apart), so the text of a deeply nested type grows linearly with its depth.
 
@@ -43,8 +43,6 @@ pub(crate) struct PythonParts {
     pub definitions: String,
     /// The body of `class Tools(Protocol)`.
     pub methods: String,
-    /// Whether the depth limit cut anything.
-    pub depth_limited: bool,
 }
 
 /// The `typing` names the section may import, in the order they are listed (byte order).
@@ -115,40 +113,26 @@ impl<'m> Expr<'m> {
     }
 }
 
+/// Index into [`PyWriter::hints`].
+type HintId = usize;
+
 /// The name a nested `TypedDict` gets, built only when one is declared: most properties
-/// need no name, so the words are kept as a chain of borrowed parts until then.
-#[derive(Clone, Copy)]
-enum Hint<'h> {
-    /// A whole name (a tool stem, a `TypedDict`, an alias).
-    Name(&'h str),
-    /// Then a fixed word: `Args`, `Item`, `Value`, ...
-    Word(&'h Hint<'h>, &'static str),
-    /// Then the word of a property (`filter` -> `Filter`, `Field` when it has none).
-    Field(&'h Hint<'h>, &'h str),
-    /// Then `Option{n}`: the n-th (from 1) member of a union.
-    Option(&'h Hint<'h>, usize),
+/// need no name, so the words are kept as a chain (each part after its parent's) until
+/// then.
+struct HintNode<'m> {
+    parent: Option<HintId>,
+    part: HintPart<'m>,
 }
 
-impl Hint<'_> {
-    fn write(self, out: &mut String) {
-        match self {
-            Hint::Name(name) => out.push_str(name),
-            Hint::Word(parent, word) => {
-                parent.write(out);
-                out.push_str(word);
-            }
-            Hint::Field(parent, property) => {
-                parent.write(out);
-                let word = pascal_case(property);
-                out.push_str(if word.is_empty() { "Field" } else { &word });
-            }
-            Hint::Option(parent, n) => {
-                parent.write(out);
-                // Writing to a `String` cannot fail.
-                let _ = write!(out, "Option{n}");
-            }
-        }
-    }
+enum HintPart<'m> {
+    /// A whole name (a tool stem, a `TypedDict`, an alias).
+    Name(Cow<'m, str>),
+    /// A fixed word: `Args`, `Item`, `Value`, ...
+    Word(&'static str),
+    /// The word of a property (`filter` -> `Filter`, `Field` when it has none).
+    Field(&'m str),
+    /// `Option{n}`: the n-th (from 1) member of a union.
+    Option(usize),
 }
 
 /// A field of a `TypedDict`: a property of the model, and whether it is required (an
@@ -190,13 +174,75 @@ struct PyWriter<'m> {
     queue: VecDeque<AliasId>,
     imports: Imports,
     json_value: bool,
+    /// The names of the types being written (see [`HintNode`]); a stack: each frame owns
+    /// the nodes it adds.
+    hints: Vec<HintNode<'m>>,
     /// Scratch space for the name of a nested `TypedDict`.
     hint: String,
     /// How deep the type being written nests here, and how deep it may (in type levels,
     /// see `schema_view::type_levels`); deeper parts are `Any`.
     depth: usize,
     limit: usize,
-    depth_limited: bool,
+}
+
+/// A type being written whose parts are written next.
+enum Frame<'m> {
+    /// A type counted against the depth: leaving it leaves a level.
+    Level,
+    /// `list[...]` of the item's expression; the hints from `mark` on are the item's.
+    List {
+        mark: usize,
+    },
+    /// `dict[str, ...]` of the values' expression.
+    Dict {
+        mark: usize,
+    },
+    Union(Box<UnionFrame<'m>>),
+    TypedDict(Box<DictFrame<'m>>),
+}
+
+/// [`Frame::Union`]: a union's members (a tuple's items then its rest), literal members
+/// gathered into one `Literal[...]`.
+struct UnionFrame<'m> {
+    members: &'m [Ty<'m>],
+    rest: Option<&'m Ty<'m>>,
+    next: usize,
+    hint: HintId,
+    /// Whether objects get numbered names (there are several).
+    numbered: bool,
+    parts: Vec<Cow<'m, str>>,
+    literal_slot: Option<usize>,
+    /// `Literal[` and the distinct literal members so far, with where each one is.
+    literals: String,
+    literal_spans: Vec<(usize, usize)>,
+    forward: bool,
+    mark: usize,
+}
+
+/// [`Frame::TypedDict`]: a `TypedDict` whose fields' types are written one after another,
+/// then its declaration (after those of the types nested in it).
+struct DictFrame<'m> {
+    name: String,
+    properties: Vec<Field<'m, 'm>>,
+    doc: &'m str,
+    total: bool,
+    next: usize,
+    fields: Vec<(Qualifier, Expr<'m>)>,
+    /// The hint the fields are named after, the hints before it, and before the field
+    /// being written.
+    name_hint: HintId,
+    mark: usize,
+    field_mark: usize,
+}
+
+/// What the writer does next.
+enum Next<'m> {
+    /// Writes this type, named after this hint.
+    Expr(&'m Ty<'m>, HintId),
+    /// Starts this frame.
+    Start(Frame<'m>),
+    /// The type on top is written.
+    Done(Expr<'m>),
 }
 
 /// Renders the Python parts of a model; types nest at most `limit` type levels.
@@ -210,18 +256,21 @@ pub(crate) fn render<'m>(model: &'m SdkModel<'m>, limit: usize) -> PythonParts {
         queue: VecDeque::new(),
         imports: Imports::default(),
         json_value: false,
+        hints: Vec::new(),
         hint: String::new(),
         depth: 0,
         limit,
-        depth_limited: false,
     };
     writer.imports.insert(Import::Protocol);
     let mut methods = String::with_capacity(model.tools.len() * 128);
     let mut exotic = false;
     for tool in &model.tools {
-        let stem = Hint::Name(&tool.stem);
-        let args = writer.expr(&tool.args, Hint::Word(&stem, "Args"));
-        let output = writer.expr(&tool.output, Hint::Word(&stem, "Output"));
+        let stem = writer.hint_node(None, HintPart::Name(Cow::Borrowed(&tool.stem)));
+        let args = writer.hint_node(Some(stem), HintPart::Word("Args"));
+        let args = writer.run(Next::Expr(&tool.args, args));
+        let output = writer.hint_node(Some(stem), HintPart::Word("Output"));
+        let output = writer.run(Next::Expr(&tool.output, output));
+        writer.hints.truncate(stem);
         writer.drain_aliases();
         if is_python_attribute(tool.name) {
             methods.push_str("    async def ");
@@ -273,7 +322,6 @@ pub(crate) fn render<'m>(model: &'m SdkModel<'m>, limit: usize) -> PythonParts {
         json_value: writer.json_value,
         definitions: writer.definitions,
         methods,
-        depth_limited: writer.depth_limited,
     }
 }
 
@@ -298,11 +346,16 @@ impl<'m> PyWriter<'m> {
             _ => None,
         };
         match fields {
-            Some(fields) => self.typed_dict(&alias.name, &fields, &alias.doc),
+            Some(fields) => {
+                let dict = self.dict_frame(alias.name.clone(), fields, &alias.doc);
+                self.run(Next::Start(Frame::TypedDict(Box::new(dict))));
+            }
             None => {
                 // The alias owns its name; objects inside it are named after it.
-                let name = Hint::Name(&alias.name);
-                let expr = self.expr(&alias.ty, Hint::Word(&name, "Object"));
+                let name = self.hint_node(None, HintPart::Name(Cow::Borrowed(&alias.name)));
+                let hint = self.hint_node(Some(name), HintPart::Word("Object"));
+                let expr = self.run(Next::Expr(&alias.ty, hint));
+                self.hints.truncate(name);
                 self.imports.insert(Import::TypeAlias);
                 let out = &mut self.definitions;
                 push_comment(out, &alias.doc, "");
@@ -319,21 +372,63 @@ impl<'m> PyWriter<'m> {
         }
     }
 
-    fn expr(&mut self, ty: &Ty<'m>, hint: Hint<'_>) -> Expr<'m> {
-        if self.depth >= self.limit {
-            self.depth_limited = true;
-            self.imports.insert(Import::Any);
-            return Expr::plain("Any");
-        }
-        self.depth += 1;
-        let expr = self.expr_within(ty, hint);
-        self.depth -= 1;
-        expr
+    /// Adds a hint: `part` after `parent`'s.
+    fn hint_node(&mut self, parent: Option<HintId>, part: HintPart<'m>) -> HintId {
+        self.hints.push(HintNode { parent, part });
+        self.hints.len() - 1
     }
 
-    /// [`Self::expr`] within the depth limit.
-    fn expr_within(&mut self, ty: &Ty<'m>, hint: Hint<'_>) -> Expr<'m> {
-        match ty {
+    /// Appends the name `hint` stands for.
+    fn write_hint(&self, hint: HintId, out: &mut String) {
+        let mut chain = Vec::new();
+        let mut current = Some(hint);
+        while let Some(index) = current {
+            let Some(node) = self.hints.get(index) else {
+                break;
+            };
+            chain.push(index);
+            current = node.parent;
+        }
+        for &index in chain.iter().rev() {
+            match &self.hints[index].part {
+                HintPart::Name(name) => out.push_str(name),
+                HintPart::Word(word) => out.push_str(word),
+                HintPart::Field(property) => {
+                    let word = pascal_case(property);
+                    out.push_str(if word.is_empty() { "Field" } else { &word });
+                }
+                // Writing to a `String` cannot fail.
+                HintPart::Option(n) => {
+                    let _ = write!(out, "Option{n}");
+                }
+            }
+        }
+    }
+
+    /// Writes what `next` asks for, with a stack of frames of its own: no depth of type
+    /// reaches the thread's stack.
+    fn run(&mut self, mut next: Next<'m>) -> Expr<'m> {
+        let mut stack: Vec<Frame<'m>> = Vec::new();
+        loop {
+            next = match next {
+                Next::Expr(ty, hint) => self.enter(ty, hint, &mut stack),
+                Next::Start(frame) => self.resume(frame, None, &mut stack),
+                Next::Done(expr) => match stack.pop() {
+                    Some(frame) => self.resume(frame, Some(expr), &mut stack),
+                    None => return expr,
+                },
+            };
+        }
+    }
+
+    /// One type: `Any` past the depth limit, else its expression, or (one level deeper)
+    /// the frame that writes its parts.
+    fn enter(&mut self, ty: &'m Ty<'m>, hint: HintId, stack: &mut Vec<Frame<'m>>) -> Next<'m> {
+        if self.depth >= self.limit {
+            self.imports.insert(Import::Any);
+            return Next::Done(Expr::plain("Any"));
+        }
+        Next::Done(match ty {
             Ty::Unknown => {
                 self.imports.insert(Import::Any);
                 Expr::plain("Any")
@@ -348,40 +443,81 @@ impl<'m> PyWriter<'m> {
             Ty::Integer => Expr::plain("int"),
             Ty::Boolean => Expr::plain("bool"),
             Ty::Null => Expr::plain("None"),
-            Ty::Literal(_) => self.union(std::slice::from_ref(ty).iter(), hint),
+            Ty::Alias(id) => self.alias_ref(*id),
+            _ => {
+                self.depth += 1;
+                stack.push(Frame::Level);
+                return self.compound(ty, hint, stack);
+            }
+        })
+    }
+
+    /// A type of parts.
+    fn compound(&mut self, ty: &'m Ty<'m>, hint: HintId, stack: &mut Vec<Frame<'m>>) -> Next<'m> {
+        match ty {
+            Ty::Literal(_) => Next::Start(self.union(std::slice::from_ref(ty), None, hint)),
             Ty::Array(item) => {
-                let item = self.expr(item, Hint::Word(&hint, "Item"));
-                Expr {
-                    text: Cow::Owned(format!("list[{}]", item.text)),
-                    forward: item.forward,
-                }
+                let mark = self.hints.len();
+                let item_hint = self.hint_node(Some(hint), HintPart::Word("Item"));
+                stack.push(Frame::List { mark });
+                Next::Expr(item, item_hint)
             }
             Ty::Tuple(tuple) => {
                 // JSON arrays arrive as lists, so a tuple schema is a list of its item types
                 // (borrowed: a copy of each would cost time quadratic in the depth).
-                let members = tuple.items.iter().chain(tuple.rest.as_deref());
-                let item = if members.clone().next().is_none() {
+                if tuple.items.is_empty() && tuple.rest.is_none() {
                     self.imports.insert(Import::Never);
-                    Expr::plain("Never")
-                } else {
-                    self.union(members, Hint::Word(&hint, "Item"))
-                };
-                Expr {
-                    text: Cow::Owned(format!("list[{}]", item.text)),
-                    forward: item.forward,
+                    return Next::Done(Expr::plain("list[Never]"));
                 }
+                let mark = self.hints.len();
+                let item_hint = self.hint_node(Some(hint), HintPart::Word("Item"));
+                stack.push(Frame::List { mark });
+                Next::Start(self.union(&tuple.items, tuple.rest.as_deref(), item_hint))
             }
-            Ty::Object(object) => self.object(object, hint),
-            Ty::Union(members) => self.union(members.iter(), hint),
+            Ty::Object(object) => self.object(object, hint, stack),
+            Ty::Union(members) => Next::Start(self.union(members, None, hint)),
             Ty::Intersection(members) => match self.merge_objects(members) {
-                Some(fields) => self.named_dict(&fields, hint),
+                Some(fields) => self.named_dict(fields, hint),
                 None => match members.iter().find(|m| **m != Ty::Any) {
-                    Some(first) => self.expr(first, hint),
-                    None => self.json_value(),
+                    Some(first) => Next::Expr(first, hint),
+                    None => Next::Done(self.json_value()),
                 },
             },
-            Ty::Alias(id) => self.alias_ref(*id),
+            // Written by `enter`.
+            _ => {
+                self.imports.insert(Import::Any);
+                Next::Done(Expr::plain("Any"))
+            }
         }
+    }
+
+    /// Resumes `frame` now that what it asked for is written (`None`: it starts).
+    fn resume(
+        &mut self,
+        frame: Frame<'m>,
+        input: Option<Expr<'m>>,
+        stack: &mut Vec<Frame<'m>>,
+    ) -> Next<'m> {
+        match frame {
+            Frame::Level => {
+                self.depth -= 1;
+                Next::Done(input.unwrap_or_else(|| Expr::plain("Any")))
+            }
+            Frame::List { mark } => self.around(mark, input, "list["),
+            Frame::Dict { mark } => self.around(mark, input, "dict[str, "),
+            Frame::Union(union) => self.resume_union(union, input, stack),
+            Frame::TypedDict(dict) => self.resume_dict(dict, input, stack),
+        }
+    }
+
+    /// `open` + the expression written + `]`; the hints from `mark` on were its.
+    fn around(&mut self, mark: usize, input: Option<Expr<'m>>, open: &str) -> Next<'m> {
+        self.hints.truncate(mark);
+        let inner = input.unwrap_or_else(|| Expr::plain("Any"));
+        Next::Done(Expr {
+            text: Cow::Owned(format!("{open}{}]", inner.text)),
+            forward: inner.forward,
+        })
     }
 
     fn json_value(&mut self) -> Expr<'m> {
@@ -405,69 +541,105 @@ impl<'m> PyWriter<'m> {
         }
     }
 
-    /// A union; literal members are gathered into one `Literal[...]`.
-    fn union<'t>(
-        &mut self,
-        members: impl Iterator<Item = &'t Ty<'m>> + Clone,
-        hint: Hint<'_>,
-    ) -> Expr<'m>
-    where
-        'm: 't,
-    {
-        let mut parts: Vec<Cow<'m, str>> = Vec::new();
-        let mut literal_slot: Option<usize> = None;
-        // `Literal[` and the distinct literal members so far, with where each one is.
-        let mut literals = String::new();
-        let mut literal_spans: Vec<(usize, usize)> = Vec::new();
-        let mut forward = false;
+    /// The frame of a union of `members` (then `rest`), named after `hint`.
+    fn union(&self, members: &'m [Ty<'m>], rest: Option<&'m Ty<'m>>, hint: HintId) -> Frame<'m> {
         // Objects in a union get their own TypedDict; number them only when there are several.
         let named_members = members
-            .clone()
+            .iter()
+            .chain(rest)
             .filter(|m| {
                 matches!(m, Ty::Object(o) if !o.properties.is_empty())
                     || matches!(m, Ty::Intersection(_))
             })
             .count();
-        for (index, member) in members.enumerate() {
+        Frame::Union(Box::new(UnionFrame {
+            members,
+            rest,
+            next: 0,
+            hint,
+            numbered: named_members > 1,
+            parts: Vec::new(),
+            literal_slot: None,
+            literals: String::new(),
+            literal_spans: Vec::new(),
+            forward: false,
+            mark: self.hints.len(),
+        }))
+    }
+
+    fn resume_union(
+        &mut self,
+        mut union: Box<UnionFrame<'m>>,
+        input: Option<Expr<'m>>,
+        stack: &mut Vec<Frame<'m>>,
+    ) -> Next<'m> {
+        if let Some(expr) = input {
+            self.hints.truncate(union.mark);
+            union.forward |= expr.forward;
+            if !union.parts.contains(&expr.text) {
+                union.parts.push(expr.text);
+            }
+        }
+        loop {
+            let index = union.next;
+            let member = match union.members.get(index) {
+                Some(member) => member,
+                None if index == union.members.len() => match union.rest {
+                    Some(rest) => rest,
+                    None => break,
+                },
+                None => break,
+            };
+            union.next += 1;
             let text = match member {
                 Ty::Literal(value) if is_python_literal(value) => {
-                    if literal_slot.is_none() {
-                        literal_slot = Some(parts.len());
-                        parts.push(Cow::Borrowed(""));
-                        literals.push_str("Literal[");
+                    let union = &mut *union;
+                    if union.literal_slot.is_none() {
+                        union.literal_slot = Some(union.parts.len());
+                        union.parts.push(Cow::Borrowed(""));
+                        union.literals.push_str("Literal[");
                     }
-                    let before = literals.len();
-                    if !literal_spans.is_empty() {
-                        literals.push_str(", ");
+                    let before = union.literals.len();
+                    if !union.literal_spans.is_empty() {
+                        union.literals.push_str(", ");
                     }
-                    let start = literals.len();
-                    push_python_literal(&mut literals, value);
-                    let text = &literals[start..];
-                    let repeated = literal_spans
+                    let start = union.literals.len();
+                    push_python_literal(&mut union.literals, value);
+                    let text = &union.literals[start..];
+                    let repeated = union
+                        .literal_spans
                         .iter()
-                        .any(|&(from, to)| literals.get(from..to) == Some(text));
+                        .any(|&(from, to)| union.literals.get(from..to) == Some(text));
                     if repeated {
-                        literals.truncate(before);
+                        union.literals.truncate(before);
                     } else {
-                        literal_spans.push((start, literals.len()));
+                        union.literal_spans.push((start, union.literals.len()));
                     }
                     continue;
                 }
                 Ty::Literal(value) => self.literal_fallback(value),
                 member => {
-                    let expr = if named_members > 1 {
-                        self.expr(member, Hint::Option(&hint, index + 1))
+                    union.mark = self.hints.len();
+                    let hint = if union.numbered {
+                        self.hint_node(Some(union.hint), HintPart::Option(index + 1))
                     } else {
-                        self.expr(member, hint)
+                        union.hint
                     };
-                    forward |= expr.forward;
-                    expr.text
+                    stack.push(Frame::Union(union));
+                    return Next::Expr(member, hint);
                 }
             };
-            if !parts.contains(&text) {
-                parts.push(text);
+            if !union.parts.contains(&text) {
+                union.parts.push(text);
             }
         }
+        let UnionFrame {
+            mut parts,
+            literal_slot,
+            mut literals,
+            forward,
+            ..
+        } = *union;
         if let Some(slot) = literal_slot {
             self.imports.insert(Import::Literal);
             literals.push(']');
@@ -479,7 +651,7 @@ impl<'m> PyWriter<'m> {
             1 => parts.pop().unwrap_or_default(),
             _ => Cow::Owned(parts.join(" | ")),
         };
-        Expr { text, forward }
+        Next::Done(Expr { text, forward })
     }
 
     /// The Python type of a literal `Literal[...]` cannot hold.
@@ -499,34 +671,38 @@ impl<'m> PyWriter<'m> {
         })
     }
 
-    fn object(&mut self, object: &ObjectTy<'m>, hint: Hint<'_>) -> Expr<'m> {
+    fn object(
+        &mut self,
+        object: &'m ObjectTy<'m>,
+        hint: HintId,
+        stack: &mut Vec<Frame<'m>>,
+    ) -> Next<'m> {
         if object.properties.is_empty() {
             return match &object.extra {
                 Extra::Closed => {
                     self.imports.insert(Import::Never);
-                    Expr::plain("dict[str, Never]")
+                    Next::Done(Expr::plain("dict[str, Never]"))
                 }
                 Extra::Open => {
                     self.json_value = true;
-                    Expr::plain("dict[str, JsonValue]")
+                    Next::Done(Expr::plain("dict[str, JsonValue]"))
                 }
                 Extra::Typed(ty, _) => {
-                    let value = self.expr(ty, Hint::Word(&hint, "Value"));
-                    Expr {
-                        text: Cow::Owned(format!("dict[str, {}]", value.text)),
-                        forward: value.forward,
-                    }
+                    let mark = self.hints.len();
+                    let value = self.hint_node(Some(hint), HintPart::Word("Value"));
+                    stack.push(Frame::Dict { mark });
+                    Next::Expr(ty, value)
                 }
             };
         }
-        self.named_dict(&own_fields(object), hint)
+        self.named_dict(own_fields(object), hint)
     }
 
     /// A `TypedDict` of `fields` (not empty), named after `hint`.
-    fn named_dict(&mut self, fields: &[Field<'_, 'm>], hint: Hint<'_>) -> Expr<'m> {
+    fn named_dict(&mut self, fields: Vec<Field<'m, 'm>>, hint: HintId) -> Next<'m> {
         let mut base = std::mem::take(&mut self.hint);
         base.clear();
-        hint.write(&mut base);
+        self.write_hint(hint, &mut base);
         if base.len() > MAX_NAME_LEN {
             let mut end = MAX_NAME_LEN;
             while !base.is_char_boundary(end) {
@@ -536,24 +712,51 @@ impl<'m> PyWriter<'m> {
         }
         let name = self.names.claim(&base);
         self.hint = base;
-        self.typed_dict(&name, fields, "");
-        Expr {
-            text: Cow::Owned(name),
-            forward: false,
-        }
+        let dict = self.dict_frame(name, fields, "");
+        Next::Start(Frame::TypedDict(Box::new(dict)))
     }
 
-    /// Declares a `TypedDict` (nested ones first), class syntax when every key allows it.
-    fn typed_dict(&mut self, name: &str, properties: &[Field<'_, 'm>], doc: &str) {
+    /// The frame of a `TypedDict` named `name` of `properties`.
+    fn dict_frame(
+        &mut self,
+        name: String,
+        properties: Vec<Field<'m, 'm>>,
+        doc: &'m str,
+    ) -> DictFrame<'m> {
         self.imports.insert(Import::TypedDict);
         let required = properties.iter().filter(|(_, required)| *required).count();
         let optional = properties.len() - required;
-        // Mark the minority: `total=False` when most keys are optional.
-        let total = optional <= required;
-        let mut fields = Vec::with_capacity(properties.len());
-        for &(property, required) in properties {
-            let expr = self.expr(&property.ty, Hint::Field(&Hint::Name(name), property.name));
-            let qualifier = match (total, required) {
+        let mark = self.hints.len();
+        let name_hint = self.hint_node(None, HintPart::Name(Cow::Owned(name.clone())));
+        DictFrame {
+            name,
+            // Mark the minority: `total=False` when most keys are optional.
+            total: optional <= required,
+            fields: Vec::with_capacity(properties.len()),
+            properties,
+            doc,
+            next: 0,
+            name_hint,
+            mark,
+            field_mark: mark,
+        }
+    }
+
+    /// Each field's type, then the declaration (class syntax when every key allows it).
+    fn resume_dict(
+        &mut self,
+        mut dict: Box<DictFrame<'m>>,
+        input: Option<Expr<'m>>,
+        stack: &mut Vec<Frame<'m>>,
+    ) -> Next<'m> {
+        if let Some(expr) = input {
+            self.hints.truncate(dict.field_mark);
+            let required = dict
+                .next
+                .checked_sub(1)
+                .and_then(|index| dict.properties.get(index))
+                .is_some_and(|(_, required)| *required);
+            let qualifier = match (dict.total, required) {
                 (true, false) => {
                     self.imports.insert(Import::NotRequired);
                     Qualifier::NotRequired
@@ -564,8 +767,24 @@ impl<'m> PyWriter<'m> {
                 }
                 _ => Qualifier::None,
             };
-            fields.push((qualifier, expr));
+            dict.fields.push((qualifier, expr));
         }
+        if let Some(&(property, _)) = dict.properties.get(dict.next) {
+            dict.next += 1;
+            dict.field_mark = self.hints.len();
+            let hint = self.hint_node(Some(dict.name_hint), HintPart::Field(property.name));
+            stack.push(Frame::TypedDict(dict));
+            return Next::Expr(&property.ty, hint);
+        }
+        self.hints.truncate(dict.mark);
+        let DictFrame {
+            name,
+            properties,
+            doc,
+            total,
+            fields,
+            ..
+        } = *dict;
         let total_arg = if total { "" } else { ", total=False" };
         let class_syntax = properties
             .iter()
@@ -573,7 +792,7 @@ impl<'m> PyWriter<'m> {
         let out = &mut self.definitions;
         if class_syntax {
             out.push_str("class ");
-            out.push_str(name);
+            out.push_str(&name);
             out.push_str("(TypedDict");
             out.push_str(total_arg);
             out.push_str("):\n");
@@ -592,9 +811,9 @@ impl<'m> PyWriter<'m> {
             }
         } else {
             push_comment(out, doc, "");
-            out.push_str(name);
+            out.push_str(&name);
             out.push_str(" = TypedDict(");
-            push_string_literal(out, name);
+            push_string_literal(out, &name);
             out.push_str(", {\n");
             for ((property, _), (qualifier, expr)) in properties.iter().zip(&fields) {
                 push_comment(out, &property.doc, "    ");
@@ -610,6 +829,10 @@ impl<'m> PyWriter<'m> {
         }
         // Each declaration is followed by a blank line.
         out.push('\n');
+        Next::Done(Expr {
+            text: Cow::Owned(name),
+            forward: false,
+        })
     }
 
     /// `allOf` for Python: the properties of every object member (following aliases),

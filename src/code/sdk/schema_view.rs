@@ -7,10 +7,10 @@
 //! `additionalProperties`/`patternProperties`, literals, and the facts (bounds, formats,
 //! defaults, examples, deprecation) that go into documentation. It is total: anything it
 //! cannot read becomes [`Ty::Unknown`] and is reported with its location, never a panic.
-//! Recursion is bounded by the depth limit the caller gives (a subschema deeper than it
-//! is `unknown`; the model says when the limit was reached, see [`SdkModel::depth_limited`])
-//! and by a per-document work budget. The walk recurses a few frames per level of
-//! subschemas, so a caller gives a limit its stack has room for (see `super::within_depth`).
+//! The walk is bounded by the depth limit the caller gives (a subschema deeper than it is
+//! `unknown`) and by a per-document work budget. It keeps its own stack of frames on the
+//! heap, and the types it builds are copied, compared and dropped the same way, so no depth
+//! of schema reaches the thread's stack.
 //!
 //! It must not produce source text: spelling belongs to the renderers.
 
@@ -22,10 +22,6 @@ use crate::json::JsonValue;
 
 use super::SdkTool;
 use super::text::{NameRegistry, one_line, one_line_owned, pascal_case, string_literal};
-
-/// The depth limit of walks on the caller's thread: a schema that nests deeper is walked
-/// again, with the full limit, on a thread with room (see `super::within_depth`).
-pub(crate) const SHALLOW_DEPTH: usize = 64;
 
 /// How deep a type of a walk within `limit` subschema levels may nest, in type levels
 /// (what the renderers count): one level of subschemas adds at most four (`nullable`'s
@@ -42,8 +38,9 @@ const DOCUMENT_BUDGET: usize = 50_000;
 /// Index into [`SdkModel::aliases`].
 pub(crate) type AliasId = usize;
 
-/// The type of a value, as far as a schema says.
-#[derive(Debug, Clone, PartialEq)]
+/// The type of a value, as far as a schema says. A type may nest as deep as its schema:
+/// it is copied, compared and dropped with a heap stack, never by recursion.
+#[derive(Debug)]
 pub(crate) enum Ty<'a> {
     /// The schema could not be read (malformed, or a construct no type expresses).
     Unknown,
@@ -66,6 +63,209 @@ pub(crate) enum Ty<'a> {
     Intersection(Vec<Ty<'a>>),
     /// A named alias (a `$ref` target).
     Alias(AliasId),
+}
+
+impl<'a> Ty<'a> {
+    /// Whether the type holds other types.
+    fn is_container(&self) -> bool {
+        matches!(
+            self,
+            Ty::Array(_) | Ty::Tuple(_) | Ty::Object(_) | Ty::Union(_) | Ty::Intersection(_)
+        )
+    }
+
+    /// The `index`-th type this one holds: an array's item, a tuple's items then its rest,
+    /// an object's property types then its extra keys' type, a union's or intersection's
+    /// members.
+    fn child(&self, index: usize) -> Option<&Ty<'a>> {
+        match self {
+            Ty::Array(item) => (index == 0).then_some(&**item),
+            Ty::Tuple(tuple) => tuple
+                .items
+                .get(index)
+                .or_else(|| tuple.rest.as_deref().filter(|_| index == tuple.items.len())),
+            Ty::Object(object) => object
+                .properties
+                .get(index)
+                .map(|property| &property.ty)
+                .or_else(|| match &object.extra {
+                    Extra::Typed(ty, _) if index == object.properties.len() => Some(&**ty),
+                    _ => None,
+                }),
+            Ty::Union(members) | Ty::Intersection(members) => members.get(index),
+            _ => None,
+        }
+    }
+
+    /// Calls `f` on each type this one holds (in [`Self::child`]'s order).
+    fn children_mut(&mut self, mut f: impl FnMut(&mut Ty<'a>)) {
+        match self {
+            Ty::Array(item) => f(item),
+            Ty::Tuple(tuple) => {
+                tuple.items.iter_mut().for_each(&mut f);
+                if let Some(rest) = &mut tuple.rest {
+                    f(rest);
+                }
+            }
+            Ty::Object(object) => {
+                for property in &mut object.properties {
+                    f(&mut property.ty);
+                }
+                if let Extra::Typed(ty, _) = &mut object.extra {
+                    f(ty);
+                }
+            }
+            Ty::Union(members) | Ty::Intersection(members) => members.iter_mut().for_each(f),
+            _ => {}
+        }
+    }
+
+    /// A copy of this type around `children` (copies of the types it holds, in order).
+    fn with_children(&self, children: Vec<Ty<'a>>) -> Ty<'a> {
+        let mut children = children.into_iter();
+        let mut next = || children.next().unwrap_or(Ty::Unknown);
+        match self {
+            Ty::Unknown => Ty::Unknown,
+            Ty::Any => Ty::Any,
+            Ty::Never => Ty::Never,
+            Ty::String => Ty::String,
+            Ty::Number => Ty::Number,
+            Ty::Integer => Ty::Integer,
+            Ty::Boolean => Ty::Boolean,
+            Ty::Null => Ty::Null,
+            Ty::Literal(value) => Ty::Literal(value),
+            Ty::Alias(id) => Ty::Alias(*id),
+            Ty::Array(_) => Ty::Array(Box::new(next())),
+            Ty::Tuple(tuple) => Ty::Tuple(TupleTy {
+                items: tuple.items.iter().map(|_| next()).collect(),
+                required: tuple.required,
+                rest: tuple.rest.as_ref().map(|_| Box::new(next())),
+            }),
+            Ty::Object(object) => Ty::Object(ObjectTy {
+                properties: object
+                    .properties
+                    .iter()
+                    .map(|property| Property {
+                        name: property.name,
+                        ty: next(),
+                        required: property.required,
+                        doc: property.doc.clone(),
+                    })
+                    .collect(),
+                extra: match &object.extra {
+                    Extra::Closed => Extra::Closed,
+                    Extra::Open => Extra::Open,
+                    Extra::Typed(_, doc) => Extra::Typed(Box::new(next()), doc.clone()),
+                },
+            }),
+            Ty::Union(members) => Ty::Union(members.iter().map(|_| next()).collect()),
+            Ty::Intersection(members) => Ty::Intersection(members.iter().map(|_| next()).collect()),
+        }
+    }
+
+    /// Whether this type and `other` agree but for the types they hold, and hold as many.
+    fn same_node(&self, other: &Ty<'a>) -> bool {
+        match (self, other) {
+            (Ty::Unknown, Ty::Unknown)
+            | (Ty::Any, Ty::Any)
+            | (Ty::Never, Ty::Never)
+            | (Ty::String, Ty::String)
+            | (Ty::Number, Ty::Number)
+            | (Ty::Integer, Ty::Integer)
+            | (Ty::Boolean, Ty::Boolean)
+            | (Ty::Null, Ty::Null)
+            | (Ty::Array(_), Ty::Array(_)) => true,
+            // Literals nest at most MAX_LITERAL_NESTING levels.
+            (Ty::Literal(a), Ty::Literal(b)) => a == b,
+            (Ty::Alias(a), Ty::Alias(b)) => a == b,
+            (Ty::Tuple(a), Ty::Tuple(b)) => {
+                a.items.len() == b.items.len()
+                    && a.required == b.required
+                    && a.rest.is_some() == b.rest.is_some()
+            }
+            (Ty::Object(a), Ty::Object(b)) => {
+                a.properties.len() == b.properties.len()
+                    && a.properties.iter().zip(&b.properties).all(|(a, b)| {
+                        a.name == b.name && a.required == b.required && a.doc == b.doc
+                    })
+                    && match (&a.extra, &b.extra) {
+                        (Extra::Closed, Extra::Closed) | (Extra::Open, Extra::Open) => true,
+                        (Extra::Typed(_, a), Extra::Typed(_, b)) => a == b,
+                        _ => false,
+                    }
+            }
+            (Ty::Union(a), Ty::Union(b)) | (Ty::Intersection(a), Ty::Intersection(b)) => {
+                a.len() == b.len()
+            }
+            _ => false,
+        }
+    }
+}
+
+impl<'a> Clone for Ty<'a> {
+    fn clone(&self) -> Self {
+        if !self.is_container() {
+            return self.with_children(Vec::new());
+        }
+        // Post-order: a type is copied once copies of the types it holds are made.
+        let mut open: Vec<(&Ty<'a>, Vec<Ty<'a>>)> = vec![(self, Vec::new())];
+        loop {
+            let Some((ty, copied)) = open.last().map(|(ty, done)| (*ty, done.len())) else {
+                return Ty::Unknown;
+            };
+            if let Some(child) = ty.child(copied) {
+                open.push((child, Vec::new()));
+                continue;
+            }
+            let Some((ty, children)) = open.pop() else {
+                continue;
+            };
+            let copy = ty.with_children(children);
+            match open.last_mut() {
+                Some((_, siblings)) => siblings.push(copy),
+                None => return copy,
+            }
+        }
+    }
+}
+
+impl<'a> PartialEq for Ty<'a> {
+    fn eq(&self, other: &Self) -> bool {
+        if !(self.is_container() && other.is_container()) {
+            return self.same_node(other);
+        }
+        let mut pending = vec![(self, other)];
+        while let Some((a, b)) = pending.pop() {
+            if !a.same_node(b) {
+                return false;
+            }
+            let mut index = 0;
+            while let (Some(x), Some(y)) = (a.child(index), b.child(index)) {
+                pending.push((x, y));
+                index += 1;
+            }
+        }
+        true
+    }
+}
+
+impl<'a> Drop for Ty<'a> {
+    fn drop(&mut self) {
+        // The types this one holds that hold others are moved out before it is freed, so
+        // freeing one never reaches another: a deep type is freed level by level.
+        fn take_nested<'a>(ty: &mut Ty<'a>, into: &mut Vec<Ty<'a>>) {
+            ty.children_mut(|child| {
+                if child.is_container() {
+                    into.push(std::mem::replace(child, Ty::Unknown));
+                }
+            });
+        }
+        let mut pending = Vec::new();
+        take_nested(self, &mut pending);
+        while let Some(mut ty) = pending.pop() {
+            take_nested(&mut ty, &mut pending);
+        }
+    }
 }
 
 /// `prefixItems` (or draft-04 tuple `items`): positional item types.
@@ -139,9 +339,6 @@ pub(crate) struct SdkModel<'a> {
     pub names: NameRegistry,
     /// Where a schema degraded to `unknown`, as `"tool" args#/json/pointer`.
     pub unknowns: Vec<String>,
-    /// Whether the depth limit decided anything: a subschema was deeper than it, or a
-    /// reference was named rather than written in place because of it.
-    pub depth_limited: bool,
 }
 
 /// The SDK's tool order: by name (byte order); tools with equal names are ordered by
@@ -225,7 +422,6 @@ pub(crate) fn walk_tools<'a>(
         aliases: builder.aliases,
         names: builder.names,
         unknowns: builder.unknowns,
-        depth_limited: builder.depth_limited,
     }
 }
 
@@ -239,7 +435,6 @@ pub(crate) fn build_single(schema: &JsonValue, limit: usize) -> (Ty<'_>, SdkMode
         aliases: builder.aliases,
         names: builder.names,
         unknowns: builder.unknowns,
-        depth_limited: builder.depth_limited,
     };
     (ty, model)
 }
@@ -275,8 +470,6 @@ struct ModelBuilder<'a> {
     unknowns: Vec<String>,
     /// The deepest nesting of subschemas walked; deeper ones become `unknown`.
     limit: usize,
-    /// See [`SdkModel::depth_limited`].
-    depth_limited: bool,
 }
 
 impl<'a> ModelBuilder<'a> {
@@ -286,7 +479,6 @@ impl<'a> ModelBuilder<'a> {
             names: NameRegistry::default(),
             unknowns: Vec::new(),
             limit,
-            depth_limited: false,
         }
     }
 
@@ -380,27 +572,26 @@ impl<'a> ModelBuilder<'a> {
     }
 }
 
+/// The aliases `ty` refers to through unions and intersections only, in order.
 fn unguarded_refs(ty: &Ty<'_>, out: &mut Vec<AliasId>) {
-    match ty {
-        Ty::Alias(id) => out.push(*id),
-        Ty::Union(members) | Ty::Intersection(members) => {
-            for member in members {
-                unguarded_refs(member, out);
-            }
+    let mut pending = vec![ty];
+    while let Some(ty) = pending.pop() {
+        match ty {
+            Ty::Alias(id) => out.push(*id),
+            Ty::Union(members) | Ty::Intersection(members) => pending.extend(members.iter().rev()),
+            _ => {}
         }
-        _ => {}
     }
 }
 
 fn replace_unguarded_ref(ty: &mut Ty<'_>, target: AliasId) {
-    match ty {
-        Ty::Alias(id) if *id == target => *ty = Ty::Unknown,
-        Ty::Union(members) | Ty::Intersection(members) => {
-            for member in members {
-                replace_unguarded_ref(member, target);
-            }
+    let mut pending = vec![ty];
+    while let Some(ty) = pending.pop() {
+        match ty {
+            Ty::Alias(id) if *id == target => *ty = Ty::Unknown,
+            Ty::Union(members) | Ty::Intersection(members) => pending.extend(members.iter_mut()),
+            _ => {}
         }
-        _ => {}
     }
 }
 
@@ -572,6 +763,140 @@ impl<'a> Keywords<'a> {
     }
 }
 
+/// A node whose subschemas are being walked (see [`DocumentWalker::walk`]). Each frame
+/// knows the length of its node's path, which it restores before asking for the next
+/// subschema.
+enum Frame<'d> {
+    /// A `nullable: true` node without `$ref`/`allOf`/`anyOf`/`oneOf`: its type or `null`.
+    Nullable,
+    /// A node with `$ref`, `allOf`, `anyOf` or `oneOf`: the intersection of its parts,
+    /// one stage after another.
+    Map {
+        map: Keywords<'d>,
+        depth: usize,
+        path: usize,
+        stage: MapStage,
+        parts: Vec<Ty<'d>>,
+        nullable: bool,
+    },
+    /// The subschemas of an `allOf` (an intersection) or an `anyOf`/`oneOf` (a union).
+    Each {
+        items: std::iter::Enumerate<std::slice::Iter<'d, JsonValue>>,
+        depth: usize,
+        path: usize,
+        types: Vec<Ty<'d>>,
+        union: bool,
+    },
+    /// A `type` list: the union of each type's member.
+    Types {
+        map: Keywords<'d>,
+        depth: usize,
+        path: usize,
+        types: Vec<JsonType>,
+        next: usize,
+        members: Vec<Ty<'d>>,
+    },
+    /// An object's properties, then `additionalProperties`, then `patternProperties`.
+    Object(Box<ObjectFrame<'d>>),
+    /// An array's one `items` schema (`None` once it is asked for).
+    Items {
+        items: Option<&'d JsonValue>,
+        depth: usize,
+        path: usize,
+    },
+    /// A tuple's positional items, then the rest.
+    Tuple(Box<TupleFrame<'d>>),
+    /// A `$ref` target walked in place; the walk's path is the target's meanwhile.
+    Reference {
+        pointer: String,
+        target: &'d JsonValue,
+        depth: usize,
+        /// The path of the node holding the reference, put back afterwards.
+        saved_path: String,
+        unknowns: usize,
+        outer_too_deep: bool,
+    },
+}
+
+/// [`Frame::Tuple`]: a tuple's items left, and the types walked.
+struct TupleFrame<'d> {
+    prefix: std::iter::Enumerate<std::slice::Iter<'d, JsonValue>>,
+    prefix_keyword: &'static str,
+    rest: Option<&'d JsonValue>,
+    rest_keyword: &'static str,
+    min_items: u64,
+    depth: usize,
+    path: usize,
+    items: Vec<Ty<'d>>,
+    /// Whether the type received next is the rest's.
+    at_rest: bool,
+    /// The rest's type, once known (`Some(None)`: no more items are allowed).
+    rest_ty: Option<Option<Box<Ty<'d>>>>,
+}
+
+/// The stages of [`Frame::Map`], in order.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum MapStage {
+    Ref,
+    Core,
+    AllOf,
+    AnyOf,
+    OneOf,
+    Done,
+}
+
+impl MapStage {
+    fn next(self) -> MapStage {
+        match self {
+            MapStage::Ref => MapStage::Core,
+            MapStage::Core => MapStage::AllOf,
+            MapStage::AllOf => MapStage::AnyOf,
+            MapStage::AnyOf => MapStage::OneOf,
+            MapStage::OneOf | MapStage::Done => MapStage::Done,
+        }
+    }
+}
+
+/// [`Frame::Object`]: what is walked of an object node, and what is known so far.
+struct ObjectFrame<'d> {
+    map: Keywords<'d>,
+    depth: usize,
+    path: usize,
+    required: &'d [JsonValue],
+    /// The declared properties left (`None`: none declared).
+    declared: Option<serde_json::map::Iter<'d>>,
+    /// The property being walked: its name and keywords.
+    current: Option<(&'d str, Option<Keywords<'d>>)>,
+    properties: Vec<Property<'d>>,
+    stage: ObjectStage,
+    extra: Extra<'d>,
+    /// The `patternProperties` left, and the types and patterns walked.
+    patterns: Option<serde_json::map::Iter<'d>>,
+    pattern_types: Vec<Ty<'d>>,
+    described: Vec<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ObjectStage {
+    Properties,
+    /// The `additionalProperties` schema is being walked.
+    Additional,
+    /// `patternProperties` comes next.
+    PatternsStart,
+    Patterns,
+}
+
+/// What the walk does next.
+enum Next<'d> {
+    /// Walks this node (its keywords, when already read) at this depth, at the path as it
+    /// is now.
+    Walk(&'d JsonValue, Option<Keywords<'d>>, usize),
+    /// Starts this frame.
+    Start(Frame<'d>),
+    /// This type is ready for the frame on top.
+    Ty(Ty<'d>),
+}
+
 impl<'d> DocumentWalker<'_, 'd> {
     fn unknown(&mut self, path: &str) -> Ty<'d> {
         let location = format!(
@@ -584,119 +909,324 @@ impl<'d> DocumentWalker<'_, 'd> {
         Ty::Unknown
     }
 
-    /// Runs `f` with `suffix` appended to `path`, then restores `path`.
-    fn at<T>(
-        &mut self,
-        path: &mut String,
-        suffix: &str,
-        f: impl FnOnce(&mut Self, &mut String) -> T,
-    ) -> T {
+    /// `unknown`, reported at `path` followed by `suffix`.
+    fn unknown_at(&mut self, path: &mut String, suffix: &str) -> Ty<'d> {
         let len = path.len();
         path.push_str(suffix);
-        let out = f(self, path);
+        let ty = self.unknown(path);
         path.truncate(len);
-        out
+        ty
     }
 
+    /// The type of `node`, walked with a stack of its own: no depth of subschemas reaches
+    /// the thread's stack. The nodes are walked, and their unknowns reported, in the
+    /// order of the schema's keywords as the walker reads them.
     fn walk(&mut self, node: &'d JsonValue, path: &mut String, depth: usize) -> Ty<'d> {
-        let keywords = node.as_object().map(Keywords::of);
-        self.walk_node(node, keywords.as_ref(), path, depth)
+        let mut stack: Vec<Frame<'d>> = Vec::new();
+        let mut next = Next::Walk(node, None, depth);
+        loop {
+            next = match next {
+                Next::Walk(node, keywords, depth) => {
+                    self.enter(node, keywords, path, depth, &mut stack)
+                }
+                Next::Start(frame) => self.resume(frame, None, path, &mut stack),
+                Next::Ty(ty) => match stack.pop() {
+                    Some(frame) => self.resume(frame, Some(ty), path, &mut stack),
+                    None => return ty,
+                },
+            };
+        }
     }
 
-    /// [`Self::walk`] with the node's keywords already read (`keywords` is `Some` exactly
-    /// when `node` is an object).
-    fn walk_node(
+    /// One node: the depth limit and the budget first, then what its JSON is.
+    fn enter(
         &mut self,
         node: &'d JsonValue,
-        keywords: Option<&Keywords<'d>>,
+        keywords: Option<Keywords<'d>>,
         path: &mut String,
         depth: usize,
-    ) -> Ty<'d> {
+        stack: &mut Vec<Frame<'d>>,
+    ) -> Next<'d> {
         if depth > self.builder.limit || self.budget == 0 {
             if depth > self.builder.limit {
                 self.too_deep = true;
-                self.builder.depth_limited = true;
             }
-            return self.unknown(path);
+            return Next::Ty(self.unknown(path));
         }
         self.budget -= 1;
-        match (node, keywords) {
-            (JsonValue::Bool(true), _) => Ty::Any,
-            (JsonValue::Bool(false), _) => Ty::Never,
-            (JsonValue::Object(_), Some(map)) => self.walk_map(map, path, depth),
-            _ => self.unknown(path),
-        }
-    }
-
-    fn walk_map(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Ty<'d> {
-        let combined = [Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf];
-        if !combined.iter().any(|keyword| map.contains_key(*keyword)) {
-            // The common case: one plain node, no intersection to build.
-            let ty = self.core(map, path, depth);
-            return if map.get(Kw::Nullable) == Some(&JsonValue::Bool(true)) {
-                union(vec![ty, Ty::Null])
-            } else {
-                ty
-            };
-        }
-        let mut parts = Vec::new();
-        if let Some(reference) = map.get(Kw::Ref) {
-            let ty = self.at(path, "/$ref", |w, path| w.reference(reference, path, depth));
-            parts.push(ty);
-        }
-        parts.push(self.core(map, path, depth));
-        if let Some(all) = map.get(Kw::AllOf) {
-            let ty = self.at(path, "/allOf", |w, path| match all {
-                JsonValue::Array(items) if !items.is_empty() => {
-                    Ty::Intersection(w.walk_each(items, path, depth))
-                }
-                _ => w.unknown(path),
-            });
-            parts.push(ty);
-        }
-        for (keyword, suffix) in [(Kw::AnyOf, "/anyOf"), (Kw::OneOf, "/oneOf")] {
-            if let Some(branches) = map.get(keyword) {
-                let ty = self.at(path, suffix, |w, path| match branches {
-                    JsonValue::Array(items) if !items.is_empty() => {
-                        union(w.walk_each(items, path, depth))
+        match node {
+            JsonValue::Bool(true) => Next::Ty(Ty::Any),
+            JsonValue::Bool(false) => Next::Ty(Ty::Never),
+            JsonValue::Object(object) => {
+                let map = keywords.unwrap_or_else(|| Keywords::of(object));
+                let nullable = map.get(Kw::Nullable) == Some(&JsonValue::Bool(true));
+                let combined = [Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf];
+                if !combined.iter().any(|keyword| map.contains_key(*keyword)) {
+                    // The common case: one plain node, no intersection to build.
+                    if nullable {
+                        stack.push(Frame::Nullable);
                     }
-                    _ => w.unknown(path),
-                });
-                parts.push(ty);
+                    return self.core(map, path, depth);
+                }
+                Next::Start(Frame::Map {
+                    map,
+                    depth,
+                    path: path.len(),
+                    stage: MapStage::Ref,
+                    parts: Vec::new(),
+                    nullable,
+                })
             }
-        }
-        let ty = intersection(parts);
-        if map.get(Kw::Nullable) == Some(&JsonValue::Bool(true)) {
-            union(vec![ty, Ty::Null])
-        } else {
-            ty
+            _ => Next::Ty(self.unknown(path)),
         }
     }
 
-    fn walk_each(
+    /// Resumes `frame` with the type it asked for (`None`: it starts): it asks for the
+    /// next subschema (and is pushed back), or gives its own type.
+    fn resume(
         &mut self,
-        items: &'d [JsonValue],
+        frame: Frame<'d>,
+        input: Option<Ty<'d>>,
         path: &mut String,
-        depth: usize,
-    ) -> Vec<Ty<'d>> {
-        items
-            .iter()
-            .enumerate()
-            .map(|(index, item)| {
-                let len = path.len();
-                // Writing to a `String` cannot fail.
-                let _ = write!(path, "/{index}");
-                let ty = self.walk(item, path, depth + 1);
+        stack: &mut Vec<Frame<'d>>,
+    ) -> Next<'d> {
+        match frame {
+            Frame::Nullable => Next::Ty(union(vec![input.unwrap_or(Ty::Unknown), Ty::Null])),
+            Frame::Map {
+                map,
+                depth,
+                path: len,
+                mut stage,
+                mut parts,
+                nullable,
+            } => {
+                parts.extend(input);
+                loop {
+                    path.truncate(len);
+                    let current = stage;
+                    stage = stage.next();
+                    let next = match current {
+                        MapStage::Ref => map.get(Kw::Ref).map(|reference| {
+                            path.push_str("/$ref");
+                            self.reference(reference, path, depth)
+                        }),
+                        MapStage::Core => Some(self.core(map, path, depth)),
+                        MapStage::AllOf => map.get(Kw::AllOf).map(|all| {
+                            path.push_str("/allOf");
+                            self.each(all, path, depth, false)
+                        }),
+                        MapStage::AnyOf | MapStage::OneOf => {
+                            let (keyword, suffix) = if current == MapStage::AnyOf {
+                                (Kw::AnyOf, "/anyOf")
+                            } else {
+                                (Kw::OneOf, "/oneOf")
+                            };
+                            map.get(keyword).map(|branches| {
+                                path.push_str(suffix);
+                                self.each(branches, path, depth, true)
+                            })
+                        }
+                        MapStage::Done => {
+                            let ty = intersection(parts);
+                            return Next::Ty(if nullable {
+                                union(vec![ty, Ty::Null])
+                            } else {
+                                ty
+                            });
+                        }
+                    };
+                    match next {
+                        None => {}
+                        Some(Next::Ty(ty)) => parts.push(ty),
+                        Some(next) => {
+                            stack.push(Frame::Map {
+                                map,
+                                depth,
+                                path: len,
+                                stage,
+                                parts,
+                                nullable,
+                            });
+                            return next;
+                        }
+                    }
+                }
+            }
+            Frame::Each {
+                mut items,
+                depth,
+                path: len,
+                mut types,
+                union: is_union,
+            } => {
+                types.extend(input);
                 path.truncate(len);
-                ty
-            })
-            .collect()
+                match items.next() {
+                    Some((index, item)) => {
+                        // Writing to a `String` cannot fail.
+                        let _ = write!(path, "/{index}");
+                        stack.push(Frame::Each {
+                            items,
+                            depth,
+                            path: len,
+                            types,
+                            union: is_union,
+                        });
+                        Next::Walk(item, None, depth + 1)
+                    }
+                    None if is_union => Next::Ty(union(types)),
+                    None => Next::Ty(Ty::Intersection(types)),
+                }
+            }
+            Frame::Types {
+                map,
+                depth,
+                path: len,
+                types,
+                mut next,
+                mut members,
+            } => {
+                members.extend(input);
+                while let Some(&json_type) = types.get(next) {
+                    next += 1;
+                    path.truncate(len);
+                    match self.type_member(json_type, map, path, depth) {
+                        Next::Ty(ty) => members.push(ty),
+                        started => {
+                            stack.push(Frame::Types {
+                                map,
+                                depth,
+                                path: len,
+                                types,
+                                next,
+                                members,
+                            });
+                            return started;
+                        }
+                    }
+                }
+                Next::Ty(union(members))
+            }
+            Frame::Object(object) => self.resume_object(object, input, path, stack),
+            Frame::Items {
+                items,
+                depth,
+                path: len,
+            } => match (items, input) {
+                (Some(items), _) => {
+                    path.push_str("/items");
+                    stack.push(Frame::Items {
+                        items: None,
+                        depth,
+                        path: len,
+                    });
+                    Next::Walk(items, None, depth + 1)
+                }
+                (None, ty) => {
+                    path.truncate(len);
+                    Next::Ty(Ty::Array(Box::new(ty.unwrap_or(Ty::Unknown))))
+                }
+            },
+            Frame::Tuple(mut tuple) => {
+                if let Some(ty) = input {
+                    if tuple.at_rest {
+                        tuple.rest_ty = Some(Some(Box::new(ty)));
+                    } else {
+                        tuple.items.push(ty);
+                    }
+                }
+                path.truncate(tuple.path);
+                if tuple.rest_ty.is_none() {
+                    let depth = tuple.depth + 1;
+                    if let Some((index, item)) = tuple.prefix.next() {
+                        path.push_str(tuple.prefix_keyword);
+                        // Writing to a `String` cannot fail.
+                        let _ = write!(path, "/{index}");
+                        stack.push(Frame::Tuple(tuple));
+                        return Next::Walk(item, None, depth);
+                    }
+                    match tuple.rest {
+                        None | Some(JsonValue::Bool(true)) => {
+                            tuple.rest_ty = Some(Some(Box::new(Ty::Any)));
+                        }
+                        Some(JsonValue::Bool(false)) => tuple.rest_ty = Some(None),
+                        Some(schema) => {
+                            path.push_str(tuple.rest_keyword);
+                            tuple.at_rest = true;
+                            stack.push(Frame::Tuple(tuple));
+                            return Next::Walk(schema, None, depth);
+                        }
+                    }
+                }
+                let TupleFrame {
+                    items,
+                    min_items,
+                    rest_ty,
+                    ..
+                } = *tuple;
+                let required = usize::try_from(min_items)
+                    .unwrap_or(usize::MAX)
+                    .min(items.len());
+                Next::Ty(Ty::Tuple(TupleTy {
+                    items,
+                    required,
+                    rest: rest_ty.flatten(),
+                }))
+            }
+            Frame::Reference {
+                pointer,
+                target,
+                depth,
+                saved_path,
+                unknowns,
+                outer_too_deep,
+            } => match input {
+                // The path ends in `/$ref`: the location of the node holding it.
+                None => {
+                    let location = path.strip_suffix("/$ref").unwrap_or(path).to_owned();
+                    self.inlining.push((pointer.clone(), location));
+                    let saved_path = std::mem::replace(path, pointer.clone());
+                    let unknowns = self.builder.unknowns.len();
+                    let outer_too_deep = std::mem::replace(&mut self.too_deep, false);
+                    stack.push(Frame::Reference {
+                        pointer,
+                        target,
+                        depth,
+                        saved_path,
+                        unknowns,
+                        outer_too_deep,
+                    });
+                    Next::Walk(target, None, depth + 1)
+                }
+                Some(ty) => {
+                    *path = saved_path;
+                    self.inlining.pop();
+                    let too_deep = std::mem::replace(&mut self.too_deep, outer_too_deep);
+                    Next::Ty(self.inlined_reference(pointer, target, ty, too_deep, unknowns))
+                }
+            },
+        }
+    }
+
+    /// `allOf` (an intersection) or `anyOf`/`oneOf` (a union): a non-empty array of
+    /// subschemas, else `unknown` (`path` ends in the keyword).
+    fn each(&mut self, items: &'d JsonValue, path: &str, depth: usize, union: bool) -> Next<'d> {
+        match items {
+            JsonValue::Array(items) if !items.is_empty() => Next::Start(Frame::Each {
+                items: items.iter().enumerate(),
+                depth,
+                path: path.len(),
+                types: Vec::with_capacity(items.len()),
+                union,
+            }),
+            _ => Next::Ty(self.unknown(path)),
+        }
     }
 
     /// `type`, `const`, `enum` and the type-specific keywords of one node.
-    fn core(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Ty<'d> {
+    fn core(&mut self, map: Keywords<'d>, path: &mut String, depth: usize) -> Next<'d> {
         if let Some(value) = map.get(Kw::Const) {
-            return literal(value);
+            return Next::Ty(literal(value));
         }
         let types = match map.get(Kw::Type) {
             None => {
@@ -722,167 +1252,240 @@ impl<'d> DocumentWalker<'_, 'd> {
             Some(_) => None,
         };
         let Some(types) = types else {
-            return self.at(path, "/type", |w, path| w.unknown(path));
+            return Next::Ty(self.unknown_at(path, "/type"));
         };
-        let types: &[JsonType] = match &types {
+        let listed: &[JsonType] = match &types {
             Types::One(name) => std::slice::from_ref(name),
             Types::List(names) => names,
         };
         if let Some(values) = map.get(Kw::Enum) {
             let JsonValue::Array(values) = values else {
-                return self.at(path, "/enum", |w, path| w.unknown(path));
+                return Next::Ty(self.unknown_at(path, "/enum"));
             };
             // Literals only: what `union` of them gives (literals are kept as listed).
             let mut members: Vec<Ty<'d>> = values
                 .iter()
-                .filter(|value| types.is_empty() || types.iter().any(|t| value_has_type(value, *t)))
+                .filter(|value| {
+                    listed.is_empty() || listed.iter().any(|t| value_has_type(value, *t))
+                })
                 .map(literal)
                 .collect();
             if members.iter().any(|member| matches!(member, Ty::Any)) {
-                return Ty::Any;
+                return Next::Ty(Ty::Any);
             }
-            return match members.len() {
+            return Next::Ty(match members.len() {
                 // No listed value has the node's type (or none is listed): a contradiction
                 // in the schema, not a type of no value, so it is `unknown` like anything
                 // else the schema does not say (`never` would make the tool uncallable).
-                0 => self.at(path, "/enum", |w, path| w.unknown(path)),
+                0 => self.unknown_at(path, "/enum"),
                 1 => members.pop().unwrap_or(Ty::Unknown),
                 _ => Ty::Union(members),
-            };
+            });
         }
         match types {
-            [] => Ty::Any,
+            Types::List(names) if names.is_empty() => Next::Ty(Ty::Any),
             // One type is that type (it is never a union, `any` or `never`, which is all
             // `union` would change).
-            [name] => self.type_member(*name, map, path, depth),
-            names => {
-                let members = names
-                    .iter()
-                    .map(|name| self.type_member(*name, map, path, depth))
-                    .collect();
-                union(members)
-            }
+            Types::One(name) => self.type_member(name, map, path, depth),
+            Types::List(names) if names.len() == 1 => self.type_member(names[0], map, path, depth),
+            Types::List(names) => Next::Start(Frame::Types {
+                map,
+                depth,
+                path: path.len(),
+                types: names,
+                next: 0,
+                members: Vec::new(),
+            }),
         }
     }
 
     fn type_member(
         &mut self,
         json_type: JsonType,
-        map: &Keywords<'d>,
+        map: Keywords<'d>,
         path: &mut String,
         depth: usize,
-    ) -> Ty<'d> {
-        match json_type {
+    ) -> Next<'d> {
+        Next::Ty(match json_type {
             JsonType::String => Ty::String,
             JsonType::Number => Ty::Number,
             JsonType::Integer => Ty::Integer,
             JsonType::Boolean => Ty::Boolean,
             JsonType::Null => Ty::Null,
-            JsonType::Object => self.object(map, path, depth),
-            JsonType::Array => self.array(map, path, depth),
-        }
+            JsonType::Object => return self.object(map, path, depth),
+            JsonType::Array => return self.array(map, path, depth),
+        })
     }
 
-    fn object(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Ty<'d> {
+    /// An object node: its properties (each documented), its `additionalProperties` and
+    /// `patternProperties`, walked by [`Self::resume_object`].
+    fn object(&mut self, map: Keywords<'d>, path: &mut String, depth: usize) -> Next<'d> {
         let required: &'d [JsonValue] = match map.get(Kw::Required) {
             Some(JsonValue::Array(names)) => names,
             _ => &[],
         };
-        let is_required = |name: &str| required.iter().any(|n| n.as_str() == Some(name));
+        let (declared, count) = match map.get(Kw::Properties) {
+            None => (None, 0),
+            Some(JsonValue::Object(declared)) => (Some(declared.iter()), declared.len()),
+            Some(_) => return Next::Ty(self.unknown_at(path, "/properties")),
+        };
         let mut properties = Vec::new();
-        match map.get(Kw::Properties) {
-            None => {}
-            Some(JsonValue::Object(declared)) => {
-                properties.reserve_exact(declared.len());
-                for (name, schema) in declared {
-                    let keywords = schema.as_object().map(Keywords::of);
-                    let len = path.len();
-                    path.push_str("/properties/");
-                    push_pointer_escaped(path, name);
-                    let ty = self.walk_node(schema, keywords.as_ref(), path, depth + 1);
-                    path.truncate(len);
-                    let doc = match &keywords {
-                        Some(keywords) => doc_with(keywords, &self.referenced_facts(keywords)),
-                        None => Cow::Borrowed(""),
+        properties.reserve_exact(count);
+        Next::Start(Frame::Object(Box::new(ObjectFrame {
+            map,
+            depth,
+            path: path.len(),
+            required,
+            declared,
+            current: None,
+            properties,
+            stage: ObjectStage::Properties,
+            extra: Extra::Open,
+            patterns: None,
+            pattern_types: Vec::new(),
+            described: Vec::new(),
+        })))
+    }
+
+    fn resume_object(
+        &mut self,
+        mut object: Box<ObjectFrame<'d>>,
+        input: Option<Ty<'d>>,
+        path: &mut String,
+        stack: &mut Vec<Frame<'d>>,
+    ) -> Next<'d> {
+        path.truncate(object.path);
+        let is_required =
+            |required: &[JsonValue], name: &str| required.iter().any(|n| n.as_str() == Some(name));
+        if let Some(ty) = input {
+            match object.stage {
+                ObjectStage::Properties => {
+                    if let Some((name, keywords)) = object.current.take() {
+                        let doc = match &keywords {
+                            Some(keywords) => doc_with(keywords, &self.referenced_facts(keywords)),
+                            None => Cow::Borrowed(""),
+                        };
+                        let required = is_required(object.required, name);
+                        object.properties.push(Property {
+                            name,
+                            ty,
+                            required,
+                            doc,
+                        });
+                    }
+                }
+                ObjectStage::Additional => {
+                    object.extra = match ty {
+                        Ty::Any => Extra::Open,
+                        ty => Extra::Typed(Box::new(ty), String::new()),
                     };
-                    properties.push(Property {
+                    object.stage = ObjectStage::PatternsStart;
+                }
+                ObjectStage::PatternsStart | ObjectStage::Patterns => {
+                    object.pattern_types.push(ty);
+                }
+            }
+        }
+        if object.stage == ObjectStage::Properties {
+            if let Some((name, schema)) = object.declared.as_mut().and_then(Iterator::next) {
+                let keywords = schema.as_object().map(Keywords::of);
+                path.push_str("/properties/");
+                push_pointer_escaped(path, name);
+                object.current = Some((name, keywords));
+                let depth = object.depth + 1;
+                stack.push(Frame::Object(object));
+                return Next::Walk(schema, keywords, depth);
+            }
+            let required = object.required;
+            for name in required.iter().filter_map(JsonValue::as_str) {
+                if !object.properties.iter().any(|p| p.name == name) {
+                    object.properties.push(Property {
                         name,
-                        ty,
-                        required: is_required(name),
-                        doc,
+                        ty: Ty::Any,
+                        required: true,
+                        doc: Cow::Borrowed(""),
                     });
                 }
             }
-            Some(_) => return self.at(path, "/properties", |w, path| w.unknown(path)),
-        }
-        for name in required.iter().filter_map(JsonValue::as_str) {
-            if !properties.iter().any(|p| p.name == name) {
-                properties.push(Property {
-                    name,
-                    ty: Ty::Any,
-                    required: true,
-                    doc: Cow::Borrowed(""),
-                });
-            }
-        }
-        let mut extra = match map.get(Kw::AdditionalProperties) {
-            None | Some(JsonValue::Bool(true)) => {
-                if map.get(Kw::UnevaluatedProperties) == Some(&JsonValue::Bool(false)) {
-                    Extra::Closed
-                } else {
-                    Extra::Open
+            object.stage = ObjectStage::PatternsStart;
+            match object.map.get(Kw::AdditionalProperties) {
+                None | Some(JsonValue::Bool(true)) => {
+                    object.extra = if object.map.get(Kw::UnevaluatedProperties)
+                        == Some(&JsonValue::Bool(false))
+                    {
+                        Extra::Closed
+                    } else {
+                        Extra::Open
+                    };
+                }
+                Some(JsonValue::Bool(false)) => object.extra = Extra::Closed,
+                Some(schema) => {
+                    path.push_str("/additionalProperties");
+                    object.stage = ObjectStage::Additional;
+                    let depth = object.depth + 1;
+                    stack.push(Frame::Object(object));
+                    return Next::Walk(schema, None, depth);
                 }
             }
-            Some(JsonValue::Bool(false)) => Extra::Closed,
-            Some(schema) => {
-                match self.at(path, "/additionalProperties", |w, path| {
-                    w.walk(schema, path, depth + 1)
-                }) {
-                    Ty::Any => Extra::Open,
-                    ty => Extra::Typed(Box::new(ty), String::new()),
+        }
+        if object.stage == ObjectStage::PatternsStart {
+            object.stage = ObjectStage::Patterns;
+            match object.map.get(Kw::PatternProperties) {
+                None => {}
+                Some(JsonValue::Object(patterns)) => object.patterns = Some(patterns.iter()),
+                Some(_) => return Next::Ty(self.unknown_at(path, "/patternProperties")),
+            }
+        }
+        if let Some((pattern, schema)) = object.patterns.as_mut().and_then(Iterator::next) {
+            path.push_str("/patternProperties/");
+            push_pointer_escaped(path, pattern);
+            object.described.push(format!("/{pattern}/"));
+            let depth = object.depth + 1;
+            stack.push(Frame::Object(object));
+            return Next::Walk(schema, None, depth);
+        }
+        let ObjectFrame {
+            properties,
+            extra,
+            pattern_types,
+            described,
+            ..
+        } = *object;
+        let mut types = pattern_types;
+        let extra = if types.is_empty() {
+            extra
+        } else {
+            let doc = format!("keys matching {}", described.join(", "));
+            match extra {
+                // Other keys may hold anything: the patterns narrow nothing a type can say.
+                Extra::Open => Extra::Open,
+                Extra::Closed => Extra::Typed(Box::new(union(types)), doc),
+                Extra::Typed(other, _) => {
+                    types.push(*other);
+                    Extra::Typed(Box::new(union(types)), doc)
                 }
             }
         };
-        if let Some(patterns) = map.get(Kw::PatternProperties) {
-            let JsonValue::Object(patterns) = patterns else {
-                return self.at(path, "/patternProperties", |w, path| w.unknown(path));
-            };
-            let mut types = Vec::new();
-            let mut described = Vec::new();
-            for (pattern, schema) in patterns {
-                let suffix = format!("/patternProperties/{}", pointer_escape(pattern));
-                types.push(self.at(path, &suffix, |w, path| w.walk(schema, path, depth + 1)));
-                described.push(format!("/{pattern}/"));
-            }
-            if !types.is_empty() {
-                let doc = format!("keys matching {}", described.join(", "));
-                extra = match extra {
-                    // Other keys may hold anything: the patterns narrow nothing a type can say.
-                    Extra::Open => Extra::Open,
-                    Extra::Closed => Extra::Typed(Box::new(union(types)), doc),
-                    Extra::Typed(other, _) => {
-                        types.push(*other);
-                        Extra::Typed(Box::new(union(types)), doc)
-                    }
-                };
-            }
-        }
-        Ty::Object(ObjectTy { properties, extra })
+        Next::Ty(Ty::Object(ObjectTy { properties, extra }))
     }
 
-    fn array(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Ty<'d> {
+    /// An array node: `items` (one schema), or a tuple (`prefixItems`, or draft 4's
+    /// array `items`) with the rest.
+    fn array(&mut self, map: Keywords<'d>, path: &mut String, depth: usize) -> Next<'d> {
         let (prefix, prefix_keyword, rest, rest_keyword) =
             if let Some(prefix) = map.get(Kw::PrefixItems) {
                 (prefix, "/prefixItems", map.get(Kw::Items), "/items")
             } else {
                 match map.get(Kw::Items) {
-                    None | Some(JsonValue::Bool(true)) => return Ty::Array(Box::new(Ty::Any)),
+                    None | Some(JsonValue::Bool(true)) => {
+                        return Next::Ty(Ty::Array(Box::new(Ty::Any)));
+                    }
                     Some(JsonValue::Bool(false)) => {
-                        return Ty::Tuple(TupleTy {
+                        return Next::Ty(Ty::Tuple(TupleTy {
                             items: Vec::new(),
                             required: 0,
                             rest: None,
-                        });
+                        }));
                     }
                     // Draft 4 tuples: `items` is an array, `additionalItems` the rest.
                     Some(prefix @ JsonValue::Array(_)) => (
@@ -892,8 +1495,11 @@ impl<'d> DocumentWalker<'_, 'd> {
                         "/additionalItems",
                     ),
                     Some(items) => {
-                        let ty = self.at(path, "/items", |w, path| w.walk(items, path, depth + 1));
-                        return Ty::Array(Box::new(ty));
+                        return Next::Start(Frame::Items {
+                            items: Some(items),
+                            depth,
+                            path: path.len(),
+                        });
                     }
                 }
             };
@@ -902,26 +1508,20 @@ impl<'d> DocumentWalker<'_, 'd> {
             .and_then(JsonValue::as_u64)
             .unwrap_or(0);
         let JsonValue::Array(prefix) = prefix else {
-            return self.at(path, prefix_keyword, |w, path| w.unknown(path));
+            return Next::Ty(self.unknown_at(path, prefix_keyword));
         };
-        let items = self.at(path, prefix_keyword, |w, path| {
-            w.walk_each(prefix, path, depth)
-        });
-        let rest = match rest {
-            None | Some(JsonValue::Bool(true)) => Some(Box::new(Ty::Any)),
-            Some(JsonValue::Bool(false)) => None,
-            Some(schema) => Some(Box::new(self.at(path, rest_keyword, |w, path| {
-                w.walk(schema, path, depth + 1)
-            }))),
-        };
-        let required = usize::try_from(min_items)
-            .unwrap_or(usize::MAX)
-            .min(items.len());
-        Ty::Tuple(TupleTy {
-            items,
-            required,
+        Next::Start(Frame::Tuple(Box::new(TupleFrame {
+            prefix: prefix.iter().enumerate(),
+            prefix_keyword,
             rest,
-        })
+            rest_keyword,
+            min_items,
+            depth,
+            path: path.len(),
+            items: Vec::with_capacity(prefix.len()),
+            at_rest: false,
+            rest_ty: None,
+        })))
     }
 
     /// A `$ref` (`path` ends in `/$ref`). A target that is a definition (`$defs`,
@@ -930,65 +1530,73 @@ impl<'d> DocumentWalker<'_, 'd> {
     /// twice) is walked in place: its location names and documents another property, not
     /// the schema. Only a reference back into what is being walked (which would not end)
     /// makes such a target an alias.
-    fn reference(&mut self, reference: &JsonValue, path: &str, depth: usize) -> Ty<'d> {
+    fn reference(&mut self, reference: &JsonValue, path: &str, depth: usize) -> Next<'d> {
         let Some(pointer) = reference.as_str().and_then(local_pointer) else {
-            return self.unknown(path);
+            return Next::Ty(self.unknown(path));
         };
         if let Some(&id) = self.by_pointer.get(&pointer) {
-            return Ty::Alias(id);
+            return Next::Ty(Ty::Alias(id));
         }
         if let Some((ty, size)) = self.inlined.get(&pointer) {
             // Every copy counts against the document's budget, so references cannot
             // multiply the text; past it, the target is named once instead.
             if *size <= self.budget {
                 self.budget -= *size;
-                return ty.clone();
+                return Next::Ty(ty.clone());
             }
             let ty = ty.clone();
-            return match self.root.pointer(&pointer) {
+            return Next::Ty(match self.root.pointer(&pointer) {
                 Some(target) => Ty::Alias(self.alias(pointer, target, Some(ty))),
                 None => self.unknown(path),
-            };
+            });
         }
         let Some(target) = self.root.pointer(&pointer) else {
-            return self.unknown(path);
+            return Next::Ty(self.unknown(path));
         };
         let location = path.strip_suffix("/$ref").unwrap_or(path);
         let room = depth < self.builder.limit;
-        if !room {
-            self.builder.depth_limited = true;
-        }
         // Inlining nests at most MAX_INLINE_NESTING references deep, whatever the depth
         // limit: a long flat chain of references (cheap to send) is named past that, so
-        // the recursion check stays a short scan and the walk stays shallow.
+        // the recursion check stays a short scan.
         if !has_own_name(&pointer)
             && room
             && self.inlining.len() < MAX_INLINE_NESTING
             && !self.is_recursive(&pointer, location)
         {
-            self.inlining.push((pointer.clone(), location.to_owned()));
-            let unknowns = self.builder.unknowns.len();
-            let outer_too_deep = std::mem::replace(&mut self.too_deep, false);
-            let mut target_path = pointer.clone();
-            let ty = self.walk(target, &mut target_path, depth + 1);
-            self.inlining.pop();
-            let too_deep = std::mem::replace(&mut self.too_deep, outer_too_deep);
-            if too_deep {
-                // Too deep where it is referred to, not in itself: an alias walks it from
-                // the top instead.
-                self.builder.unknowns.truncate(unknowns);
-                return Ty::Alias(self.alias(pointer, target, None));
-            }
-            // A large type is named once rather than written at every reference (a fan of
-            // references to references would otherwise grow the text exponentially).
-            let size = ty_size(&ty, MAX_INLINE_NODES);
-            if size > MAX_INLINE_NODES {
-                return Ty::Alias(self.alias(pointer, target, Some(ty)));
-            }
-            self.inlined.insert(pointer, (ty.clone(), size));
-            return ty;
+            return Next::Start(Frame::Reference {
+                pointer,
+                target,
+                depth,
+                saved_path: String::new(),
+                unknowns: 0,
+                outer_too_deep: false,
+            });
         }
-        Ty::Alias(self.alias(pointer, target, None))
+        Next::Ty(Ty::Alias(self.alias(pointer, target, None)))
+    }
+
+    /// A reference's target, walked in place to `ty`: an alias instead when it was too
+    /// deep where it is referred to (its unknowns since `unknowns` withdrawn: the alias
+    /// walks it from the top) or when it is large (a fan of references to references
+    /// would otherwise grow the text exponentially).
+    fn inlined_reference(
+        &mut self,
+        pointer: String,
+        target: &'d JsonValue,
+        ty: Ty<'d>,
+        too_deep: bool,
+        unknowns: usize,
+    ) -> Ty<'d> {
+        if too_deep {
+            self.builder.unknowns.truncate(unknowns);
+            return Ty::Alias(self.alias(pointer, target, None));
+        }
+        let size = ty_size(&ty, MAX_INLINE_NODES);
+        if size > MAX_INLINE_NODES {
+            return Ty::Alias(self.alias(pointer, target, Some(ty)));
+        }
+        self.inlined.insert(pointer, (ty.clone(), size));
+        ty
     }
 
     /// Declares the alias of the target at `pointer`: with its type when it is known,
@@ -1247,12 +1855,6 @@ fn percent_decode(text: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-fn pointer_escape(segment: &str) -> String {
-    let mut out = String::with_capacity(segment.len());
-    push_pointer_escaped(&mut out, segment);
-    out
-}
-
 /// Appends `segment` as one JSON Pointer segment (`~` -> `~0`, `/` -> `~1`).
 fn push_pointer_escaped(out: &mut String, segment: &str) {
     for c in segment.chars() {
@@ -1304,10 +1906,12 @@ pub(crate) fn union<'a>(members: Vec<Ty<'a>>) -> Ty<'a> {
         false
     }
     let mut flat: Vec<Ty> = Vec::with_capacity(members.len());
-    for member in members {
-        let any = match member {
-            Ty::Union(parts) => parts.into_iter().any(|part| add(&mut flat, part)),
-            other => add(&mut flat, other),
+    for mut member in members {
+        let any = match &mut member {
+            Ty::Union(parts) => std::mem::take(parts)
+                .into_iter()
+                .any(|part| add(&mut flat, part)),
+            _ => add(&mut flat, member),
         };
         if any {
             return Ty::Any;
@@ -1336,12 +1940,12 @@ pub(crate) fn intersection<'a>(members: Vec<Ty<'a>>) -> Ty<'a> {
     }
     let mut flat: Vec<Ty> = Vec::with_capacity(members.len());
     let mut saw_unknown = false;
-    for member in members {
-        let never = match member {
-            Ty::Intersection(parts) => parts
+    for mut member in members {
+        let never = match &mut member {
+            Ty::Intersection(parts) => std::mem::take(parts)
                 .into_iter()
                 .any(|part| add(&mut flat, &mut saw_unknown, part)),
-            other => add(&mut flat, &mut saw_unknown, other),
+            _ => add(&mut flat, &mut saw_unknown, member),
         };
         if never {
             return Ty::Never;
@@ -1516,13 +2120,16 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The depth limit of these tests' walks.
+    const TEST_DEPTH: usize = 64;
+
     #[test]
     fn recursive_references_become_one_alias() {
         let schema = json!({
             "$ref": "#/$defs/node",
             "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}
         });
-        let (ty, model) = build_single(&schema, SHALLOW_DEPTH);
+        let (ty, model) = build_single(&schema, TEST_DEPTH);
         assert_eq!(ty, Ty::Alias(0));
         assert_eq!(model.aliases.len(), 1);
         assert_eq!(model.aliases[0].name, "SchemaNode");
@@ -1535,14 +2142,14 @@ mod tests {
             "$ref": "#/$defs/a",
             "$defs": {"a": {"anyOf": [{"$ref": "#/$defs/b"}, {"type": "string"}]}, "b": {"$ref": "#/$defs/a"}}
         });
-        let (_, model) = build_single(&schema, SHALLOW_DEPTH);
+        let (_, model) = build_single(&schema, TEST_DEPTH);
         assert_eq!(model.unknowns.len(), 1, "{:?}", model.unknowns);
     }
 
     #[test]
     fn malformed_nodes_are_reported_with_their_pointer() {
         let schema = json!({"type": "object", "properties": {"a": 3, "b": {"type": "strin"}}});
-        let (_, model) = build_single(&schema, SHALLOW_DEPTH);
+        let (_, model) = build_single(&schema, TEST_DEPTH);
         assert_eq!(
             model.unknowns,
             vec![
@@ -1563,11 +2170,11 @@ mod tests {
     #[test]
     fn references_to_other_properties_take_no_name_or_doc_of_theirs() {
         let schema = sequential_thinking();
-        let (ty, model) = build_single(&schema, SHALLOW_DEPTH);
+        let (ty, model) = build_single(&schema, TEST_DEPTH);
         // No alias named after (or documented as) `nextThoughtNeeded`.
         assert!(model.aliases.is_empty(), "{:?}", model.aliases);
         assert!(model.unknowns.is_empty(), "{:?}", model.unknowns);
-        let Ty::Object(object) = ty else {
+        let Ty::Object(object) = &ty else {
             panic!("{ty:?}")
         };
         let property = |name: &str| {
@@ -1599,9 +2206,9 @@ mod tests {
             "list": {"type": "array", "items": {"type": "string", "format": "uri", "description": "A link"}},
             "links": {"type": "array", "items": {"$ref": "#/properties/list/items"}}
         }});
-        let (ty, model) = build_single(&schema, SHALLOW_DEPTH);
+        let (ty, model) = build_single(&schema, TEST_DEPTH);
         assert!(model.aliases.is_empty(), "{:?}", model.aliases);
-        let Ty::Object(object) = ty else {
+        let Ty::Object(object) = &ty else {
             panic!("{ty:?}")
         };
         let docs: Vec<(&str, &str)> = object
@@ -1633,7 +2240,7 @@ mod tests {
             "a": {"type": "array", "items": {"$ref": "#/properties/b"}},
             "b": {"type": "array", "items": {"$ref": "#/properties/a"}}
         }});
-        let (_, model) = build_single(&schema, SHALLOW_DEPTH);
+        let (_, model) = build_single(&schema, TEST_DEPTH);
         let names: Vec<&str> = model.aliases.iter().map(|a| a.name.as_str()).collect();
         assert_eq!(names, ["SchemaPropertiesTree", "SchemaPropertiesA"]);
         assert!(model.unknowns.is_empty(), "{:?}", model.unknowns);
@@ -1646,7 +2253,7 @@ mod tests {
             "b": {"type": "integer", "enum": []},
             "c": {"type": "string", "enum": ["x", 2]}
         }});
-        let (_, model) = build_single(&schema, SHALLOW_DEPTH);
+        let (_, model) = build_single(&schema, TEST_DEPTH);
         assert_eq!(
             model.unknowns,
             vec![
@@ -1662,7 +2269,7 @@ mod tests {
         for _ in 0..500 {
             schema = json!({"type": "array", "items": schema});
         }
-        let (_, model) = build_single(&schema, SHALLOW_DEPTH);
+        let (_, model) = build_single(&schema, TEST_DEPTH);
         assert_eq!(model.unknowns.len(), 1);
     }
 
@@ -1676,7 +2283,7 @@ mod tests {
         let deeper = json!([value]);
         assert_eq!(literal(&deeper), Ty::Any);
         let schema = json!({"enum": [1, deeper]});
-        assert_eq!(build_single(&schema, SHALLOW_DEPTH).0, Ty::Any);
+        assert_eq!(build_single(&schema, TEST_DEPTH).0, Ty::Any);
     }
 
     #[test]

@@ -5,9 +5,9 @@
 //! fixed prose and the skeleton of the section live in the templates; the meaning of
 //! schema keywords lives in the schema walker.
 //!
-//! The writer recurses once or twice per level of a type, and a type nests at most a
-//! limit the caller gives (deeper parts are `unknown`, and the writer says the limit was
-//! reached); indentation stops growing at [`MAX_INDENT`] spaces, so the text of a deep
+//! The writer keeps its own stack of frames on the heap, so no depth of type reaches the
+//! thread's stack; a type nests at most a limit the caller gives (deeper parts are
+//! `unknown`); indentation stops growing at [`MAX_INDENT`] spaces, so the text of a deep
 //! type grows linearly with its depth.
 
 use std::borrow::Cow;
@@ -41,7 +41,8 @@ const MAX_INDENT: usize = 32;
 /// after this many nodes, so a schema whose references fan out cannot blow up the text.
 const INLINE_BUDGET: usize = 20_000;
 
-/// Writes TypeScript for a model's types, straight into one output buffer.
+/// Writes TypeScript for a model's types, straight into one output buffer, with a stack
+/// of frames of its own (no depth of type reaches the thread's stack).
 pub(crate) struct TsWriter<'m> {
     aliases: &'m [Alias<'m>],
     /// `Some`: aliases are written inline (the stack of aliases being inlined, to stop
@@ -49,16 +50,90 @@ pub(crate) struct TsWriter<'m> {
     inlining: Option<Vec<AliasId>>,
     budget: usize,
     /// Where the members of the unions and intersections being written start and end in
-    /// the buffer (a stack: each `joined` owns the entries above its base).
+    /// the buffer (a stack: each union or intersection owns the entries above its base).
     parts: Vec<(usize, usize)>,
     /// How deep the type being written nests here, and how deep it may (in type levels,
     /// see `schema_view::type_levels`); deeper parts are `unknown`.
     depth: usize,
     limit: usize,
-    /// Whether [`Self::limit`] cut anything.
-    pub(crate) depth_limited: bool,
     /// How many times `unknown` was written (see [`repeatable`]).
     unknowns: usize,
+}
+
+/// A type being written whose parts are written next.
+enum Frame<'t> {
+    /// A type counted against the depth: leaving it leaves a level.
+    Level,
+    /// An alias written inline: leaving it takes it off the inlining stack.
+    Inlined,
+    /// An array's item type, written from `start`; then `[]`.
+    Array { start: usize },
+    /// A tuple's items (`next`: the one after the one being written), then its rest.
+    Tuple {
+        tuple: &'t TupleTy<'t>,
+        indent: usize,
+        next: usize,
+        start: usize,
+        at_rest: bool,
+    },
+    /// The members of a union or an intersection.
+    Joined(Box<Joined<'t>>),
+    /// An object's braces, properties and index signature.
+    Body(Box<Body<'t>>),
+    /// The index signature of an object without properties, then `suffix`.
+    Close { suffix: Suffix },
+}
+
+/// What closes an object without properties whose other keys are typed.
+#[derive(Clone, Copy)]
+enum Suffix {
+    /// `{ [key: string]: T }`
+    Inline,
+    /// The documented form, ending at `indent`.
+    Block { indent: usize },
+}
+
+/// [`Frame::Joined`].
+struct Joined<'t> {
+    members: &'t [Ty<'t>],
+    indent: usize,
+    separator: &'static str,
+    prec: Prec,
+    /// Where this union's parts start in [`TsWriter::parts`].
+    base: usize,
+    next: usize,
+    /// Whether an open object was written as its body alone (the shared
+    /// `Record<string, JsonValue>` comes last).
+    open: bool,
+    /// Where the member being written starts, with its separator and without.
+    before: usize,
+    start: usize,
+}
+
+/// [`Frame::Body`].
+struct Body<'t> {
+    object: &'t ObjectTy<'t>,
+    indent: usize,
+    next: usize,
+    /// Where the property type being written starts, and the unknowns before it.
+    start: usize,
+    unknowns: usize,
+    property_types: Vec<Cow<'static, str>>,
+    /// Whether the index signature's type is being written.
+    at_index: bool,
+    /// Whether the body stands in an intersection (its `& Record<...>` is the
+    /// intersection's), rather than alone.
+    in_intersection: bool,
+}
+
+/// What the writer does next.
+enum Next<'t> {
+    /// Writes this type at this indentation.
+    Write(&'t Ty<'t>, usize),
+    /// Starts this frame.
+    Start(Frame<'t>),
+    /// The type on top is written, binding this tightly.
+    Done(Prec),
 }
 
 impl<'m> TsWriter<'m> {
@@ -72,7 +147,6 @@ impl<'m> TsWriter<'m> {
             parts: Vec::new(),
             depth: 0,
             limit,
-            depth_limited: false,
             unknowns: 0,
         }
     }
@@ -87,24 +161,32 @@ impl<'m> TsWriter<'m> {
     }
 
     /// The type expression of `ty`, for a position indented by `indent` spaces.
-    pub(crate) fn expression(&mut self, ty: &Ty, indent: usize) -> String {
+    pub(crate) fn expression<'t>(&mut self, ty: &'t Ty<'t>, indent: usize) -> String
+    where
+        'm: 't,
+    {
         let mut out = String::new();
         self.write(&mut out, ty, indent);
         out
     }
 
     /// Appends the type expression of `ty` to `out`; returns how tightly it binds.
-    fn write(&mut self, out: &mut String, ty: &Ty, indent: usize) -> Prec {
-        if self.budget == 0 || self.depth >= self.limit {
-            self.depth_limited |= self.depth >= self.limit;
-            self.push_unknown(out);
-            return Prec::Atom;
+    fn write<'t>(&mut self, out: &mut String, ty: &'t Ty<'t>, indent: usize) -> Prec
+    where
+        'm: 't,
+    {
+        let mut stack: Vec<Frame<'t>> = Vec::new();
+        let mut next = Next::Write(ty, indent);
+        loop {
+            next = match next {
+                Next::Write(ty, indent) => self.enter(out, ty, indent, &mut stack),
+                Next::Start(frame) => self.resume(out, frame, None, &mut stack),
+                Next::Done(prec) => match stack.pop() {
+                    Some(frame) => self.resume(out, frame, Some(prec), &mut stack),
+                    None => return prec,
+                },
+            };
         }
-        self.budget -= 1;
-        self.depth += 1;
-        let prec = self.write_type(out, ty, indent);
-        self.depth -= 1;
-        prec
     }
 
     fn push_unknown(&mut self, out: &mut String) {
@@ -112,12 +194,27 @@ impl<'m> TsWriter<'m> {
         out.push_str("unknown");
     }
 
-    /// [`Self::write`] within the bounds.
-    fn write_type(&mut self, out: &mut String, ty: &Ty, indent: usize) -> Prec {
+    /// One type: `unknown` past the bounds, else one level deeper, its text or the frame
+    /// that writes its parts.
+    fn enter<'t>(
+        &mut self,
+        out: &mut String,
+        ty: &'t Ty<'t>,
+        indent: usize,
+        stack: &mut Vec<Frame<'t>>,
+    ) -> Next<'t>
+    where
+        'm: 't,
+    {
+        if self.budget == 0 || self.depth >= self.limit {
+            self.push_unknown(out);
+            return Next::Done(Prec::Atom);
+        }
+        self.budget -= 1;
         let atom = match ty {
             Ty::Unknown => {
                 self.push_unknown(out);
-                return Prec::Atom;
+                return Next::Done(Prec::Atom);
             }
             Ty::Any => "JsonValue",
             Ty::Never => "never",
@@ -127,70 +224,221 @@ impl<'m> TsWriter<'m> {
             Ty::Null => "null",
             Ty::Literal(value) => {
                 push_literal(out, value, 0);
-                return Prec::Atom;
+                return Next::Done(Prec::Atom);
             }
-            Ty::Array(item) => {
-                let start = out.len();
-                let prec = self.write(out, item, indent);
-                wrap_from(out, start, prec, Prec::Atom);
-                out.push_str("[]");
-                return Prec::Atom;
+            _ => {
+                self.depth += 1;
+                stack.push(Frame::Level);
+                return self.compound(out, ty, indent, stack);
             }
-            Ty::Tuple(tuple) => {
-                self.tuple(out, tuple, indent);
-                return Prec::Atom;
-            }
-            Ty::Object(object) => return self.object(out, object, indent),
-            Ty::Union(members) => return self.joined(out, members, indent, " | ", Prec::Union),
-            Ty::Intersection(members) => {
-                return self.joined(out, members, indent, " & ", Prec::Intersection);
-            }
-            Ty::Alias(id) => return self.alias(out, *id, indent),
         };
         out.push_str(atom);
-        Prec::Atom
+        Next::Done(Prec::Atom)
     }
 
-    fn alias(&mut self, out: &mut String, id: AliasId, indent: usize) -> Prec {
-        let aliases = self.aliases;
+    /// A type of parts (or an alias), one level deeper.
+    fn compound<'t>(
+        &mut self,
+        out: &mut String,
+        ty: &'t Ty<'t>,
+        indent: usize,
+        stack: &mut Vec<Frame<'t>>,
+    ) -> Next<'t>
+    where
+        'm: 't,
+    {
+        match ty {
+            Ty::Array(item) => {
+                stack.push(Frame::Array { start: out.len() });
+                Next::Write(item, indent)
+            }
+            Ty::Tuple(tuple) => {
+                out.push('[');
+                Next::Start(Frame::Tuple {
+                    tuple,
+                    indent,
+                    next: 0,
+                    start: out.len(),
+                    at_rest: false,
+                })
+            }
+            Ty::Object(object) => self.object(out, object, indent, stack),
+            Ty::Union(members) => self.joined(members, indent, " | ", Prec::Union),
+            Ty::Intersection(members) => self.joined(members, indent, " & ", Prec::Intersection),
+            Ty::Alias(id) => self.alias(out, *id, indent, stack),
+            // Written by `enter`.
+            _ => {
+                self.push_unknown(out);
+                Next::Done(Prec::Atom)
+            }
+        }
+    }
+
+    fn alias<'t>(
+        &mut self,
+        out: &mut String,
+        id: AliasId,
+        indent: usize,
+        stack: &mut Vec<Frame<'t>>,
+    ) -> Next<'t>
+    where
+        'm: 't,
+    {
+        let aliases: &'t [Alias<'t>] = self.aliases;
         let Some(alias) = aliases.get(id) else {
             self.push_unknown(out);
-            return Prec::Atom;
+            return Next::Done(Prec::Atom);
         };
-        let Some(stack) = &mut self.inlining else {
+        let Some(inlining) = &mut self.inlining else {
             out.push_str(&alias.name);
-            return Prec::Atom;
+            return Next::Done(Prec::Atom);
         };
-        if stack.contains(&id) {
+        if inlining.contains(&id) {
             self.push_unknown(out);
-            return Prec::Atom;
+            return Next::Done(Prec::Atom);
         }
-        stack.push(id);
-        let prec = self.write(out, &alias.ty, indent);
-        if let Some(stack) = &mut self.inlining {
-            stack.pop();
-        }
-        prec
+        inlining.push(id);
+        stack.push(Frame::Inlined);
+        Next::Write(&alias.ty, indent)
     }
 
     /// The members joined by `separator`; a member that reads exactly like an earlier one
     /// is left out (`integer | number` is `number`).
-    fn joined(
+    fn joined<'t>(
+        &mut self,
+        members: &'t [Ty<'t>],
+        indent: usize,
+        separator: &'static str,
+        prec: Prec,
+    ) -> Next<'t> {
+        Next::Start(Frame::Joined(Box::new(Joined {
+            members,
+            indent,
+            separator,
+            prec,
+            base: self.parts.len(),
+            next: 0,
+            open: false,
+            before: 0,
+            start: 0,
+        })))
+    }
+
+    /// Resumes `frame` now that what it asked for is written (binding as `input`; `None`:
+    /// it starts).
+    fn resume<'t>(
         &mut self,
         out: &mut String,
-        members: &[Ty],
-        indent: usize,
-        separator: &str,
-        prec: Prec,
-    ) -> Prec {
-        let base = self.parts.len();
-        let mut open = false;
-        for member in members {
-            let before = out.len();
-            if self.parts.len() > base {
-                out.push_str(separator);
+        frame: Frame<'t>,
+        input: Option<Prec>,
+        stack: &mut Vec<Frame<'t>>,
+    ) -> Next<'t>
+    where
+        'm: 't,
+    {
+        let written = input.unwrap_or(Prec::Atom);
+        match frame {
+            Frame::Level => {
+                self.depth -= 1;
+                Next::Done(written)
+            }
+            Frame::Inlined => {
+                if let Some(inlining) = &mut self.inlining {
+                    inlining.pop();
+                }
+                Next::Done(written)
+            }
+            Frame::Array { start } => {
+                wrap_from(out, start, written, Prec::Atom);
+                out.push_str("[]");
+                Next::Done(Prec::Atom)
+            }
+            Frame::Tuple {
+                tuple,
+                indent,
+                next,
+                start,
+                at_rest,
+            } => {
+                if input.is_some() {
+                    if at_rest {
+                        wrap_from(out, start, written, Prec::Atom);
+                        out.push_str("[]");
+                        out.push(']');
+                        return Next::Done(Prec::Atom);
+                    }
+                    if next - 1 >= tuple.required {
+                        wrap_from(out, start, written, Prec::Atom);
+                        out.push('?');
+                    }
+                }
+                if let Some(item) = tuple.items.get(next) {
+                    if next > 0 {
+                        out.push_str(", ");
+                    }
+                    stack.push(Frame::Tuple {
+                        tuple,
+                        indent,
+                        next: next + 1,
+                        start: out.len(),
+                        at_rest: false,
+                    });
+                    return Next::Write(item, indent);
+                }
+                if let Some(rest) = &tuple.rest {
+                    if !tuple.items.is_empty() {
+                        out.push_str(", ");
+                    }
+                    out.push_str("...");
+                    stack.push(Frame::Tuple {
+                        tuple,
+                        indent,
+                        next,
+                        start: out.len(),
+                        at_rest: true,
+                    });
+                    return Next::Write(rest, indent);
+                }
+                out.push(']');
+                Next::Done(Prec::Atom)
+            }
+            Frame::Joined(joined) => self.resume_joined(out, joined, input, stack),
+            Frame::Body(body) => self.resume_body(out, body, input, stack),
+            Frame::Close { suffix } => {
+                match suffix {
+                    Suffix::Inline => out.push_str(" }"),
+                    Suffix::Block { indent } => {
+                        out.push_str(";\n");
+                        out.push_str(pad(indent));
+                        out.push('}');
+                    }
+                }
+                Next::Done(Prec::Atom)
+            }
+        }
+    }
+
+    fn resume_joined<'t>(
+        &mut self,
+        out: &mut String,
+        mut joined: Box<Joined<'t>>,
+        input: Option<Prec>,
+        stack: &mut Vec<Frame<'t>>,
+    ) -> Next<'t>
+    where
+        'm: 't,
+    {
+        if let Some(member_prec) = input {
+            self.member_written(out, &joined, member_prec);
+        }
+        while let Some(member) = joined.members.get(joined.next) {
+            joined.next += 1;
+            joined.before = out.len();
+            if self.parts.len() > joined.base {
+                out.push_str(joined.separator);
             }
             let start = out.len();
+            joined.start = start;
             // Literals render distinctly (the walker keeps `enum` values as given), so only
             // other members are checked for duplicates.
             if let Ty::Literal(value) = member {
@@ -199,35 +447,28 @@ impl<'m> TsWriter<'m> {
                 continue;
             }
             // In an intersection, open objects share one `Record<string, JsonValue>` at the end.
-            let member_prec = match member {
+            let indent = joined.indent;
+            match member {
                 Ty::Object(object)
-                    if prec == Prec::Intersection
+                    if joined.prec == Prec::Intersection
                         && object.extra == Extra::Open
                         && !object.properties.is_empty() =>
                 {
-                    open = true;
-                    self.object_body(out, object, indent);
-                    Prec::Atom
+                    joined.open = true;
+                    stack.push(Frame::Joined(joined));
+                    return Next::Start(Frame::Body(Box::new(body(object, indent, true))));
                 }
-                member => self.write(out, member, indent),
-            };
-            // Intersections inside unions get parentheses too: easier to read.
-            if prec == Prec::Union && member_prec == Prec::Intersection {
-                out.insert(start, '(');
-                out.push(')');
-            } else {
-                wrap_from(out, start, member_prec, prec);
-            }
-            if self.is_repeated(out, base, start) {
-                out.truncate(before);
-            } else {
-                self.parts.push((start, out.len()));
+                member => {
+                    stack.push(Frame::Joined(joined));
+                    return Next::Write(member, indent);
+                }
             }
         }
-        if open {
+        let base = joined.base;
+        if joined.open {
             let before = out.len();
             if self.parts.len() > base {
-                out.push_str(separator);
+                out.push_str(joined.separator);
             }
             let start = out.len();
             out.push_str(OPEN_RECORD);
@@ -239,13 +480,31 @@ impl<'m> TsWriter<'m> {
         }
         let count = self.parts.len() - base;
         self.parts.truncate(base);
-        match count {
+        Next::Done(match count {
             0 => {
                 out.push_str("never");
                 Prec::Atom
             }
             1 => Prec::Atom,
-            _ => prec,
+            _ => joined.prec,
+        })
+    }
+
+    /// A member of a union or intersection is written (binding as `member_prec`): in
+    /// parentheses where it needs them, and left out when it repeats an earlier one.
+    fn member_written(&mut self, out: &mut String, joined: &Joined<'_>, member_prec: Prec) {
+        let start = joined.start;
+        // Intersections inside unions get parentheses too: easier to read.
+        if joined.prec == Prec::Union && member_prec == Prec::Intersection {
+            out.insert(start, '(');
+            out.push(')');
+        } else {
+            wrap_from(out, start, member_prec, joined.prec);
+        }
+        if self.is_repeated(out, joined.base, start) {
+            out.truncate(joined.before);
+        } else {
+            self.parts.push((start, out.len()));
         }
     }
 
@@ -257,33 +516,13 @@ impl<'m> TsWriter<'m> {
             .any(|&(from, to)| out.get(from..to) == Some(text))
     }
 
-    fn tuple(&mut self, out: &mut String, tuple: &TupleTy, indent: usize) {
-        out.push('[');
-        for (index, item) in tuple.items.iter().enumerate() {
-            if index > 0 {
-                out.push_str(", ");
-            }
-            let start = out.len();
-            let prec = self.write(out, item, indent);
-            if index >= tuple.required {
-                wrap_from(out, start, prec, Prec::Atom);
-                out.push('?');
-            }
-        }
-        if let Some(rest) = &tuple.rest {
-            if !tuple.items.is_empty() {
-                out.push_str(", ");
-            }
-            out.push_str("...");
-            let start = out.len();
-            let prec = self.write(out, rest, indent);
-            wrap_from(out, start, prec, Prec::Atom);
-            out.push_str("[]");
-        }
-        out.push(']');
-    }
-
-    fn object(&mut self, out: &mut String, object: &ObjectTy, indent: usize) -> Prec {
+    fn object<'t>(
+        &mut self,
+        out: &mut String,
+        object: &'t ObjectTy<'t>,
+        indent: usize,
+        stack: &mut Vec<Frame<'t>>,
+    ) -> Next<'t> {
         let inner = indent + 2;
         if object.properties.is_empty() {
             match &object.extra {
@@ -291,77 +530,115 @@ impl<'m> TsWriter<'m> {
                 Extra::Open => out.push_str(OPEN_RECORD),
                 Extra::Typed(ty, doc) if doc.is_empty() => {
                     out.push_str("{ [key: string]: ");
-                    self.write(out, ty, inner);
-                    out.push_str(" }");
+                    stack.push(Frame::Close {
+                        suffix: Suffix::Inline,
+                    });
+                    return Next::Write(ty, inner);
                 }
                 Extra::Typed(ty, doc) => {
                     out.push_str("{\n");
                     push_doc(out, inner, doc);
                     out.push_str(pad(inner));
                     out.push_str("[key: string]: ");
-                    self.write(out, ty, inner);
-                    out.push_str(";\n");
-                    out.push_str(pad(indent));
-                    out.push('}');
+                    stack.push(Frame::Close {
+                        suffix: Suffix::Block { indent },
+                    });
+                    return Next::Write(ty, inner);
                 }
             }
-            return Prec::Atom;
+            return Next::Done(Prec::Atom);
         }
-        self.object_body(out, object, indent);
-        if object.extra == Extra::Open {
-            out.push_str(" & ");
-            out.push_str(OPEN_RECORD);
-            Prec::Intersection
-        } else {
-            Prec::Atom
-        }
+        Next::Start(Frame::Body(Box::new(body(object, indent, false))))
     }
 
     /// `{ ... }` with the declared properties (and an index signature for typed extra
-    /// keys); an open object's `& Record<string, JsonValue>` is the caller's.
-    fn object_body(&mut self, out: &mut String, object: &ObjectTy, indent: usize) {
-        let inner = indent + 2;
-        out.push_str("{\n");
-        let typed_extra = matches!(object.extra, Extra::Typed(..));
-        let mut property_types = Vec::new();
-        for property in &object.properties {
+    /// keys); an open object's `& Record<string, JsonValue>` follows unless the object
+    /// stands in an intersection (which writes one for all).
+    fn resume_body<'t>(
+        &mut self,
+        out: &mut String,
+        mut body: Box<Body<'t>>,
+        input: Option<Prec>,
+        stack: &mut Vec<Frame<'t>>,
+    ) -> Next<'t> {
+        let object = body.object;
+        let inner = body.indent + 2;
+        match input {
+            None => out.push_str("{\n"),
+            Some(_) if body.at_index => {
+                // Declared properties must fit the index signature, so it names their
+                // types too.
+                let mut members = vec![(body.start, out.len())];
+                for text in &body.property_types {
+                    let seen = members
+                        .iter()
+                        .any(|&(from, to)| out.get(from..to) == Some(text.as_ref()));
+                    if !seen {
+                        out.push_str(" | ");
+                        let from = out.len();
+                        out.push_str(text);
+                        members.push((from, out.len()));
+                    }
+                }
+                out.push_str(";\n");
+                return self.close_body(out, &body);
+            }
+            Some(_) => {
+                if matches!(object.extra, Extra::Typed(..)) {
+                    let repeated = repeatable(&out[body.start..], self.unknowns > body.unknowns);
+                    self.unknowns += usize::from(repeated == "unknown");
+                    body.property_types.push(repeated);
+                }
+                out.push_str(";\n");
+            }
+        }
+        if let Some(property) = object.properties.get(body.next) {
+            body.next += 1;
             push_doc(out, inner, &property.doc);
             out.push_str(pad(inner));
             push_key(out, property.name);
             out.push_str(if property.required { ": " } else { "?: " });
-            let start = out.len();
-            let unknowns = self.unknowns;
-            self.write(out, &property.ty, inner);
-            if typed_extra {
-                let repeated = repeatable(&out[start..], self.unknowns > unknowns);
-                self.unknowns += usize::from(repeated == "unknown");
-                property_types.push(repeated);
-            }
-            out.push_str(";\n");
+            body.start = out.len();
+            body.unknowns = self.unknowns;
+            stack.push(Frame::Body(body));
+            return Next::Write(&property.ty, inner);
         }
         if let Extra::Typed(ty, doc) = &object.extra {
-            // Declared properties must fit the index signature, so it names their types too.
             push_doc(out, inner, doc);
             out.push_str(pad(inner));
             out.push_str("[key: string]: ");
-            let start = out.len();
-            self.write(out, ty, inner);
-            let mut members = vec![(start, out.len())];
-            for text in &property_types {
-                let seen = members
-                    .iter()
-                    .any(|&(from, to)| out.get(from..to) == Some(text.as_ref()));
-                if !seen {
-                    out.push_str(" | ");
-                    let from = out.len();
-                    out.push_str(text);
-                    members.push((from, out.len()));
-                }
-            }
-            out.push_str(";\n");
+            body.start = out.len();
+            body.at_index = true;
+            stack.push(Frame::Body(body));
+            return Next::Write(ty, inner);
         }
-        out.push_str(pad(indent));
+        self.close_body(out, &body)
+    }
+
+    fn close_body<'t>(&mut self, out: &mut String, body: &Body<'t>) -> Next<'t> {
+        out.push_str(pad(body.indent));
         out.push('}');
+        if !body.in_intersection && body.object.extra == Extra::Open {
+            out.push_str(" & ");
+            out.push_str(OPEN_RECORD);
+            Next::Done(Prec::Intersection)
+        } else {
+            Next::Done(Prec::Atom)
+        }
+    }
+}
+
+/// The frame of an object's body, before it starts.
+fn body<'t>(object: &'t ObjectTy<'t>, indent: usize, in_intersection: bool) -> Body<'t> {
+    Body {
+        object,
+        indent,
+        next: 0,
+        start: 0,
+        unknowns: 0,
+        property_types: Vec::new(),
+        at_index: false,
+        in_intersection,
     }
 }
 
@@ -472,9 +749,9 @@ fn push_literal(out: &mut String, value: &JsonValue, depth: usize) {
 }
 
 /// Appends the declarations between `JsonValue` and `ToolArgsMap`: one `type` per alias,
-/// separated by blank lines (nothing when there are none).
-/// Returns whether the depth limit (`limit` type levels) cut anything.
-pub(crate) fn write_alias_declarations(out: &mut String, model: &SdkModel, limit: usize) -> bool {
+/// separated by blank lines (nothing when there are none); types nest at most `limit`
+/// type levels.
+pub(crate) fn write_alias_declarations(out: &mut String, model: &SdkModel, limit: usize) {
     let mut writer = TsWriter::named(&model.aliases, limit);
     for (index, alias) in model.aliases.iter().enumerate() {
         if index > 0 {
@@ -487,19 +764,18 @@ pub(crate) fn write_alias_declarations(out: &mut String, model: &SdkModel, limit
         writer.write(out, &alias.ty, 0);
         out.push_str(";\n");
     }
-    writer.depth_limited
 }
 
 /// Appends one tool's member of `ToolArgsMap` (with the tool's description) to `args`
 /// and its member of `ToolOutputMap` to `outputs`; `aliases` are those declared so far.
-/// Returns whether the depth limit (`limit` type levels) cut anything.
+/// Types nest at most `limit` type levels.
 pub(crate) fn write_tool_members(
     args: &mut String,
     outputs: &mut String,
     aliases: &[Alias],
     tool: &ToolModel,
     limit: usize,
-) -> bool {
+) {
     let mut writer = TsWriter::named(aliases, limit);
     push_doc(args, 2, &tool.description);
     args.push_str("  ");
@@ -512,18 +788,17 @@ pub(crate) fn write_tool_members(
     outputs.push_str(": ");
     writer.write(outputs, &tool.output, 2);
     outputs.push_str(";\n");
-    writer.depth_limited
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::sdk::schema_view::{SHALLOW_DEPTH, build_single, type_levels};
+    use crate::code::sdk::schema_view::{build_single, type_levels};
     use serde_json::json;
 
     fn ts(schema: JsonValue) -> String {
-        let (ty, model) = build_single(&schema, SHALLOW_DEPTH);
-        TsWriter::inline(&model.aliases, type_levels(SHALLOW_DEPTH)).expression(&ty, 0)
+        let (ty, model) = build_single(&schema, 64);
+        TsWriter::inline(&model.aliases, type_levels(64)).expression(&ty, 0)
     }
 
     #[test]

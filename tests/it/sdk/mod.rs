@@ -1,8 +1,10 @@
 //! The Code Mode SDK text: golden snapshots, the compilers' verdict on every generated
-//! SDK, the `unknown` census over the fixture corpus, and the `codemode sdk` command.
+//! SDK, the `unknown` census over the fixture corpus, deep schemas, and the `codemode sdk`
+//! command.
 
 mod cli;
 pub(crate) mod compile;
+mod deep;
 mod snapshots;
 mod unknowns;
 

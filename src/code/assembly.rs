@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::error::{Error, ErrorCode};
-use crate::json::JsonValue;
+use crate::json::{JsonValue, deep_clone};
 use crate::registry::Scope;
 use crate::runtime::Language;
 use crate::tool::{ToolDefinition, ToolSchema};
@@ -114,10 +114,11 @@ impl Assembly {
 /// The output schema `tool` advertises: the one its source advertised, else its declared
 /// output schema.
 pub fn advertised_output(tool: &ToolDefinition) -> JsonValue {
-    tool.annotations()
-        .advertised_output
-        .clone()
-        .unwrap_or_else(|| tool.output().schema().as_json().clone())
+    // Copied without recursion: a schema may nest as deep as the registry allows.
+    match &tool.annotations().advertised_output {
+        Some(schema) => deep_clone(schema),
+        None => deep_clone(tool.output().schema().as_json()),
+    }
 }
 
 /// The SDK renderer of a runtime language, if one is registered.
@@ -135,7 +136,7 @@ pub fn sdk_tools(scope: &Scope) -> Vec<SdkTool> {
         .map(|tool| SdkTool {
             name: tool.name().to_owned(),
             description: tool.schema().description.clone(),
-            parameters: tool.schema().parameters.clone(),
+            parameters: deep_clone(&tool.schema().parameters),
             output: Some(advertised_output(tool)),
         })
         .collect()

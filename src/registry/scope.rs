@@ -123,7 +123,12 @@ impl Scope {
     /// - the name is reserved by an installed [`ToolProvider`](super::ToolProvider) (for
     ///   example `run_code` once Code Mode is installed),
     /// - this layer already holds a tool of that name (dispose it first; registering in an
-    ///   agent scope shadows an inherited one instead), or
+    ///   agent scope shadows an inherited one instead),
+    /// - its parameters, output or advertised output schema nests deeper than the
+    ///   registry's [`value_depth`](super::RegistryConfig::value_depth) in levels of
+    ///   subschemas ([`nests_deeper`](crate::schema::nests_deeper)): `tool `deep` cannot be
+    ///   registered: its parameters schema nests deeper than 28 levels (the registry's
+    ///   value-depth limit)`, or
     /// - this handle is an agent scope that no longer exists (it was closed).
     ///
     /// # Examples
@@ -163,8 +168,9 @@ impl Scope {
     /// # Ok::<(), codemode::Error>(())
     /// ```
     pub fn register(&self, definition: ToolDefinition) -> Result<Disposer, Error> {
-        let handle = self.registry.next_id();
         let registry = &self.registry;
+        schemas_within(&definition, registry.inner.config.value_depth.get())?;
+        let handle = registry.next_id();
         registry
             .inner
             .state
@@ -499,6 +505,33 @@ impl Scope {
         }
         self.registry.notify_change();
     }
+}
+
+/// Refuses a definition whose parameters, output or advertised output schema nests deeper
+/// than the registry's value-depth limit (`limit` levels of subschemas).
+fn schemas_within(definition: &ToolDefinition, limit: usize) -> Result<(), Error> {
+    let schemas = [
+        ("parameters", Some(&definition.schema().parameters)),
+        ("output", Some(definition.output().schema().as_json())),
+        (
+            "advertised output",
+            definition.annotations().advertised_output.as_ref(),
+        ),
+    ];
+    for (what, schema) in schemas {
+        if let Some(schema) = schema
+            && crate::schema::nests_deeper(schema, limit)
+        {
+            return Err(Error::new(
+                ErrorCode::InvalidDefinition,
+                format!(
+                    "tool `{}` cannot be registered: its {what} schema nests deeper than {limit} levels (the registry's value-depth limit)",
+                    definition.name()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -106,6 +106,70 @@ impl From<SchemaError> for Error {
     }
 }
 
+/// Whether any subschema of `schema` — any JSON Schema, not only the enforced subset —
+/// sits more than `limit` levels below the root: the rule a registry applies, with its
+/// value-depth limit, to the schemas of every tool registered in it. A level is one step
+/// through a keyword that holds schemas (`properties/<name>`, `items`, `prefixItems/<i>`,
+/// `additionalProperties`, `allOf`/`anyOf`/`oneOf/<i>`, `not`, `$defs/<name>`, ...);
+/// data (`enum`, `const`, `default`, `examples`) adds none. Walked with a stack of its
+/// own.
+///
+/// ```
+/// use codemode::schema::nests_deeper;
+/// let schema = serde_json::json!({"type": "object", "properties": {"a": {"oneOf": [{"type": "string"}, {"type": "null"}]}}});
+/// assert!(!nests_deeper(&schema, 2));
+/// assert!(nests_deeper(&schema, 1));
+/// ```
+pub fn nests_deeper(schema: &crate::json::JsonValue, limit: usize) -> bool {
+    use crate::json::JsonValue;
+    let mut pending = vec![(schema, 0usize)];
+    while let Some((node, depth)) = pending.pop() {
+        if depth > limit {
+            return true;
+        }
+        let Some(map) = node.as_object() else {
+            continue;
+        };
+        let below = depth + 1;
+        for (key, value) in map {
+            match (key.as_str(), value) {
+                (
+                    "items" | "prefixItems" | "allOf" | "anyOf" | "oneOf",
+                    JsonValue::Array(schemas),
+                ) => pending.extend(schemas.iter().map(|schema| (schema, below))),
+                (
+                    "properties" | "patternProperties" | "$defs" | "definitions"
+                    | "dependentSchemas",
+                    JsonValue::Object(schemas),
+                ) => pending.extend(schemas.values().map(|schema| (schema, below))),
+                (
+                    "items"
+                    | "additionalItems"
+                    | "additionalProperties"
+                    | "unevaluatedItems"
+                    | "unevaluatedProperties"
+                    | "contains"
+                    | "propertyNames"
+                    | "not"
+                    | "if"
+                    | "then"
+                    | "else",
+                    schema,
+                ) => pending.push((schema, below)),
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// How deep the JSON of a schema may nest where nothing but its numbers is checked (a
+/// tool's parameters, when it is built): two JSON levels per level of subschemas (a
+/// keyword's array or object, then the subschema) up to the highest value-depth limit,
+/// and data inside as deep again. Where the schema is registered, its levels of
+/// subschemas are checked against the registry's limit ([`nests_deeper`]).
+pub(crate) const SCHEMA_JSON_DEPTH: usize = 3 * crate::json::MAX_DEPTH_CEILING + 1;
+
 /// Turns violations into an error with `code` whose message lists every violation.
 ///
 /// `subject` names what was checked, e.g. "arguments" or "output".

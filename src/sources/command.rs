@@ -63,7 +63,7 @@ impl CommandTool {
         let spec = Arc::new(self);
         let mut builder = ToolDefinition::builder(spec.name.clone())
             .description(spec.description.clone())
-            .parameters(spec.parameters.as_json().clone())
+            .parameters(crate::json::deep_clone(spec.parameters.as_json()))
             .output(output)
             .annotations(ToolAnnotations {
                 source: Some("command".into()),

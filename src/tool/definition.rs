@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::content::ContentBlock;
 use crate::error::{Error, ErrorCode};
-use crate::json::{JsonValue, check_lossless};
+use crate::json::{JsonValue, check_lossless_within, deep_clone};
 use crate::presentation::{ToolCallView, ToolResultView};
 use crate::schema::JsonSchema;
 
@@ -40,7 +40,7 @@ pub fn tool_name_problem(name: &str) -> Option<String> {
 }
 
 /// What a model sees of a tool: name, description, parameters — nothing executable.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, PartialEq, Serialize)]
 pub struct ToolSchema {
     /// The tool's name.
     pub name: String,
@@ -48,6 +48,17 @@ pub struct ToolSchema {
     pub description: String,
     /// The JSON Schema of the arguments.
     pub parameters: JsonValue,
+}
+
+/// A copy whose parameters are copied without recursion (a schema may nest deep).
+impl Clone for ToolSchema {
+    fn clone(&self) -> Self {
+        ToolSchema {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            parameters: deep_clone(&self.parameters),
+        }
+    }
 }
 
 /// How a tool declares its calls may be scheduled (what `codemode tools` lists; the
@@ -453,7 +464,9 @@ impl ToolBuilder {
     }
 
     /// Checks the definition and freezes it: a non-empty name, a JSON-object parameter
-    /// schema that is lossless JSON, an output, a body, a positive finite timeout.
+    /// schema whose numbers are lossless JSON (how deep it nests is checked where it is
+    /// registered, against the registry's limit), an output, a body, a positive finite
+    /// timeout.
     pub fn build(self) -> Result<ToolDefinition, Error> {
         let invalid = |message: String| Error::new(ErrorCode::InvalidDefinition, message);
         let name = self.name;
@@ -473,7 +486,9 @@ impl ToolBuilder {
                 "tool `{name}`: parameters must be a JSON Schema object"
             )));
         }
-        if let Err(err) = check_lossless(&parameters) {
+        // A schema nests as deep as the registry it is registered in lets it (in levels of
+        // subschemas, checked there); here only its numbers are.
+        if let Err(err) = check_lossless_within(&parameters, crate::schema::SCHEMA_JSON_DEPTH) {
             return Err(invalid(format!(
                 "tool `{name}`: parameters are not lossless JSON: {err}"
             )));

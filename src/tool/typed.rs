@@ -272,7 +272,7 @@ where
 
         let mut builder = ToolDefinition::builder(name)
             .description(self.description)
-            .parameters(args_schema.schema().as_json().clone())
+            .parameters(crate::json::deep_clone(args_schema.schema().as_json()))
             .output(output)
             .execute({
                 let args_schema = args_schema.clone();

@@ -1,10 +1,15 @@
 //! Deep schemas without the call stack: a raw `oneOf` nested 5,000 levels and the same
 //! union written with the schema DSL are parsed, validated and rendered into both SDK
-//! languages on a thread whose stack could not hold one frame per level.
+//! languages on a thread whose stack could not hold one frame per level; a host whose
+//! `max_json_depth` is lower refuses a deeper tool, naming its limit.
 
 use codemode::code::sdk::{SdkLanguage, SdkTool, render_sdk_section, unknown_types};
+use codemode::config::Config;
+use codemode::host::{Engine, Host};
 use codemode::json::dispose;
 use codemode::schema::{JsonSchema, ParameterSchema, ValueSchema};
+use codemode::tool::{ToolDefinition, ToolOutput, define_tool};
+use codemode::{ContentBlock, ErrorCode};
 use serde_json::{Map, Value, json};
 
 const LEVELS: usize = 5_000;
@@ -183,4 +188,78 @@ fn nested_objects_render_linearly_in_both_languages_on_a_small_stack() {
         dispose(tool.parameters);
         dispose(valid);
     });
+}
+
+/// A host whose programs' values nest at most `max_json_depth` levels.
+fn host_of_depth(max_json_depth: usize) -> Host {
+    let config = Config::parse(
+        &format!("mode = \"native\"\n[runtime]\nmax_json_depth = {max_json_depth}\n"),
+        std::path::Path::new("codemode.toml"),
+    )
+    .expect("config");
+    Host::builder(config)
+        .engine(Engine::Never)
+        .build_local()
+        .expect("host")
+}
+
+#[derive(serde::Deserialize)]
+struct Args {}
+
+#[test]
+fn a_host_with_a_lower_value_depth_refuses_deeper_tool_schemas_naming_its_limit() {
+    // max_json_depth 20: values, and schemas, nest 28 levels (20 + the 8 the library
+    // wraps values in).
+    let host = host_of_depth(20);
+    let global = host.registry().global();
+    let raw = |levels| {
+        ToolDefinition::builder(format!("raw_{levels}"))
+            .parameters(parameters(raw_union(levels)))
+            .output(ToolOutput::any())
+            .execute(|_, _| async { Ok(json!(null)) })
+            .build()
+            .expect("build")
+    };
+    // `v` is level 1 and each union one more: 27 unions reach level 28.
+    global.register(raw(27)).expect("within the limit").keep();
+    let err = global.register(raw(28)).expect_err("one level too deep");
+    assert_eq!(err.code(), ErrorCode::InvalidDefinition);
+    assert_eq!(
+        err.message(),
+        "tool `raw_28` cannot be registered: its parameters schema nests deeper than 28 levels (the registry's value-depth limit)"
+    );
+    // The DSL's tools too, and output schemas.
+    let typed = define_tool::<Args, String>("typed")
+        .parameters(ParameterSchema::new().required("v", dsl_union(40)))
+        .output(ValueSchema::string(), |_, text| {
+            vec![ContentBlock::text(text.clone())]
+        })
+        .execute(|_, _| async { Ok(String::new()) })
+        .build()
+        .expect("build");
+    let err = global.register(typed).expect_err("too deep");
+    assert!(
+        err.message().ends_with(
+            "its parameters schema nests deeper than 28 levels (the registry's value-depth limit)"
+        ),
+        "{}",
+        err.message()
+    );
+    let output = JsonSchema::parse(&raw_union(30)).expect("within the default depth");
+    let deep_output = ToolDefinition::builder("deep_output")
+        .output(ToolOutput::json(output))
+        .execute(|_, _| async { Ok(json!("x")) })
+        .build()
+        .expect("build");
+    let err = global.register(deep_output).expect_err("too deep");
+    assert_eq!(
+        err.message(),
+        "tool `deep_output` cannot be registered: its output schema nests deeper than 28 levels (the registry's value-depth limit)"
+    );
+    // A host with the default depth takes them all.
+    let default = host_of_depth(5_000);
+    let global = default.registry().global();
+    global.register(raw(28)).expect("default depth").keep();
+    global.register(raw(1_000)).expect("default depth").keep();
+    assert!(global.get("raw_28").is_some() && global.get("raw_1000").is_some());
 }

@@ -206,16 +206,7 @@ pub fn validate_args_within(
     args: &crate::json::JsonValue,
     limit: usize,
 ) -> Result<(), Error> {
-    let violations = schema.validate_within(args, limit);
-    if violations.is_empty() {
-        Ok(())
-    } else {
-        Err(violations_error(
-            ErrorCode::InvalidArgs,
-            "arguments",
-            &violations,
-        ))
-    }
+    check_within(schema, args, limit, ErrorCode::InvalidArgs, "arguments")
 }
 
 /// Validates a tool's output value: `Err` with code `INVALID_TOOL_OUTPUT` listing every
@@ -231,14 +222,28 @@ pub fn validate_output_within(
     value: &crate::json::JsonValue,
     limit: usize,
 ) -> Result<(), Error> {
+    check_within(
+        schema,
+        value,
+        limit,
+        ErrorCode::InvalidToolOutput,
+        "tool output",
+    )
+}
+
+/// `value` validated against `schema` within `limit` levels: `Err` with `code` listing
+/// every violation of the `subject`.
+fn check_within(
+    schema: &JsonSchema,
+    value: &crate::json::JsonValue,
+    limit: usize,
+    code: ErrorCode,
+    subject: &str,
+) -> Result<(), Error> {
     let violations = schema.validate_within(value, limit);
     if violations.is_empty() {
         Ok(())
     } else {
-        Err(violations_error(
-            ErrorCode::InvalidToolOutput,
-            "tool output",
-            &violations,
-        ))
+        Err(violations_error(code, subject, &violations))
     }
 }

@@ -83,12 +83,12 @@ impl<'a> Ty<'a> {
             Ty::Tuple(tuple) => tuple
                 .items
                 .get(index)
-                .or_else(|| tuple.rest.as_deref().filter(|_| index == tuple.items.len())),
+                .or(tuple.rest.as_deref().filter(|_| index == tuple.items.len())),
             Ty::Object(object) => object
                 .properties
                 .get(index)
                 .map(|property| &property.ty)
-                .or_else(|| match &object.extra {
+                .or(match &object.extra {
                     Extra::Typed(ty, _) if index == object.properties.len() => Some(&**ty),
                     _ => None,
                 }),

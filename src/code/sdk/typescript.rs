@@ -367,7 +367,7 @@ impl<'m> TsWriter<'m> {
                         out.push(']');
                         return Next::Done(Prec::Atom);
                     }
-                    if next - 1 >= tuple.required {
+                    if next > tuple.required {
                         wrap_from(out, start, written, Prec::Atom);
                         out.push('?');
                     }

@@ -261,6 +261,10 @@ struct Token {
 }
 
 impl Token {
+    fn new(kind: Kind, start: usize, end: usize) -> Token {
+        Token { kind, start, end }
+    }
+
     fn text<'a>(&self, program: &'a str) -> &'a str {
         &program[self.start..self.end]
     }
@@ -387,108 +391,60 @@ fn js_tokens(text: &str) -> Vec<Token> {
             b'/' if regex_allowed(text, tokens.last()) => match regex_end(bytes, i) {
                 Some(end) => {
                     i = end;
-                    tokens.push(Token {
-                        kind: Kind::Str,
-                        start,
-                        end,
-                    });
+                    tokens.push(Token::new(Kind::Str, start, end));
                 }
                 None => {
                     i += 1;
-                    tokens.push(Token {
-                        kind: Kind::Punct("?"),
-                        start,
-                        end: i,
-                    });
+                    tokens.push(Token::new(Kind::Punct("?"), start, i));
                 }
             },
             b'\'' | b'"' => {
                 i = quoted_end(bytes, i);
-                tokens.push(Token {
-                    kind: Kind::Str,
-                    start,
-                    end: i,
-                });
+                tokens.push(Token::new(Kind::Str, start, i));
             }
             b'`' => {
                 i = template(i + 1, &mut stack);
-                tokens.push(Token {
-                    kind: Kind::Str,
-                    start,
-                    end: i,
-                });
+                tokens.push(Token::new(Kind::Str, start, i));
             }
             b'{' | b'(' | b'[' => {
                 stack.push(Open::Bracket);
                 i += 1;
-                tokens.push(Token {
-                    kind: Kind::Punct(punct(c)),
-                    start,
-                    end: i,
-                });
+                tokens.push(Token::new(Kind::Punct(punct(c)), start, i));
             }
             b'}' if matches!(stack.last(), Some(Open::Template)) => {
                 stack.pop();
                 i = template(i + 1, &mut stack);
-                tokens.push(Token {
-                    kind: Kind::Str,
-                    start,
-                    end: i,
-                });
+                tokens.push(Token::new(Kind::Str, start, i));
             }
             b'}' | b')' | b']' => {
                 stack.pop();
                 i += 1;
-                tokens.push(Token {
-                    kind: Kind::Punct(punct(c)),
-                    start,
-                    end: i,
-                });
+                tokens.push(Token::new(Kind::Punct(punct(c)), start, i));
             }
             b'?' if bytes.get(i + 1) == Some(&b'.')
                 && !bytes.get(i + 2).is_some_and(u8::is_ascii_digit) =>
             {
                 i += 2;
-                tokens.push(Token {
-                    kind: Kind::Punct("?."),
-                    start,
-                    end: i,
-                });
+                tokens.push(Token::new(Kind::Punct("?."), start, i));
             }
             b'0'..=b'9' => {
                 i = number_end(bytes, i);
-                tokens.push(Token {
-                    kind: Kind::Number,
-                    start,
-                    end: i,
-                });
+                tokens.push(Token::new(Kind::Number, start, i));
             }
             b'.' if bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => {
                 i = number_end(bytes, i);
-                tokens.push(Token {
-                    kind: Kind::Number,
-                    start,
-                    end: i,
-                });
+                tokens.push(Token::new(Kind::Number, start, i));
             }
             _ => {
                 let ch = text[i..].chars().next().unwrap_or('\0');
                 if ident_start(ch) {
                     i = ident_end(text, i, true);
-                    tokens.push(Token {
-                        kind: Kind::Ident,
-                        start,
-                        end: i,
-                    });
+                    tokens.push(Token::new(Kind::Ident, start, i));
                 } else if ch.is_whitespace() {
                     i += ch.len_utf8();
                 } else {
                     i += ch.len_utf8().max(1);
-                    tokens.push(Token {
-                        kind: Kind::Punct(punct(c)),
-                        start,
-                        end: i,
-                    });
+                    tokens.push(Token::new(Kind::Punct(punct(c)), start, i));
                 }
             }
         }
@@ -566,55 +522,31 @@ fn python_tokens(text: &str) -> Vec<Token> {
             }
             b'\'' | b'"' => {
                 i = python_string(bytes, i, false, &mut stack);
-                tokens.push(Token {
-                    kind: Kind::Str,
-                    start,
-                    end: i,
-                });
+                tokens.push(Token::new(Kind::Str, start, i));
             }
             b'{' | b'(' | b'[' => {
                 stack.push(Open::Bracket);
                 i += 1;
-                tokens.push(Token {
-                    kind: Kind::Punct(punct(c)),
-                    start,
-                    end: i,
-                });
+                tokens.push(Token::new(Kind::Punct(punct(c)), start, i));
             }
             b'}' if matches!(stack.last(), Some(Open::FString { .. })) => {
                 if let Some(Open::FString { quote, triple }) = stack.pop() {
                     i = fstring_body(bytes, i + 1, quote, triple, &mut stack);
                 }
-                tokens.push(Token {
-                    kind: Kind::Str,
-                    start,
-                    end: i,
-                });
+                tokens.push(Token::new(Kind::Str, start, i));
             }
             b'}' | b')' | b']' => {
                 stack.pop();
                 i += 1;
-                tokens.push(Token {
-                    kind: Kind::Punct(punct(c)),
-                    start,
-                    end: i,
-                });
+                tokens.push(Token::new(Kind::Punct(punct(c)), start, i));
             }
             b'0'..=b'9' => {
                 i = number_end(bytes, i);
-                tokens.push(Token {
-                    kind: Kind::Number,
-                    start,
-                    end: i,
-                });
+                tokens.push(Token::new(Kind::Number, start, i));
             }
             b'.' if bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => {
                 i = number_end(bytes, i);
-                tokens.push(Token {
-                    kind: Kind::Number,
-                    start,
-                    end: i,
-                });
+                tokens.push(Token::new(Kind::Number, start, i));
             }
             _ => {
                 let ch = text[i..].chars().next().unwrap_or('\0');
@@ -628,28 +560,16 @@ fn python_tokens(text: &str) -> Vec<Token> {
                     if prefix {
                         let f = word.bytes().any(|b| b == b'f' || b == b'F');
                         i = python_string(bytes, end, f, &mut stack);
-                        tokens.push(Token {
-                            kind: Kind::Str,
-                            start,
-                            end: i,
-                        });
+                        tokens.push(Token::new(Kind::Str, start, i));
                     } else {
                         i = end;
-                        tokens.push(Token {
-                            kind: Kind::Ident,
-                            start,
-                            end: i,
-                        });
+                        tokens.push(Token::new(Kind::Ident, start, i));
                     }
                 } else if ch.is_whitespace() {
                     i += ch.len_utf8();
                 } else {
                     i += ch.len_utf8().max(1);
-                    tokens.push(Token {
-                        kind: Kind::Punct(punct(c)),
-                        start,
-                        end: i,
-                    });
+                    tokens.push(Token::new(Kind::Punct(punct(c)), start, i));
                 }
             }
         }

@@ -143,3 +143,32 @@ pub fn deep_eq(a: &JsonValue, b: &JsonValue) -> bool {
     }
     true
 }
+
+/// Folds a tree bottom-up with a heap stack instead of recursion: `combine(node, results)`
+/// gets the results of `node`'s children in order (`child(node, i)` is its `i`th child,
+/// `None` past the last), and the root's result is returned. What copies, compares or writes
+/// out a deep tree (schemas, the SDK's types) is built on this.
+pub(crate) fn fold_post_order<'a, N: ?Sized, O>(
+    root: &'a N,
+    child: impl Fn(&'a N, usize) -> Option<&'a N>,
+    mut combine: impl FnMut(&'a N, Vec<O>) -> O,
+) -> O {
+    // The ancestors of `node`, each with the results of its children folded so far.
+    let mut open: Vec<(&'a N, Vec<O>)> = Vec::new();
+    let (mut node, mut done) = (root, Vec::new());
+    loop {
+        if let Some(next) = child(node, done.len()) {
+            open.push((node, std::mem::take(&mut done)));
+            node = next;
+            continue;
+        }
+        let result = combine(node, std::mem::take(&mut done));
+        match open.pop() {
+            Some((parent, mut siblings)) => {
+                siblings.push(result);
+                (node, done) = (parent, siblings);
+            }
+            None => return result,
+        }
+    }
+}

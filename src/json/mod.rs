@@ -547,6 +547,7 @@ pub fn type_name(value: &JsonValue) -> &'static str {
 mod deep;
 mod text;
 
+pub(crate) use deep::fold_post_order;
 pub use deep::{deep_clone, deep_eq, dispose};
 
 mod check {

@@ -203,24 +203,7 @@ impl ValueSchema {
     /// The JSON Schema this compiles to (without checking it; see [`ValueSchema::compile`]).
     pub fn to_json_schema(&self) -> JsonValue {
         // Post-order: a node's JSON is written once its subschemas' is.
-        let mut open: Vec<(&ValueSchema, Vec<JsonValue>)> = vec![(self, Vec::new())];
-        loop {
-            let Some((schema, written)) = open.last().map(|(s, done)| (*s, done.len())) else {
-                return JsonValue::Null;
-            };
-            if let Some(child) = schema.child(written) {
-                open.push((child, Vec::new()));
-                continue;
-            }
-            let Some((schema, children)) = open.pop() else {
-                continue;
-            };
-            let json = schema.json_with(children);
-            match open.last_mut() {
-                Some((_, siblings)) => siblings.push(json),
-                None => return json,
-            }
-        }
+        crate::json::fold_post_order(self, ValueSchema::child, ValueSchema::json_with)
     }
 
     /// This node's JSON Schema around `children` (its subschemas' JSON, in order).
@@ -485,24 +468,7 @@ impl ValueSchema {
 impl Clone for ValueSchema {
     fn clone(&self) -> Self {
         // Post-order: a node is copied once copies of its subschemas are made.
-        let mut open: Vec<(&ValueSchema, Vec<ValueSchema>)> = vec![(self, Vec::new())];
-        loop {
-            let Some((schema, copied)) = open.last().map(|(s, done)| (*s, done.len())) else {
-                return self.with_children(Vec::new());
-            };
-            if let Some(child) = schema.child(copied) {
-                open.push((child, Vec::new()));
-                continue;
-            }
-            let Some((schema, children)) = open.pop() else {
-                continue;
-            };
-            let copy = schema.with_children(children);
-            match open.last_mut() {
-                Some((_, siblings)) => siblings.push(copy),
-                None => return copy,
-            }
-        }
+        crate::json::fold_post_order(self, ValueSchema::child, ValueSchema::with_children)
     }
 }
 

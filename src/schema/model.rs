@@ -167,25 +167,7 @@ impl Node {
 impl Clone for Node {
     fn clone(&self) -> Node {
         // Post-order: a node is copied once copies of all its subschemas are made.
-        let mut open: Vec<(&Node, Vec<Node>)> = vec![(self, Vec::new())];
-        loop {
-            let Some((node, copied)) = open.last().map(|(node, copies)| (*node, copies.len()))
-            else {
-                return self.with_children(Vec::new());
-            };
-            if let Some(child) = node.child(copied) {
-                open.push((child, Vec::new()));
-                continue;
-            }
-            let Some((node, copies)) = open.pop() else {
-                continue;
-            };
-            let copy = node.with_children(copies);
-            match open.last_mut() {
-                Some((_, siblings)) => siblings.push(copy),
-                None => return copy,
-            }
-        }
+        crate::json::fold_post_order(self, Node::child, Node::with_children)
     }
 }
 

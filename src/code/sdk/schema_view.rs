@@ -208,24 +208,7 @@ impl<'a> Clone for Ty<'a> {
             return self.with_children(Vec::new());
         }
         // Post-order: a type is copied once copies of the types it holds are made.
-        let mut open: Vec<(&Ty<'a>, Vec<Ty<'a>>)> = vec![(self, Vec::new())];
-        loop {
-            let Some((ty, copied)) = open.last().map(|(ty, done)| (*ty, done.len())) else {
-                return Ty::Unknown;
-            };
-            if let Some(child) = ty.child(copied) {
-                open.push((child, Vec::new()));
-                continue;
-            }
-            let Some((ty, children)) = open.pop() else {
-                continue;
-            };
-            let copy = ty.with_children(children);
-            match open.last_mut() {
-                Some((_, siblings)) => siblings.push(copy),
-                None => return copy,
-            }
-        }
+        crate::json::fold_post_order(self, Ty::child, Ty::with_children)
     }
 }
 

@@ -71,24 +71,32 @@ enum Frame<'s, 'v> {
         depth: usize,
         pushed: bool,
     },
-    /// `oneOf`: the branches left; while one is walked, `outer` holds the walk's context.
-    OneOf {
-        node: &'s Node,
-        value: &'v JsonValue,
-        branches: std::iter::Enumerate<std::slice::Iter<'s, Node>>,
-        count: usize,
-        depth: usize,
-        current: usize,
-        outer: Option<Walk>,
-        matching: Vec<usize>,
-        reasons: Vec<String>,
-    },
+    /// `oneOf` (boxed: its state is larger than the others', and rarer).
+    OneOf(Box<OneOf<'s, 'v>>),
+}
+
+/// [`Frame::OneOf`]: the branches left; while one is walked, `outer` holds the walk's
+/// context.
+struct OneOf<'s, 'v> {
+    node: &'s Node,
+    value: &'v JsonValue,
+    branches: std::iter::Enumerate<std::slice::Iter<'s, Node>>,
+    count: usize,
+    depth: usize,
+    current: usize,
+    outer: Option<Walk>,
+    matching: Vec<usize>,
+    /// Each failing branch and its first violation (written out only when no branch
+    /// matches).
+    reasons: Vec<(usize, Violation)>,
 }
 
 /// What a frame does next.
 enum Step<'s, 'v> {
     /// Walks this value against this node, at this depth, then comes back.
     Walk(&'s Node, &'v JsonValue, usize),
+    /// Walks what is inside a member's value (the frame), then comes back.
+    Push(Frame<'s, 'v>),
     /// The frame is done; `true` when its node's shape matched (then its `enum` and
     /// `const` are looked at).
     Done(bool),
@@ -133,14 +141,15 @@ impl Walk {
             };
             match self.step(frame) {
                 Step::Walk(node, value, depth) => next = Some((node, value, depth)),
+                Step::Push(frame) => frames.push(frame),
                 Step::Done(matched) => {
                     if let Some(frame) = frames.pop()
                         && matched
                     {
                         let (node, value) = match frame {
                             Frame::Array { node, value, .. }
-                            | Frame::Object { node, value, .. }
-                            | Frame::OneOf { node, value, .. } => (node, value),
+                            | Frame::Object { node, value, .. } => (node, value),
+                            Frame::OneOf(one_of) => (one_of.node, one_of.value),
                         };
                         self.enum_and_const(node, value);
                     }
@@ -207,7 +216,7 @@ impl Walk {
                 }
             }
             Shape::OneOf(branches) => {
-                return Some(Frame::OneOf {
+                return Some(Frame::OneOf(Box::new(OneOf {
                     node,
                     value,
                     branches: branches.iter().enumerate(),
@@ -217,7 +226,7 @@ impl Walk {
                     outer: None,
                     matching: Vec::new(),
                     reasons: Vec::new(),
-                });
+                })));
             }
         }
         self.enum_and_const(node, value);
@@ -241,14 +250,20 @@ impl Walk {
                         return Step::Done(false);
                     }
                 }
-                match elements.next() {
-                    Some((index, element)) => {
-                        self.path.push_index(index);
+                // An element checked at once (a scalar) is done here; one with members
+                // comes back when they are.
+                for (index, element) in elements.by_ref() {
+                    self.path.push_index(index);
+                    if let Some(inner) = self.enter(items, element, *depth + 1) {
                         *pushed = true;
-                        Step::Walk(items, element, *depth + 1)
+                        return Step::Push(inner);
                     }
-                    None => Step::Done(true),
+                    self.path.pop();
+                    if self.done() {
+                        return Step::Done(false);
+                    }
                 }
+                Step::Done(true)
             }
             // Each member against its property, any value, or refused as not allowed.
             Frame::Object {
@@ -280,55 +295,57 @@ impl Walk {
                         }
                         None => &ANY,
                     };
-                    *pushed = true;
-                    return Step::Walk(schema, member, *depth + 1);
+                    if let Some(inner) = self.enter(schema, member, *depth + 1) {
+                        *pushed = true;
+                        return Step::Push(inner);
+                    }
+                    self.path.pop();
+                    if self.done() {
+                        return Step::Done(true);
+                    }
                 }
                 Step::Done(true)
             }
             // Each branch in a context of its own: it matches when its walk finds nothing,
             // else its first violation is its reason.
-            Frame::OneOf {
-                value,
-                branches,
-                count,
-                depth,
-                current,
-                outer,
-                matching,
-                reasons,
-                ..
-            } => {
-                if let Some(outer) = outer.take() {
+            Frame::OneOf(one_of) => {
+                let one_of = &mut **one_of;
+                if let Some(outer) = one_of.outer.take() {
                     let inner = std::mem::replace(self, outer);
                     match inner.violations.into_iter().next() {
-                        None => matching.push(*current),
-                        Some(first) => reasons.push(format!(
-                            "branch {current}: {}",
-                            cut(first.to_string(), MAX_REASON)
-                        )),
+                        None => one_of.matching.push(one_of.current),
+                        Some(first) => one_of.reasons.push((one_of.current, first)),
                     }
                 }
-                if let Some((index, branch)) = branches.next() {
-                    *current = index;
+                if let Some((index, branch)) = one_of.branches.next() {
+                    one_of.current = index;
                     let limit = self.limit;
-                    *outer = Some(std::mem::replace(self, Walk::new(true, limit)));
-                    return Step::Walk(branch, value, *depth);
+                    one_of.outer = Some(std::mem::replace(self, Walk::new(true, limit)));
+                    return Step::Walk(branch, one_of.value, one_of.depth);
                 }
-                self.one_of_verdict(*count, matching, reasons);
+                self.one_of_verdict(one_of.count, &one_of.matching, &one_of.reasons);
                 Step::Done(true)
             }
         }
     }
 
     /// `oneOf`: exactly one branch matches; when none does, each branch's first violation
-    /// is the reason.
-    fn one_of_verdict(&mut self, count: usize, matching: &[usize], reasons: &[String]) {
+    /// is the reason (cut at [`MAX_REASON`] characters).
+    fn one_of_verdict(&mut self, count: usize, matching: &[usize], reasons: &[(usize, Violation)]) {
         match matching.len() {
             1 => {}
-            0 => self.report(format!(
-                "matches none of the {count} oneOf branches ({})",
-                reasons.join("; ")
-            )),
+            0 => {
+                let reasons: Vec<String> = reasons
+                    .iter()
+                    .map(|(index, first)| {
+                        format!("branch {index}: {}", cut(first.to_string(), MAX_REASON))
+                    })
+                    .collect();
+                self.report(format!(
+                    "matches none of the {count} oneOf branches ({})",
+                    reasons.join("; ")
+                ));
+            }
             _ => self.report(format!(
                 "matches {} oneOf branches ({}); exactly one must match",
                 matching.len(),

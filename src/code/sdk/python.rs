@@ -625,8 +625,18 @@ impl<'m> PyWriter<'m> {
                     } else {
                         union.hint
                     };
-                    stack.push(Frame::Union(union));
-                    return Next::Expr(member, hint);
+                    let below = stack.len();
+                    match self.enter(member, hint, stack) {
+                        Next::Done(expr) if stack.len() == below => {
+                            self.hints.truncate(union.mark);
+                            union.forward |= expr.forward;
+                            expr.text
+                        }
+                        next => {
+                            stack.insert(below, Frame::Union(union));
+                            return next;
+                        }
+                    }
                 }
             };
             if !union.parts.contains(&text) {
@@ -749,32 +759,47 @@ impl<'m> PyWriter<'m> {
         input: Option<Expr<'m>>,
         stack: &mut Vec<Frame<'m>>,
     ) -> Next<'m> {
-        if let Some(expr) = input {
-            self.hints.truncate(dict.field_mark);
-            let required = dict
-                .next
-                .checked_sub(1)
-                .and_then(|index| dict.properties.get(index))
-                .is_some_and(|(_, required)| *required);
-            let qualifier = match (dict.total, required) {
-                (true, false) => {
-                    self.imports.insert(Import::NotRequired);
-                    Qualifier::NotRequired
+        let mut input = input;
+        loop {
+            if let Some(expr) = input.take() {
+                self.hints.truncate(dict.field_mark);
+                let required = dict
+                    .next
+                    .checked_sub(1)
+                    .and_then(|index| dict.properties.get(index))
+                    .is_some_and(|(_, required)| *required);
+                let qualifier = match (dict.total, required) {
+                    (true, false) => {
+                        self.imports.insert(Import::NotRequired);
+                        Qualifier::NotRequired
+                    }
+                    (false, true) => {
+                        self.imports.insert(Import::Required);
+                        Qualifier::Required
+                    }
+                    _ => Qualifier::None,
+                };
+                dict.fields.push((qualifier, expr));
+            }
+            if let Some(&(property, _)) = dict.properties.get(dict.next) {
+                dict.next += 1;
+                dict.field_mark = self.hints.len();
+                let hint = self.hint_node(Some(dict.name_hint), HintPart::Field(property.name));
+                // A type written at once (most are) is taken here, without a round through the
+                // stack; else this frame goes below what its writing pushed.
+                let below = stack.len();
+                match self.enter(&property.ty, hint, stack) {
+                    Next::Done(expr) if stack.len() == below => {
+                        input = Some(expr);
+                        continue;
+                    }
+                    next => {
+                        stack.insert(below, Frame::TypedDict(dict));
+                        return next;
+                    }
                 }
-                (false, true) => {
-                    self.imports.insert(Import::Required);
-                    Qualifier::Required
-                }
-                _ => Qualifier::None,
-            };
-            dict.fields.push((qualifier, expr));
-        }
-        if let Some(&(property, _)) = dict.properties.get(dict.next) {
-            dict.next += 1;
-            dict.field_mark = self.hints.len();
-            let hint = self.hint_node(Some(dict.name_hint), HintPart::Field(property.name));
-            stack.push(Frame::TypedDict(dict));
-            return Next::Expr(&property.ty, hint);
+            }
+            break;
         }
         self.hints.truncate(dict.mark);
         let DictFrame {

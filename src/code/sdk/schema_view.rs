@@ -753,15 +753,9 @@ enum Frame<'d> {
     /// A `nullable: true` node without `$ref`/`allOf`/`anyOf`/`oneOf`: its type or `null`.
     Nullable,
     /// A node with `$ref`, `allOf`, `anyOf` or `oneOf`: the intersection of its parts,
-    /// one stage after another.
-    Map {
-        map: Keywords<'d>,
-        depth: usize,
-        path: usize,
-        stage: MapStage,
-        parts: Vec<Ty<'d>>,
-        nullable: bool,
-    },
+    /// one stage after another (boxed, as the large frames are: frames move on and off
+    /// the stack at every subschema).
+    Map(Box<MapFrame<'d>>),
     /// The subschemas of an `allOf` (an intersection) or an `anyOf`/`oneOf` (a union).
     Each {
         items: std::iter::Enumerate<std::slice::Iter<'d, JsonValue>>,
@@ -771,14 +765,7 @@ enum Frame<'d> {
         union: bool,
     },
     /// A `type` list: the union of each type's member.
-    Types {
-        map: Keywords<'d>,
-        depth: usize,
-        path: usize,
-        types: Vec<JsonType>,
-        next: usize,
-        members: Vec<Ty<'d>>,
-    },
+    Types(Box<TypesFrame<'d>>),
     /// An object's properties, then `additionalProperties`, then `patternProperties`.
     Object(Box<ObjectFrame<'d>>),
     /// An array's one `items` schema (`None` once it is asked for).
@@ -815,6 +802,26 @@ struct TupleFrame<'d> {
     at_rest: bool,
     /// The rest's type, once known (`Some(None)`: no more items are allowed).
     rest_ty: Option<Option<Box<Ty<'d>>>>,
+}
+
+/// [`Frame::Map`].
+struct MapFrame<'d> {
+    map: Keywords<'d>,
+    depth: usize,
+    path: usize,
+    stage: MapStage,
+    parts: Vec<Ty<'d>>,
+    nullable: bool,
+}
+
+/// [`Frame::Types`].
+struct TypesFrame<'d> {
+    map: Keywords<'d>,
+    depth: usize,
+    path: usize,
+    types: Vec<JsonType>,
+    next: usize,
+    members: Vec<Ty<'d>>,
 }
 
 /// The stages of [`Frame::Map`], in order.
@@ -871,9 +878,8 @@ enum ObjectStage {
 
 /// What the walk does next.
 enum Next<'d> {
-    /// Walks this node (its keywords, when already read) at this depth, at the path as it
-    /// is now.
-    Walk(&'d JsonValue, Option<Keywords<'d>>, usize),
+    /// Walks this node at this depth, at the path as it is now.
+    Walk(&'d JsonValue, usize),
     /// Starts this frame.
     Start(Frame<'d>),
     /// This type is ready for the frame on top.
@@ -906,12 +912,10 @@ impl<'d> DocumentWalker<'_, 'd> {
     /// order of the schema's keywords as the walker reads them.
     fn walk(&mut self, node: &'d JsonValue, path: &mut String, depth: usize) -> Ty<'d> {
         let mut stack: Vec<Frame<'d>> = Vec::new();
-        let mut next = Next::Walk(node, None, depth);
+        let mut next = Next::Walk(node, depth);
         loop {
             next = match next {
-                Next::Walk(node, keywords, depth) => {
-                    self.enter(node, keywords, path, depth, &mut stack)
-                }
+                Next::Walk(node, depth) => self.enter(node, None, path, depth, &mut stack),
                 Next::Start(frame) => self.resume(frame, None, path, &mut stack),
                 Next::Ty(ty) => match stack.pop() {
                     Some(frame) => self.resume(frame, Some(ty), path, &mut stack),
@@ -925,7 +929,7 @@ impl<'d> DocumentWalker<'_, 'd> {
     fn enter(
         &mut self,
         node: &'d JsonValue,
-        keywords: Option<Keywords<'d>>,
+        keywords: Option<&Keywords<'d>>,
         path: &mut String,
         depth: usize,
         stack: &mut Vec<Frame<'d>>,
@@ -941,7 +945,14 @@ impl<'d> DocumentWalker<'_, 'd> {
             JsonValue::Bool(true) => Next::Ty(Ty::Any),
             JsonValue::Bool(false) => Next::Ty(Ty::Never),
             JsonValue::Object(object) => {
-                let map = keywords.unwrap_or_else(|| Keywords::of(object));
+                let read;
+                let map = match keywords {
+                    Some(map) => map,
+                    None => {
+                        read = Keywords::of(object);
+                        &read
+                    }
+                };
                 let nullable = map.get(Kw::Nullable) == Some(&JsonValue::Bool(true));
                 let combined = [Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf];
                 if !combined.iter().any(|keyword| map.contains_key(*keyword)) {
@@ -951,14 +962,14 @@ impl<'d> DocumentWalker<'_, 'd> {
                     }
                     return self.core(map, path, depth);
                 }
-                Next::Start(Frame::Map {
-                    map,
+                Next::Start(Frame::Map(Box::new(MapFrame {
+                    map: *map,
                     depth,
                     path: path.len(),
                     stage: MapStage::Ref,
                     parts: Vec::new(),
                     nullable,
-                })
+                })))
             }
             _ => Next::Ty(self.unknown(path)),
         }
@@ -975,19 +986,13 @@ impl<'d> DocumentWalker<'_, 'd> {
     ) -> Next<'d> {
         match frame {
             Frame::Nullable => Next::Ty(union(vec![input.unwrap_or(Ty::Unknown), Ty::Null])),
-            Frame::Map {
-                map,
-                depth,
-                path: len,
-                mut stage,
-                mut parts,
-                nullable,
-            } => {
-                parts.extend(input);
+            Frame::Map(mut frame) => {
+                frame.parts.extend(input);
                 loop {
-                    path.truncate(len);
-                    let current = stage;
-                    stage = stage.next();
+                    path.truncate(frame.path);
+                    let current = frame.stage;
+                    frame.stage = current.next();
+                    let (map, depth) = (&frame.map, frame.depth);
                     let next = match current {
                         MapStage::Ref => map.get(Kw::Ref).map(|reference| {
                             path.push_str("/$ref");
@@ -1010,6 +1015,9 @@ impl<'d> DocumentWalker<'_, 'd> {
                             })
                         }
                         MapStage::Done => {
+                            let MapFrame {
+                                parts, nullable, ..
+                            } = *frame;
                             let ty = intersection(parts);
                             return Next::Ty(if nullable {
                                 union(vec![ty, Ty::Null])
@@ -1020,16 +1028,9 @@ impl<'d> DocumentWalker<'_, 'd> {
                     };
                     match next {
                         None => {}
-                        Some(Next::Ty(ty)) => parts.push(ty),
+                        Some(Next::Ty(ty)) => frame.parts.push(ty),
                         Some(next) => {
-                            stack.push(Frame::Map {
-                                map,
-                                depth,
-                                path: len,
-                                stage,
-                                parts,
-                                nullable,
-                            });
+                            stack.push(Frame::Map(frame));
                             return next;
                         }
                     }
@@ -1055,40 +1056,26 @@ impl<'d> DocumentWalker<'_, 'd> {
                             types,
                             union: is_union,
                         });
-                        Next::Walk(item, None, depth + 1)
+                        Next::Walk(item, depth + 1)
                     }
                     None if is_union => Next::Ty(union(types)),
                     None => Next::Ty(Ty::Intersection(types)),
                 }
             }
-            Frame::Types {
-                map,
-                depth,
-                path: len,
-                types,
-                mut next,
-                mut members,
-            } => {
-                members.extend(input);
-                while let Some(&json_type) = types.get(next) {
-                    next += 1;
-                    path.truncate(len);
-                    match self.type_member(json_type, map, path, depth) {
-                        Next::Ty(ty) => members.push(ty),
+            Frame::Types(mut frame) => {
+                frame.members.extend(input);
+                while let Some(&json_type) = frame.types.get(frame.next) {
+                    frame.next += 1;
+                    path.truncate(frame.path);
+                    match self.type_member(json_type, &frame.map, path, frame.depth) {
+                        Next::Ty(ty) => frame.members.push(ty),
                         started => {
-                            stack.push(Frame::Types {
-                                map,
-                                depth,
-                                path: len,
-                                types,
-                                next,
-                                members,
-                            });
+                            stack.push(Frame::Types(frame));
                             return started;
                         }
                     }
                 }
-                Next::Ty(union(members))
+                Next::Ty(union(frame.members))
             }
             Frame::Object(object) => self.resume_object(object, input, path, stack),
             Frame::Items {
@@ -1103,7 +1090,7 @@ impl<'d> DocumentWalker<'_, 'd> {
                         depth,
                         path: len,
                     });
-                    Next::Walk(items, None, depth + 1)
+                    Next::Walk(items, depth + 1)
                 }
                 (None, ty) => {
                     path.truncate(len);
@@ -1126,7 +1113,7 @@ impl<'d> DocumentWalker<'_, 'd> {
                         // Writing to a `String` cannot fail.
                         let _ = write!(path, "/{index}");
                         stack.push(Frame::Tuple(tuple));
-                        return Next::Walk(item, None, depth);
+                        return Next::Walk(item, depth);
                     }
                     match tuple.rest {
                         None | Some(JsonValue::Bool(true)) => {
@@ -1137,7 +1124,7 @@ impl<'d> DocumentWalker<'_, 'd> {
                             path.push_str(tuple.rest_keyword);
                             tuple.at_rest = true;
                             stack.push(Frame::Tuple(tuple));
-                            return Next::Walk(schema, None, depth);
+                            return Next::Walk(schema, depth);
                         }
                     }
                 }
@@ -1179,7 +1166,7 @@ impl<'d> DocumentWalker<'_, 'd> {
                         unknowns,
                         outer_too_deep,
                     });
-                    Next::Walk(target, None, depth + 1)
+                    Next::Walk(target, depth + 1)
                 }
                 Some(ty) => {
                     *path = saved_path;
@@ -1207,7 +1194,7 @@ impl<'d> DocumentWalker<'_, 'd> {
     }
 
     /// `type`, `const`, `enum` and the type-specific keywords of one node.
-    fn core(&mut self, map: Keywords<'d>, path: &mut String, depth: usize) -> Next<'d> {
+    fn core(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Next<'d> {
         if let Some(value) = map.get(Kw::Const) {
             return Next::Ty(literal(value));
         }
@@ -1271,21 +1258,21 @@ impl<'d> DocumentWalker<'_, 'd> {
             // `union` would change).
             Types::One(name) => self.type_member(name, map, path, depth),
             Types::List(names) if names.len() == 1 => self.type_member(names[0], map, path, depth),
-            Types::List(names) => Next::Start(Frame::Types {
-                map,
+            Types::List(names) => Next::Start(Frame::Types(Box::new(TypesFrame {
+                map: *map,
                 depth,
                 path: path.len(),
                 types: names,
                 next: 0,
                 members: Vec::new(),
-            }),
+            }))),
         }
     }
 
     fn type_member(
         &mut self,
         json_type: JsonType,
-        map: Keywords<'d>,
+        map: &Keywords<'d>,
         path: &mut String,
         depth: usize,
     ) -> Next<'d> {
@@ -1302,7 +1289,7 @@ impl<'d> DocumentWalker<'_, 'd> {
 
     /// An object node: its properties (each documented), its `additionalProperties` and
     /// `patternProperties`, walked by [`Self::resume_object`].
-    fn object(&mut self, map: Keywords<'d>, path: &mut String, depth: usize) -> Next<'d> {
+    fn object(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Next<'d> {
         let required: &'d [JsonValue] = match map.get(Kw::Required) {
             Some(JsonValue::Array(names)) => names,
             _ => &[],
@@ -1315,7 +1302,7 @@ impl<'d> DocumentWalker<'_, 'd> {
         let mut properties = Vec::new();
         properties.reserve_exact(count);
         Next::Start(Frame::Object(Box::new(ObjectFrame {
-            map,
+            map: *map,
             depth,
             path: path.len(),
             required,
@@ -1337,124 +1324,150 @@ impl<'d> DocumentWalker<'_, 'd> {
         path: &mut String,
         stack: &mut Vec<Frame<'d>>,
     ) -> Next<'d> {
-        path.truncate(object.path);
-        let is_required =
-            |required: &[JsonValue], name: &str| required.iter().any(|n| n.as_str() == Some(name));
-        if let Some(ty) = input {
-            match object.stage {
-                ObjectStage::Properties => {
-                    if let Some((name, keywords)) = object.current.take() {
-                        let doc = match &keywords {
-                            Some(keywords) => doc_with(keywords, &self.referenced_facts(keywords)),
-                            None => Cow::Borrowed(""),
+        let mut input = input;
+        loop {
+            path.truncate(object.path);
+            if let Some(ty) = input.take() {
+                match object.stage {
+                    ObjectStage::Properties => {
+                        if let Some((name, keywords)) = object.current.take() {
+                            self.add_property(&mut object, name, keywords.as_ref(), ty);
+                        }
+                    }
+                    ObjectStage::Additional => {
+                        object.extra = match ty {
+                            Ty::Any => Extra::Open,
+                            ty => Extra::Typed(Box::new(ty), String::new()),
                         };
-                        let required = is_required(object.required, name);
+                        object.stage = ObjectStage::PatternsStart;
+                    }
+                    ObjectStage::PatternsStart | ObjectStage::Patterns => {
+                        object.pattern_types.push(ty);
+                    }
+                }
+            }
+            if object.stage == ObjectStage::Properties {
+                if let Some((name, schema)) = object.declared.as_mut().and_then(Iterator::next) {
+                    let keywords = schema.as_object().map(Keywords::of);
+                    path.push_str("/properties/");
+                    push_pointer_escaped(path, name);
+                    let depth = object.depth + 1;
+                    // The property's keywords are read once: for its walk and its doc. A
+                    // property whose type is known at once (most are) is taken here, without
+                    // a round through the stack; else this frame goes below what its walk
+                    // pushed.
+                    let below = stack.len();
+                    match self.enter(schema, keywords.as_ref(), path, depth, stack) {
+                        Next::Ty(ty) if stack.len() == below => {
+                            self.add_property(&mut object, name, keywords.as_ref(), ty);
+                            continue;
+                        }
+                        next => {
+                            object.current = Some((name, keywords));
+                            stack.insert(below, Frame::Object(object));
+                            return next;
+                        }
+                    }
+                }
+                let required = object.required;
+                for name in required.iter().filter_map(JsonValue::as_str) {
+                    if !object.properties.iter().any(|p| p.name == name) {
                         object.properties.push(Property {
                             name,
-                            ty,
-                            required,
-                            doc,
+                            ty: Ty::Any,
+                            required: true,
+                            doc: Cow::Borrowed(""),
                         });
                     }
                 }
-                ObjectStage::Additional => {
-                    object.extra = match ty {
-                        Ty::Any => Extra::Open,
-                        ty => Extra::Typed(Box::new(ty), String::new()),
-                    };
-                    object.stage = ObjectStage::PatternsStart;
-                }
-                ObjectStage::PatternsStart | ObjectStage::Patterns => {
-                    object.pattern_types.push(ty);
+                object.stage = ObjectStage::PatternsStart;
+                match object.map.get(Kw::AdditionalProperties) {
+                    None | Some(JsonValue::Bool(true)) => {
+                        object.extra = if object.map.get(Kw::UnevaluatedProperties)
+                            == Some(&JsonValue::Bool(false))
+                        {
+                            Extra::Closed
+                        } else {
+                            Extra::Open
+                        };
+                    }
+                    Some(JsonValue::Bool(false)) => object.extra = Extra::Closed,
+                    Some(schema) => {
+                        path.push_str("/additionalProperties");
+                        object.stage = ObjectStage::Additional;
+                        let depth = object.depth + 1;
+                        stack.push(Frame::Object(object));
+                        return Next::Walk(schema, depth);
+                    }
                 }
             }
-        }
-        if object.stage == ObjectStage::Properties {
-            if let Some((name, schema)) = object.declared.as_mut().and_then(Iterator::next) {
-                let keywords = schema.as_object().map(Keywords::of);
-                path.push_str("/properties/");
-                push_pointer_escaped(path, name);
-                object.current = Some((name, keywords));
+            if object.stage == ObjectStage::PatternsStart {
+                object.stage = ObjectStage::Patterns;
+                match object.map.get(Kw::PatternProperties) {
+                    None => {}
+                    Some(JsonValue::Object(patterns)) => object.patterns = Some(patterns.iter()),
+                    Some(_) => return Next::Ty(self.unknown_at(path, "/patternProperties")),
+                }
+            }
+            if let Some((pattern, schema)) = object.patterns.as_mut().and_then(Iterator::next) {
+                path.push_str("/patternProperties/");
+                push_pointer_escaped(path, pattern);
+                object.described.push(format!("/{pattern}/"));
                 let depth = object.depth + 1;
                 stack.push(Frame::Object(object));
-                return Next::Walk(schema, keywords, depth);
+                return Next::Walk(schema, depth);
             }
-            let required = object.required;
-            for name in required.iter().filter_map(JsonValue::as_str) {
-                if !object.properties.iter().any(|p| p.name == name) {
-                    object.properties.push(Property {
-                        name,
-                        ty: Ty::Any,
-                        required: true,
-                        doc: Cow::Borrowed(""),
-                    });
+            let ObjectFrame {
+                properties,
+                extra,
+                pattern_types,
+                described,
+                ..
+            } = *object;
+            let mut types = pattern_types;
+            let extra = if types.is_empty() {
+                extra
+            } else {
+                let doc = format!("keys matching {}", described.join(", "));
+                match extra {
+                    // Other keys may hold anything: the patterns narrow nothing a type can say.
+                    Extra::Open => Extra::Open,
+                    Extra::Closed => Extra::Typed(Box::new(union(types)), doc),
+                    Extra::Typed(other, _) => {
+                        types.push(*other);
+                        Extra::Typed(Box::new(union(types)), doc)
+                    }
                 }
-            }
-            object.stage = ObjectStage::PatternsStart;
-            match object.map.get(Kw::AdditionalProperties) {
-                None | Some(JsonValue::Bool(true)) => {
-                    object.extra = if object.map.get(Kw::UnevaluatedProperties)
-                        == Some(&JsonValue::Bool(false))
-                    {
-                        Extra::Closed
-                    } else {
-                        Extra::Open
-                    };
-                }
-                Some(JsonValue::Bool(false)) => object.extra = Extra::Closed,
-                Some(schema) => {
-                    path.push_str("/additionalProperties");
-                    object.stage = ObjectStage::Additional;
-                    let depth = object.depth + 1;
-                    stack.push(Frame::Object(object));
-                    return Next::Walk(schema, None, depth);
-                }
-            }
+            };
+            return Next::Ty(Ty::Object(ObjectTy { properties, extra }));
         }
-        if object.stage == ObjectStage::PatternsStart {
-            object.stage = ObjectStage::Patterns;
-            match object.map.get(Kw::PatternProperties) {
-                None => {}
-                Some(JsonValue::Object(patterns)) => object.patterns = Some(patterns.iter()),
-                Some(_) => return Next::Ty(self.unknown_at(path, "/patternProperties")),
-            }
-        }
-        if let Some((pattern, schema)) = object.patterns.as_mut().and_then(Iterator::next) {
-            path.push_str("/patternProperties/");
-            push_pointer_escaped(path, pattern);
-            object.described.push(format!("/{pattern}/"));
-            let depth = object.depth + 1;
-            stack.push(Frame::Object(object));
-            return Next::Walk(schema, None, depth);
-        }
-        let ObjectFrame {
-            properties,
-            extra,
-            pattern_types,
-            described,
-            ..
-        } = *object;
-        let mut types = pattern_types;
-        let extra = if types.is_empty() {
-            extra
-        } else {
-            let doc = format!("keys matching {}", described.join(", "));
-            match extra {
-                // Other keys may hold anything: the patterns narrow nothing a type can say.
-                Extra::Open => Extra::Open,
-                Extra::Closed => Extra::Typed(Box::new(union(types)), doc),
-                Extra::Typed(other, _) => {
-                    types.push(*other);
-                    Extra::Typed(Box::new(union(types)), doc)
-                }
-            }
+    }
+
+    /// A declared property walked to `ty`, documented from its keywords (and the facts of
+    /// the schema it refers to).
+    fn add_property(
+        &self,
+        object: &mut ObjectFrame<'d>,
+        name: &'d str,
+        keywords: Option<&Keywords<'d>>,
+        ty: Ty<'d>,
+    ) {
+        let doc = match keywords {
+            Some(keywords) => doc_with(keywords, &self.referenced_facts(keywords)),
+            None => Cow::Borrowed(""),
         };
-        Next::Ty(Ty::Object(ObjectTy { properties, extra }))
+        let required = object.required.iter().any(|n| n.as_str() == Some(name));
+        object.properties.push(Property {
+            name,
+            ty,
+            required,
+            doc,
+        });
     }
 
     /// An array node: `items` (one schema), or a tuple (`prefixItems`, or draft 4's
     /// array `items`) with the rest.
-    fn array(&mut self, map: Keywords<'d>, path: &mut String, depth: usize) -> Next<'d> {
+    fn array(&mut self, map: &Keywords<'d>, path: &mut String, depth: usize) -> Next<'d> {
         let (prefix, prefix_keyword, rest, rest_keyword) =
             if let Some(prefix) = map.get(Kw::PrefixItems) {
                 (prefix, "/prefixItems", map.get(Kw::Items), "/items")

@@ -77,9 +77,9 @@ enum Frame<'t> {
         at_rest: bool,
     },
     /// The members of a union or an intersection.
-    Joined(Box<Joined<'t>>),
+    Joined(Joined<'t>),
     /// An object's braces, properties and index signature.
-    Body(Box<Body<'t>>),
+    Body(Body<'t>),
     /// The index signature of an object without properties, then `suffix`.
     Close { suffix: Suffix },
 }
@@ -311,7 +311,7 @@ impl<'m> TsWriter<'m> {
         separator: &'static str,
         prec: Prec,
     ) -> Next<'t> {
-        Next::Start(Frame::Joined(Box::new(Joined {
+        Next::Start(Frame::Joined(Joined {
             members,
             indent,
             separator,
@@ -321,7 +321,7 @@ impl<'m> TsWriter<'m> {
             open: false,
             before: 0,
             start: 0,
-        })))
+        }))
     }
 
     /// Resumes `frame` now that what it asked for is written (binding as `input`; `None`:
@@ -421,7 +421,7 @@ impl<'m> TsWriter<'m> {
     fn resume_joined<'t>(
         &mut self,
         out: &mut String,
-        mut joined: Box<Joined<'t>>,
+        mut joined: Joined<'t>,
         input: Option<Prec>,
         stack: &mut Vec<Frame<'t>>,
     ) -> Next<'t>
@@ -456,11 +456,19 @@ impl<'m> TsWriter<'m> {
                 {
                     joined.open = true;
                     stack.push(Frame::Joined(joined));
-                    return Next::Start(Frame::Body(Box::new(body(object, indent, true))));
+                    return Next::Start(Frame::Body(body(object, indent, true)));
                 }
                 member => {
-                    stack.push(Frame::Joined(joined));
-                    return Next::Write(member, indent);
+                    let below = stack.len();
+                    match self.enter(out, member, indent, stack) {
+                        Next::Done(prec) if stack.len() == below => {
+                            self.member_written(out, &joined, prec);
+                        }
+                        next => {
+                            stack.insert(below, Frame::Joined(joined));
+                            return next;
+                        }
+                    }
                 }
             }
         }
@@ -548,7 +556,7 @@ impl<'m> TsWriter<'m> {
             }
             return Next::Done(Prec::Atom);
         }
-        Next::Start(Frame::Body(Box::new(body(object, indent, false))))
+        Next::Start(Frame::Body(body(object, indent, false)))
     }
 
     /// `{ ... }` with the declared properties (and an index signature for typed extra
@@ -557,62 +565,83 @@ impl<'m> TsWriter<'m> {
     fn resume_body<'t>(
         &mut self,
         out: &mut String,
-        mut body: Box<Body<'t>>,
+        mut body: Body<'t>,
         input: Option<Prec>,
         stack: &mut Vec<Frame<'t>>,
-    ) -> Next<'t> {
+    ) -> Next<'t>
+    where
+        'm: 't,
+    {
         let object = body.object;
         let inner = body.indent + 2;
-        match input {
-            None => out.push_str("{\n"),
-            Some(_) if body.at_index => {
-                // Declared properties must fit the index signature, so it names their
-                // types too.
-                let mut members = vec![(body.start, out.len())];
-                for text in &body.property_types {
-                    let seen = members
-                        .iter()
-                        .any(|&(from, to)| out.get(from..to) == Some(text.as_ref()));
-                    if !seen {
-                        out.push_str(" | ");
-                        let from = out.len();
-                        out.push_str(text);
-                        members.push((from, out.len()));
+        let mut input = input;
+        if input.is_none() {
+            out.push_str("{\n");
+        }
+        loop {
+            match input.take() {
+                None => {}
+                Some(_) if body.at_index => {
+                    // Declared properties must fit the index signature, so it names their
+                    // types too.
+                    let mut members = vec![(body.start, out.len())];
+                    for text in &body.property_types {
+                        let seen = members
+                            .iter()
+                            .any(|&(from, to)| out.get(from..to) == Some(text.as_ref()));
+                        if !seen {
+                            out.push_str(" | ");
+                            let from = out.len();
+                            out.push_str(text);
+                            members.push((from, out.len()));
+                        }
+                    }
+                    out.push_str(";\n");
+                    return self.close_body(out, &body);
+                }
+                Some(_) => {
+                    if matches!(object.extra, Extra::Typed(..)) {
+                        let repeated =
+                            repeatable(&out[body.start..], self.unknowns > body.unknowns);
+                        self.unknowns += usize::from(repeated == "unknown");
+                        body.property_types.push(repeated);
+                    }
+                    out.push_str(";\n");
+                }
+            }
+            if let Some(property) = object.properties.get(body.next) {
+                body.next += 1;
+                push_doc(out, inner, &property.doc);
+                out.push_str(pad(inner));
+                push_key(out, property.name);
+                out.push_str(if property.required { ": " } else { "?: " });
+                body.start = out.len();
+                body.unknowns = self.unknowns;
+                // A type written at once (most are) is taken here, without a round through
+                // the stack; else this frame goes below what its writing pushed.
+                let below = stack.len();
+                match self.enter(out, &property.ty, inner, stack) {
+                    Next::Done(prec) if stack.len() == below => {
+                        input = Some(prec);
+                        continue;
+                    }
+                    next => {
+                        stack.insert(below, Frame::Body(body));
+                        return next;
                     }
                 }
-                out.push_str(";\n");
-                return self.close_body(out, &body);
             }
-            Some(_) => {
-                if matches!(object.extra, Extra::Typed(..)) {
-                    let repeated = repeatable(&out[body.start..], self.unknowns > body.unknowns);
-                    self.unknowns += usize::from(repeated == "unknown");
-                    body.property_types.push(repeated);
-                }
-                out.push_str(";\n");
+            if let Extra::Typed(ty, doc) = &object.extra {
+                push_doc(out, inner, doc);
+                out.push_str(pad(inner));
+                out.push_str("[key: string]: ");
+                body.start = out.len();
+                body.at_index = true;
+                stack.push(Frame::Body(body));
+                return Next::Write(ty, inner);
             }
+            return self.close_body(out, &body);
         }
-        if let Some(property) = object.properties.get(body.next) {
-            body.next += 1;
-            push_doc(out, inner, &property.doc);
-            out.push_str(pad(inner));
-            push_key(out, property.name);
-            out.push_str(if property.required { ": " } else { "?: " });
-            body.start = out.len();
-            body.unknowns = self.unknowns;
-            stack.push(Frame::Body(body));
-            return Next::Write(&property.ty, inner);
-        }
-        if let Extra::Typed(ty, doc) = &object.extra {
-            push_doc(out, inner, doc);
-            out.push_str(pad(inner));
-            out.push_str("[key: string]: ");
-            body.start = out.len();
-            body.at_index = true;
-            stack.push(Frame::Body(body));
-            return Next::Write(ty, inner);
-        }
-        self.close_body(out, &body)
     }
 
     fn close_body<'t>(&mut self, out: &mut String, body: &Body<'t>) -> Next<'t> {

@@ -25,7 +25,7 @@ use super::index::{
 };
 use super::mode::{PresentationMode, ScopePresentation};
 use super::run_code::run_code_description;
-use super::sdk::SdkTool;
+use super::sdk::{SdkTool, render_sdk_section_within};
 
 /// The SDK plan of one tool set, and its search index (built on the first search).
 pub(crate) struct Planned {
@@ -34,6 +34,8 @@ pub(crate) struct Planned {
     tools: Vec<SourcedTool>,
     depth: crate::json::DepthLimit,
     index: OnceLock<ToolIndex>,
+    /// The declarations of every tool of the set (made on the first type check).
+    declarations: OnceLock<Arc<str>>,
 }
 
 impl Planned {
@@ -41,6 +43,39 @@ impl Planned {
     pub(crate) fn index(&self) -> &ToolIndex {
         self.index
             .get_or_init(|| ToolIndex::new(self.language, &self.tools, self.depth))
+    }
+
+    /// The SDK's declarations of every tool of the set (the code block of the whole SDK
+    /// section, whatever `run_code`'s description carries), as a program is type-checked
+    /// against them: with `JsonValue` as `any`. A result whose schema says nothing is a
+    /// `JsonValue` in the SDK, and a program reading `result.items` from it works; checked
+    /// against the union it would be refused. (Open arguments, `& Record<string,
+    /// JsonValue>`, accept any extra member either way.)
+    pub(crate) fn declarations(&self) -> Arc<str> {
+        self.declarations
+            .get_or_init(|| {
+                let tools: Vec<SdkTool> = self.tools.iter().map(|t| t.tool.clone()).collect();
+                let section = render_sdk_section_within(self.language, &tools, self.depth);
+                Arc::from(code_block(&section).replacen(JSON_VALUE, JSON_VALUE_FOR_CHECKS, 1))
+            })
+            .clone()
+    }
+}
+
+/// The SDK's declaration of an open JSON value, and what the type check reads instead.
+const JSON_VALUE: &str = "type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };";
+const JSON_VALUE_FOR_CHECKS: &str = "type JsonValue = any;";
+
+/// The text inside the first fenced code block of an SDK section (all of it if it has none).
+fn code_block(section: &str) -> &str {
+    let Some(open) = section.find("```") else {
+        return section;
+    };
+    let body = &section[open..];
+    let body = body.find('\n').map_or("", |line_end| &body[line_end + 1..]);
+    match body.rfind("```") {
+        Some(close) => &body[..close],
+        None => body,
     }
 }
 
@@ -110,6 +145,7 @@ impl PlanCache {
             tools: sourced,
             depth,
             index: OnceLock::new(),
+            declarations: OnceLock::new(),
         });
         *last = Some(Cached {
             tools,
@@ -220,6 +256,27 @@ pub(crate) fn definition(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_checked_declarations_are_the_code_block_with_json_values_open() {
+        let tools = [SdkTool {
+            name: "fetch".into(),
+            description: "Fetch.".into(),
+            parameters: json!({"type": "object", "properties": {"url": {"type": "string"}}}),
+            output: None,
+        }];
+        let section = render_sdk_section_within(
+            Language::TypeScript,
+            &tools,
+            crate::json::DepthLimit::DEFAULT,
+        );
+        assert!(section.contains(JSON_VALUE), "the SDK still declares it so");
+        let block = code_block(&section);
+        assert!(block.starts_with("type JsonValue"), "{block}");
+        assert!(block.ends_with("};\n"), "{block}");
+        assert!(!block.contains("```"));
+        assert_eq!(code_block("no fence"), "no fence");
+    }
 
     #[test]
     fn arguments_need_names_or_a_query() {

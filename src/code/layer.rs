@@ -6,12 +6,14 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use futures::future::BoxFuture;
 use parking_lot::{Mutex, RwLock};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use crate::error::{Error, ErrorCode};
 use crate::registry::{Disposer, Registry, ReservedName, Scope, ToolProvider, WeakRegistry};
+use crate::runtime::js::typecheck::{CheckerConfig, TypeChecker};
 use crate::runtime::{CodeRuntime, Language};
 use crate::tool::{
     ScopeId, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult,
@@ -21,6 +23,7 @@ use super::describe::{self, PlanCache, Planned};
 use super::index::DESCRIBE_TOOLS;
 use super::mode::{PresentationMode, ScopePresentation};
 use super::record::{SubCallHooks, SubCallObserver, SubCallRecord};
+use super::typecheck::{ProgramChecker, TypeCheck, Verdict};
 use super::{RUN_CODE, run_code};
 
 /// What Code Mode is configured with.
@@ -36,6 +39,11 @@ pub struct CodeModeConfig {
     /// compact index and `describe_tools` is offered ([`IndexStep`](super::IndexStep)).
     /// `None` (the default): no budget, the whole SDK.
     pub sdk_max_tokens: Option<usize>,
+    /// Whether TypeScript programs are type-checked before they run (default
+    /// [`TypeCheck::Off`]).
+    pub typecheck: TypeCheck,
+    /// The type checker's budgets (used unless `typecheck` is `off`).
+    pub checker: CheckerConfig,
 }
 
 impl Default for CodeModeConfig {
@@ -44,6 +52,8 @@ impl Default for CodeModeConfig {
             mode: PresentationMode::Native,
             max_parallel_sub_calls: 10,
             sdk_max_tokens: None,
+            typecheck: TypeCheck::Off,
+            checker: CheckerConfig::default(),
         }
     }
 }
@@ -68,14 +78,29 @@ impl CodeModeConfig {
         self
     }
 
+    /// The same configuration with another type-check mode.
+    pub fn with_typecheck(mut self, typecheck: TypeCheck) -> Self {
+        self.typecheck = typecheck;
+        self
+    }
+
+    /// The same configuration with other type-checker budgets.
+    pub fn with_checker(mut self, checker: CheckerConfig) -> Self {
+        self.checker = checker;
+        self
+    }
+
     /// Checks the values: `max_parallel_sub_calls` is a positive integer (at most 1024),
-    /// `sdk_max_tokens` at least [`MIN_SDK_MAX_TOKENS`](super::MIN_SDK_MAX_TOKENS).
+    /// `sdk_max_tokens` at least [`MIN_SDK_MAX_TOKENS`](super::MIN_SDK_MAX_TOKENS), the
+    /// checker's budgets in range ([`CheckerConfig::validate`]).
     ///
     /// # Errors
     ///
     /// [`ErrorCode::InvalidConfig`] when `max_parallel_sub_calls` is 0 or larger than 1024,
-    /// or `sdk_max_tokens` is below the minimum; the message gives the value.
+    /// `sdk_max_tokens` is below the minimum, or a checker budget is out of range; the
+    /// message gives the value.
     pub fn validate(&self) -> Result<(), Error> {
+        self.checker.validate()?;
         if let Some(budget) = self.sdk_max_tokens
             && budget < super::MIN_SDK_MAX_TOKENS
         {
@@ -166,6 +191,8 @@ pub(super) struct Layer {
     runs: Mutex<HashMap<ScopeId, SubCallObserver>>,
     handles: Mutex<Vec<Disposer>>,
     plans: PlanCache,
+    /// The type check before a run (`None`: `typecheck = "off"`).
+    checker: Option<ProgramChecker>,
 }
 
 impl SubCallHooks for Layer {
@@ -183,6 +210,24 @@ impl SubCallHooks for Layer {
         if let Some(run) = run {
             run(record);
         }
+    }
+
+    /// The type check of a TypeScript program against the declarations of every tool the
+    /// scope sees (also where `run_code`'s description carries only the index).
+    fn check_program<'a>(
+        &'a self,
+        scope: &'a Scope,
+        program: &'a str,
+    ) -> BoxFuture<'a, Option<Verdict>> {
+        Box::pin(async move {
+            let checker = self.checker.as_ref()?;
+            let language = self.runtime.read().as_ref()?.language;
+            if language != Language::TypeScript {
+                return None;
+            }
+            let planned = self.plans.plan(scope, language, self.config.sdk_max_tokens);
+            Some(checker.judge(&planned.declarations(), program).await)
+        })
     }
 }
 
@@ -352,6 +397,10 @@ impl CodeMode {
         if CodeMode::of(registry).is_some() {
             return Err(already_installed());
         }
+        let checker = match config.typecheck {
+            TypeCheck::Off => None,
+            mode => Some(ProgramChecker::new(mode, TypeChecker::new(config.checker)?)),
+        };
         let layer = Arc::new(Layer {
             registry: registry.downgrade(),
             config,
@@ -360,6 +409,7 @@ impl CodeMode {
             runs: Mutex::new(HashMap::new()),
             handles: Mutex::new(Vec::new()),
             plans: PlanCache::default(),
+            checker,
         });
         // A second installation that raced past the check above is refused here: one
         // provider per reserved name.

@@ -13,7 +13,9 @@
 //!   the registry's staged pipeline through a bounded, ordered per-run lane; the
 //!   `tools/code-dispatch-log` waterfall and the sub-call events. Before a program runs,
 //!   `static_check` refuses it when it calls a tool the scope does not have (with the
-//!   nearest names), so no call before that one has a side effect.
+//!   nearest names), so no call before that one has a side effect; with
+//!   [`CodeModeConfig::typecheck`] a TypeScript program is then type-checked by
+//!   TypeScript's own compiler (`typecheck`: [`TypeCheck`] `warn` or `refuse`).
 //! - [`output`]: the model-facing text of a run.
 //! - Tool sets of any size (`index`, `describe`, `rank`): over
 //!   [`CodeModeConfig::sdk_max_tokens`] the SDK in `run_code`'s description is replaced by
@@ -40,6 +42,7 @@ mod record;
 mod run_code;
 pub mod sdk;
 mod static_check;
+mod typecheck;
 
 pub use assembly::{Assembly, PromptSection, advertised_output, assemble, sdk_tools};
 pub use dispatch_log::{CodeDispatchLog, CodeLogNext, ScopeDispatchLog};
@@ -51,6 +54,7 @@ pub use layer::{CodeMode, CodeModeConfig, Program, ProgramRun};
 pub use mode::{PresentationMode, ScopePresentation};
 pub use record::{SubCallObserver, SubCallRecord};
 pub use run_code::run_code_description;
+pub use typecheck::{TYPE_ERROR, TypeCheck};
 
 /// The name of Code Mode's transport tool, reserved in every registry Code Mode is
 /// installed in.

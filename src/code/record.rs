@@ -68,11 +68,19 @@ impl SubCallRecord {
 /// Observes each settled sub-call (the command's `--verbose` and `--trace`).
 pub type SubCallObserver = Arc<dyn Fn(&SubCallRecord) + Send + Sync>;
 
-/// What a run's bridge needs from the Code Mode layer it runs under.
+/// What a run and its bridge need from the Code Mode layer they run under.
 pub(crate) trait SubCallHooks: Send + Sync {
     /// At most this many of a run's parallel sub-calls dispatch at once.
     fn max_parallel_sub_calls(&self) -> usize;
 
     /// Reports one settled sub-call of a run for `agent`.
     fn observe(&self, agent: Option<ScopeId>, record: &SubCallRecord);
+
+    /// The type check of `program` for `scope` before it runs; `None` when programs are not
+    /// type-checked.
+    fn check_program<'a>(
+        &'a self,
+        scope: &'a crate::registry::Scope,
+        program: &'a str,
+    ) -> futures::future::BoxFuture<'a, Option<super::typecheck::Verdict>>;
 }

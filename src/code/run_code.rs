@@ -1,8 +1,9 @@
 //! The `run_code` transport tool: its schema (two required strings, `code` and
 //! `description`, described for the loaded runtime's language), its body (first the static
 //! check: a call of a tool the scope does not have refuses the run with `UNKNOWN_TOOL`
-//! before it starts; then the program runs on the code runtime, every binding call going
-//! through the bridge), and its presentation.
+//! before it starts; then, when it is on, the type check, which may refuse the run too;
+//! then the program runs on the code runtime, every binding call going through the
+//! bridge), and its presentation.
 
 use std::sync::{Arc, Weak};
 
@@ -22,6 +23,7 @@ use super::bridge::{BridgeHost, RunBridge};
 use super::output::{failure_text, success_text};
 use super::record::SubCallHooks;
 use super::static_check;
+use super::typecheck::{TYPE_ERROR, Verdict};
 
 /// The global a program reaches its tools through.
 const TOOLS: &str = "tools";
@@ -67,7 +69,8 @@ fn output_schema() -> JsonSchema {
         "type": "object",
         "properties": {
             "logs": {"type": "array", "items": {"type": "string"}},
-            "value": {}
+            "value": {},
+            "typecheck": {"type": "string"}
         },
         "required": ["logs"],
         "additionalProperties": false
@@ -95,7 +98,11 @@ pub(crate) fn definition(
                         .collect()
                 })
                 .unwrap_or_default();
-            vec![ContentBlock::text(success_text(&logs, value.get("value")))]
+            let text = success_text(&logs, value.get("value"));
+            vec![ContentBlock::text(with_note(
+                text,
+                value.get("typecheck").and_then(JsonValue::as_str),
+            ))]
         }))
         .present_call(|args| {
             let title = args
@@ -165,8 +172,8 @@ async fn run(
 ) -> Result<JsonValue, Error> {
     let (program, _description) = read_arguments(args)?;
     let outer = ctx.execution().clone();
-    let members: Vec<String> = registry
-        .scope_of(outer.agent)
+    let scope = registry.scope_of(outer.agent);
+    let members: Vec<String> = scope
         .visible_tools()
         .iter()
         .map(|tool| tool.name().to_owned())
@@ -179,6 +186,18 @@ async fn run(
             static_check::refusal_text(TOOLS, &unknown, &members),
         ));
     }
+    // Then the type check, when it is on: `refuse` stops a program with an error here.
+    let note = match hooks.check_program(&scope, &program).await {
+        Some(Verdict::Refuse { message }) => {
+            return Err(Error::new(
+                ErrorCode::CodeRunFailed,
+                failure_text(TYPE_ERROR, &message, &[]),
+            ));
+        }
+        Some(Verdict::Run { note }) => note,
+        None => None,
+    };
+    drop(scope);
     let bridge = RunBridge::new(registry, hooks, outer, ctx.signal());
     let host = Arc::new(BridgeHost {
         bridge: bridge.clone(),
@@ -205,7 +224,10 @@ async fn run(
     match outcome.error {
         Some(error) => Err(Error::new(
             ErrorCode::CodeRunFailed,
-            failure_text(error.kind.as_str(), &error.message, &outcome.logs),
+            with_note(
+                failure_text(error.kind.as_str(), &error.message, &outcome.logs),
+                note.as_deref(),
+            ),
         )),
         None => {
             if concludes {
@@ -216,9 +238,21 @@ async fn run(
             if let Some(returned) = outcome.value {
                 value.insert("value".into(), returned);
             }
+            if let Some(note) = note {
+                value.insert("typecheck".into(), JsonValue::String(note));
+            }
             Ok(JsonValue::Object(value))
         }
     }
+}
+
+/// `text`, then the type check's note after an empty line.
+fn with_note(mut text: String, note: Option<&str>) -> String {
+    if let Some(note) = note {
+        text.push_str("\n\n");
+        text.push_str(note);
+    }
+    text
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! sdk_max_tokens = 10000         # optional: over it run_code's description carries an index
 //! [runtime]                      # every key optional
 //! language = "typescript"        # typescript | python (the code runtime and SDK flavor)
+//! typecheck = "warn"             # off | warn | refuse: TypeScript programs checked before they run
 //! compute_ms = 60000
 //! [[tools]]
 //! name = "add"
@@ -46,7 +47,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::code::{CodeModeConfig, PresentationMode};
+use crate::code::{CodeModeConfig, PresentationMode, TypeCheck};
 use crate::error::{Error, ErrorCode};
 use crate::json::JsonValue;
 use crate::registry::Policy;
@@ -155,6 +156,7 @@ struct RawRuntime {
     max_call_bytes: Option<Spanned<u64>>,
     max_json_depth: Option<Spanned<usize>>,
     language: Option<Spanned<String>>,
+    typecheck: Option<Spanned<String>>,
     allow_unconfined: Option<bool>,
 }
 
@@ -196,6 +198,9 @@ pub struct Config {
     /// The language Code Mode programs are written in (`[runtime] language`): it picks the
     /// runtime, the SDK flavor and the description of Code Mode's tool. Default TypeScript.
     pub language: Language,
+    /// Whether TypeScript programs are type-checked before they run (`[runtime]
+    /// typecheck`). Default off.
+    pub typecheck: TypeCheck,
     /// Run Python programs even where Landlock or seccomp is not fully enforced
     /// (`[runtime] allow_unconfined`). Default off.
     pub allow_unconfined: bool,
@@ -246,6 +251,7 @@ impl Config {
             sdk_max_tokens: None,
             engine: EngineConfig::default(),
             language: Language::TypeScript,
+            typecheck: TypeCheck::Off,
             allow_unconfined: false,
             command_tools: Vec::new(),
             policies: BTreeMap::new(),
@@ -344,7 +350,8 @@ impl Config {
         Ok(())
     }
 
-    /// `[runtime]`: the `language`, `allow_unconfined`, then the engine's budgets.
+    /// `[runtime]`: the `language`, `typecheck`, `allow_unconfined`, then the engine's
+    /// budgets.
     fn apply_runtime(
         &mut self,
         place: &Place<'_>,
@@ -356,6 +363,12 @@ impl Config {
                     .get_ref()
                     .parse()
                     .map_err(|err: Error| place.error(language.span(), err.message()))?;
+            }
+            if let Some(typecheck) = runtime.typecheck.take() {
+                self.typecheck = typecheck
+                    .get_ref()
+                    .parse()
+                    .map_err(|err: Error| place.error(typecheck.span(), err.message()))?;
             }
             if let Some(allow) = runtime.allow_unconfined.take() {
                 self.allow_unconfined = allow;
@@ -456,6 +469,7 @@ impl Config {
             .with_mode(self.mode)
             .with_max_parallel_sub_calls(self.max_parallel_sub_calls)
             .with_sdk_max_tokens(self.sdk_max_tokens)
+            .with_typecheck(self.typecheck)
     }
 }
 

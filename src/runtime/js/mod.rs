@@ -38,6 +38,7 @@ mod scripts;
 pub mod strip;
 mod threads;
 mod timers;
+pub mod typecheck;
 
 use crate::runtime::ledger::Ledger;
 use budget::{RunStop, StopReason, Watchdog};

@@ -181,7 +181,7 @@ pub(crate) static BOOTSTRAP_SCRIPT: EngineScript = EngineScript::new(BOOTSTRAP_F
 pub(crate) static INSPECTOR_SCRIPT: EngineScript = EngineScript::new(INSPECTOR_FILE, &INSPECTOR);
 
 impl EngineScript {
-    const fn new(name: &'static str, source: &'static LazyLock<String>) -> EngineScript {
+    pub(crate) const fn new(name: &'static str, source: &'static LazyLock<String>) -> EngineScript {
         EngineScript {
             name,
             source,

@@ -5,6 +5,7 @@ mod assembly;
 mod index;
 mod run_code;
 pub mod static_check;
+mod typecheck;
 mod values;
 
 use std::sync::{Arc, LazyLock};

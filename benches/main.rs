@@ -2,7 +2,7 @@
 //!
 //! Run with `cargo bench --bench codemode`; one group with `cargo bench --bench codemode -- validation`
 //! (or `-- pipeline`, `-- runtime`, `-- subcall`, `-- parallel`, `-- sdk`, `-- index`, `-- serve`,
-//! `-- leftovers`, `-- python`).
+//! `-- leftovers`, `-- python`, `-- typecheck`).
 
 // The manifest's rules are for the library's API; benchmark helpers are neither.
 #![allow(unreachable_pub, missing_docs, clippy::unwrap_used)]
@@ -21,6 +21,7 @@ mod runtime;
 mod sdk;
 mod serve;
 mod subcall;
+mod typecheck;
 mod validation;
 
 criterion_group!(
@@ -34,6 +35,7 @@ criterion_group!(
     parallel::bench,
     serve::bench,
     leftovers::bench,
-    python::bench
+    python::bench,
+    typecheck::bench
 );
 criterion_main!(benches);

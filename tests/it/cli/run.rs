@@ -326,3 +326,50 @@ fn a_run_creates_exactly_one_sandbox() {
     let created = stderr(&output).matches("creating a sandbox").count();
     assert_eq!(created, 1, "{}", stderr(&output));
 }
+
+#[test]
+fn the_configured_type_check_refuses_or_warns_and_a_bad_mode_names_its_place() {
+    let dir = workspace();
+    std::fs::write(
+        dir.path().join("codemode.toml"),
+        "[runtime]\ntypecheck = \"refuse\"\n",
+    )
+    .unwrap();
+    let refused = codemode(
+        dir.path(),
+        &["run", "-"],
+        "const r = await tools.read_file({ path: 1 });\nreturn r;",
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        stdout(&refused).starts_with(
+            "Error: code run failed (type-error): the program does not type-check against the SDK, so it did not run and no tool was called:\n1:35 - error TS2322: Type 'number' is not assignable to type 'string'.\n"
+        ),
+        "{}",
+        stdout(&refused)
+    );
+    std::fs::write(
+        dir.path().join("codemode.toml"),
+        "[runtime]\ntypecheck = \"warn\"\n",
+    )
+    .unwrap();
+    let warned = codemode(dir.path(), &["run", "-"], "const n: string = 5;\nreturn n;");
+    assert_eq!(
+        succeeded(&warned),
+        "5\n\nType check (the program ran anyway):\n1:7 - error TS2322: Type 'number' is not assignable to type 'string'.\n"
+    );
+    std::fs::write(
+        dir.path().join("codemode.toml"),
+        "[runtime]\ntypecheck = \"strict\"\n",
+    )
+    .unwrap();
+    let bad = codemode(dir.path(), &["run", "-"], "return 1");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains(
+            "codemode.toml:2:13: unknown typecheck mode `strict` (expected `off`, `warn` or `refuse`)"
+        ),
+        "{}",
+        stderr(&bad)
+    );
+}

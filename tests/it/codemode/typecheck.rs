@@ -282,3 +282,46 @@ async fn a_check_past_its_budget_lets_the_program_run_unchecked_and_says_so() {
         result.model_text()
     );
 }
+
+#[tokio::test]
+async fn a_long_check_never_delays_the_check_of_other_declarations() {
+    // One registry's program keeps its checker busy for seconds; another registry (other
+    // tools, so other declarations, on a checker of the same kind) checks meanwhile.
+    let (slow, _) = checked_registry(TypeCheck::Refuse, CheckerConfig::default());
+    let quick = Registry::new();
+    let engine: Arc<dyn CodeRuntime> = ENGINE.clone();
+    CodeMode::install(
+        &quick,
+        CodeModeConfig::default()
+            .with_mode(PresentationMode::Code)
+            .with_typecheck(TypeCheck::Refuse),
+    )
+    .and_then(|code| code.set_runtime(engine))
+    .expect("run_code installs");
+    super::add_value_tool(&quick, "echo", true);
+    // Warm both checkers.
+    assert_eq!(text(&*run_program(&slow, "return 1;").await), "1");
+    assert_eq!(text(&*run_program(&quick, "return 2;").await), "2");
+    let mut bomb = String::new();
+    for i in 0..10 {
+        bomb.push_str(&format!(
+            "type U{i} = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h';\n\
+             type S{i}<N extends unknown[], A extends string = ''> = N['length'] extends 6 ? A : S{i}<[...N, 0], `${{A}}${{U{i}}}`>;\n\
+             const x{i}: S{i}<[]> = 0 as any;\n"
+        ));
+    }
+    bomb.push_str("return 'slow';");
+    let slow_run = tokio::spawn(async move { text(&*run_program(&slow, &bomb).await) });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let started = std::time::Instant::now();
+    let quick_result = run_program(&quick, "return (await tools.echo({ value: 3 }));").await;
+    let quick_took = started.elapsed();
+    assert_eq!(text(&quick_result), "3");
+    assert!(
+        !slow_run.is_finished(),
+        "the slow check was still running when the other one answered"
+    );
+    assert!(quick_took < Duration::from_secs(5), "{quick_took:?}");
+    // (Whether the slow check finished within its own budget does not matter here.)
+    assert!(slow_run.await.unwrap().starts_with("slow"));
+}

@@ -72,10 +72,12 @@
 //! - [`sources`]: tools that come from this process — the built-in file tools confined to a
 //!   root directory, and command tools.
 //! - [`runtime`]: the code runtime seam ([`runtime::CodeRuntime`], its types and limits), the
-//!   embedded JavaScript engine ([`runtime::js`]) and, with feature `python`, the confined
+//!   embedded JavaScript engine ([`runtime::js`], with TypeScript's own type checker in
+//!   [`runtime::js::typecheck`]) and, with feature `python`, the confined
 //!   CPython workers (`runtime::python`).
 //! - [`code`]: Code Mode — modes, assembly, the SDK renderers, `run_code` and the bridge
-//!   that turns a program's calls into nested pipeline calls; over `sdk_max_tokens`, the
+//!   that turns a program's calls into nested pipeline calls, the checks before a run (the
+//!   static check, and the type check with `typecheck`); over `sdk_max_tokens`, the
 //!   compact tool index and `describe_tools`.
 //! - [`config`]: the configuration file, parsed and checked (nothing built or run).
 //! - [`mcp`] (feature `mcp`): MCP both ways — servers as tool sources, `codemode serve`,

@@ -44,6 +44,12 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
 
+    /// How many sub-calls `--json` and `--trace` record (the first to settle; the rest are
+    /// counted, and standard error says so). Without either nothing is recorded, so a
+    /// long program's calls cost no memory after they settle.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    max_sub_calls: usize,
+
     /// The program's language (default: by the file's extension — `.py` Python; `.ts`,
     /// `.js` and the like TypeScript — else, and for `-`, the configuration's
     /// `[runtime] language`).
@@ -75,13 +81,29 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Failure> {
                 interrupt.cancel();
             }
         });
-        let program = Program::new(program, format!("codemode run {label}")).with_signal(cancel);
+        // Records only for an output that prints them (`--verbose` streams each as it
+        // settles and keeps none).
+        let keep = if args.json || args.trace.is_some() {
+            args.max_sub_calls
+        } else {
+            0
+        };
+        let program = Program::new(program, format!("codemode run {label}"))
+            .with_signal(cancel)
+            .with_sub_call_limit(Some(keep));
         host.run_program(program, verbose)
             .await
             .map_err(|err| Failure::from_error(&err))
     })?;
     let elapsed = started.elapsed();
-    let (result, records) = (run.result, run.sub_calls);
+    let (result, records, dropped) = (run.result, run.sub_calls, run.sub_calls_dropped);
+    if dropped > 0 {
+        eprintln!(
+            "codemode: the run made {} sub-calls; --json and --trace hold the first {} (--max-sub-calls)",
+            records.len() as u64 + dropped,
+            records.len()
+        );
+    }
     // Tasks still running (there are none: the bridge drains before returning) must not
     // keep the process alive.
     runtime.shutdown_timeout(Duration::from_millis(100));
@@ -97,7 +119,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Failure> {
         })?;
     }
     let output = if args.json {
-        serde_json::to_string_pretty(&as_json(&result, &records)).unwrap_or_default()
+        serde_json::to_string_pretty(&as_json(&result, &records, dropped)).unwrap_or_default()
     } else {
         result.model_text()
     };
@@ -176,7 +198,7 @@ fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or_default()
 }
 
-fn as_json(result: &ToolExecutionResult, records: &[SubCallRecord]) -> Value {
+fn as_json(result: &ToolExecutionResult, records: &[SubCallRecord], dropped: u64) -> Value {
     let sub_calls: Vec<Value> = records
         .iter()
         .map(|record| {
@@ -204,6 +226,9 @@ fn as_json(result: &ToolExecutionResult, records: &[SubCallRecord]) -> Value {
         "content": result.content,
         "subCalls": sub_calls,
     });
+    if dropped > 0 {
+        out["subCallsDropped"] = json!(dropped);
+    }
     if let Some(failure) = result.failure_info() {
         out["error"] = json!(failure);
     }

@@ -137,6 +137,9 @@ pub struct Program {
     pub call_id: String,
     /// Cancels the run.
     pub signal: CancellationToken,
+    /// How many settled sub-calls [`ProgramRun::sub_calls`] keeps (the first to settle);
+    /// the others are only counted. `None` (the default): all of them.
+    pub keep_sub_calls: Option<usize>,
 }
 
 impl Program {
@@ -147,7 +150,15 @@ impl Program {
             description: description.into(),
             call_id: "run".into(),
             signal: CancellationToken::new(),
+            keep_sub_calls: None,
         }
+    }
+
+    /// The same program, its run keeping at most `limit` sub-call records (`Some(0)`: none;
+    /// `None`: all). A long program's records otherwise grow with every call it makes.
+    pub fn with_sub_call_limit(mut self, limit: Option<usize>) -> Self {
+        self.keep_sub_calls = limit;
+        self
     }
 
     /// The same program, cancelled by `signal`.
@@ -170,8 +181,10 @@ impl Program {
 pub struct ProgramRun {
     /// The outer `run_code` result (what the model would read).
     pub result: Arc<ToolExecutionResult>,
-    /// The settled sub-calls, in submission order.
+    /// The settled sub-calls, in submission order (at most [`Program::keep_sub_calls`]).
     pub sub_calls: Vec<SubCallRecord>,
+    /// How many settled sub-calls were not kept (past [`Program::keep_sub_calls`]).
+    pub sub_calls_dropped: u64,
 }
 
 /// The runtime Code Mode runs programs on, with the `run_code` definition made for it.
@@ -508,8 +521,9 @@ impl CodeMode {
 
     /// Runs one program through `run_code` and the whole pipeline, in a fresh scope that
     /// presents in `code` mode under `parent` (its tools are `parent`'s), and returns the
-    /// outer result with every settled sub-call in submission order. `on_sub_call`
-    /// observes each one as it settles.
+    /// outer result with the settled sub-calls in submission order (as many as
+    /// [`Program::keep_sub_calls`] allows). `on_sub_call` observes each one as it settles,
+    /// kept or not.
     ///
     /// A failed program is not an `Err`: it is `result`, a failure with
     /// [`ErrorCode::CodeRunFailed`] (or the pipeline's code for the `run_code` call itself:
@@ -541,14 +555,20 @@ impl CodeMode {
             scope: scope.clone(),
         };
         scope.present_as(PresentationMode::Code)?.keep();
-        let records: Arc<Mutex<Vec<SubCallRecord>>> = Arc::default();
+        let records: Arc<Mutex<(Vec<SubCallRecord>, u64)>> = Arc::default();
         {
             let records = records.clone();
+            let keep = program.keep_sub_calls.unwrap_or(usize::MAX);
             let observe: SubCallObserver = Arc::new(move |record: &SubCallRecord| {
                 if let Some(observer) = &on_sub_call {
                     observer(record);
                 }
-                records.lock().push(record.clone());
+                let mut records = records.lock();
+                if records.0.len() < keep {
+                    records.0.push(record.clone());
+                } else {
+                    records.1 += 1;
+                }
             });
             self.layer.runs.lock().insert(agent, observe);
         }
@@ -561,9 +581,13 @@ impl CodeMode {
         .with_signal(program.signal);
         let result = scope.registry().execute(input).await;
         drop(guard);
-        let mut sub_calls = std::mem::take(&mut *records.lock());
+        let (mut sub_calls, sub_calls_dropped) = std::mem::take(&mut *records.lock());
         sub_calls.sort_by_key(|record| record.index);
-        Ok(ProgramRun { result, sub_calls })
+        Ok(ProgramRun {
+            result,
+            sub_calls,
+            sub_calls_dropped,
+        })
     }
 }
 

@@ -373,3 +373,36 @@ fn the_configured_type_check_refuses_or_warns_and_a_bad_mode_names_its_place() {
         stderr(&bad)
     );
 }
+
+#[test]
+fn json_records_at_most_max_sub_calls_and_says_how_many_it_left_out() {
+    let dir = workspace();
+    let program = "for (let i = 0; i < 5; i++) await tools.glob({pattern: '*.rs'}); return 'ok';";
+    let output = codemode(
+        dir.path(),
+        &["run", "-", "--json", "--max-sub-calls", "3"],
+        program,
+    );
+    let json: Value = serde_json::from_str(&succeeded(&output)).expect("JSON output");
+    let ids: Vec<&str> = json["subCalls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|call| call["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["run:code:1", "run:code:2", "run:code:3"]);
+    assert_eq!(json["subCallsDropped"], 2);
+    assert!(
+        stderr(&output).contains(
+            "the run made 5 sub-calls; --json and --trace hold the first 3 (--max-sub-calls)"
+        ),
+        "{}",
+        stderr(&output)
+    );
+    // Under the cap nothing is said and nothing left out.
+    let output = codemode(dir.path(), &["run", "-", "--json"], program);
+    let json: Value = serde_json::from_str(&succeeded(&output)).expect("JSON output");
+    assert_eq!(json["subCalls"].as_array().unwrap().len(), 5);
+    assert!(json.get("subCallsDropped").is_none());
+    assert_eq!(stderr(&output), "");
+}

@@ -532,6 +532,48 @@ async fn logged_run(
         .unwrap()
 }
 
+#[tokio::test]
+async fn a_run_keeps_as_many_sub_call_records_as_its_program_asks_and_counts_the_rest() {
+    let registry = registry(PresentationMode::Code, 10);
+    add_value_tool(&registry, "read", true);
+    let code_mode = CodeMode::of(&registry).expect("installed by the helper");
+    let program = "for (let i = 0; i < 6; i++) await tools.read({value: i}); return 1";
+    for (limit, kept, dropped) in [
+        (Some(0), 0, 6),
+        (Some(4), 4, 2),
+        (Some(10), 6, 0),
+        (None, 6, 0),
+    ] {
+        let observed = Arc::new(AtomicUsize::new(0));
+        let counter = observed.clone();
+        let observer: codemode::code::SubCallObserver = Arc::new(move |_| {
+            counter.fetch_add(1, Ordering::SeqCst);
+        });
+        let run = code_mode
+            .run_program(
+                &registry.global(),
+                Program::new(program, "records").with_sub_call_limit(limit),
+                Some(observer),
+            )
+            .await
+            .unwrap();
+        assert_eq!(run.result.model_text(), "1");
+        let values: Vec<serde_json::Value> = run
+            .sub_calls
+            .iter()
+            .map(|record| record.arguments["value"].clone())
+            .collect();
+        let expected: Vec<serde_json::Value> = (0..kept).map(|i| json!(i)).collect();
+        assert_eq!(values, expected, "{limit:?}");
+        assert_eq!(run.sub_calls_dropped, dropped, "{limit:?}");
+        assert_eq!(
+            observed.load(Ordering::SeqCst),
+            6,
+            "the observer sees every call"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_binding_call_is_logged_in_order_even_when_the_program_does_not_await_it() {
     let registry = registry(PresentationMode::Code, 10);

@@ -1,7 +1,8 @@
 //! The body of an MCP tool: one `tools/call` on the server's current session, its result
 //! mapped by [`crate::mcp::wire`]. Cancellation drops the request, which
 //! sends the server `notifications/cancelled`. A session that breaks during the call fails
-//! it and is replaced on the next call. This module must not register anything.
+//! it at once (an HTTP server that dies or answers that the session is gone, too) and is
+//! replaced on the next call. This module must not register anything.
 
 use rmcp::ServiceError;
 use rmcp::model::CallToolRequestParams;
@@ -58,6 +59,11 @@ pub(crate) async fn call_tool(
             ));
         }
         result = call => result,
+        // An HTTP server that died or forgot the session: fail now, not at the timeout.
+        reason = session.lost() => {
+            server.invalidate(&session).await;
+            return Err(lost(server, shown, &reason));
+        }
     };
     match result {
         Ok(result) => {
@@ -68,13 +74,22 @@ pub(crate) async fn call_tool(
             })?;
             map_result(name, shown, &raw, declares_output)
         }
+        // The transport's own error may come first when an HTTP session is lost.
+        Err(ServiceError::TransportClosed | ServiceError::TransportSend(_))
+            if let Some(reason) = session.lost_reason() =>
+        {
+            server.invalidate(&session).await;
+            Err(lost(server, shown, &reason))
+        }
         Err(ServiceError::TransportClosed | ServiceError::TransportSend(_)) => {
             let report = session.report();
             settle(&report).await;
             server.invalidate(&session).await;
             Err(failed(format!(
-                "MCP server `{name}` stopped during the call to `{shown}`{}; it is restarted on the next call",
-                report.describe()
+                "MCP server `{name}`{} stopped during the call to `{shown}`{}; {}",
+                server.location(),
+                report.describe(),
+                server.recovery()
             )))
         }
         Err(ServiceError::McpError(error)) => Err(failed(format!(
@@ -89,4 +104,14 @@ pub(crate) async fn call_tool(
             super::connect::service_problem(&other)
         ))),
     }
+}
+
+/// The failure of a call whose HTTP session was lost (`reason`: what the server answered).
+fn lost(server: &ServerConnection, shown: &str, reason: &str) -> Error {
+    failed(format!(
+        "MCP server `{}`{} lost the session during the call to `{shown}`: {reason}; the call may or may not have run there; {}",
+        server.name(),
+        server.location(),
+        server.recovery()
+    ))
 }

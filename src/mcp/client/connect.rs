@@ -32,6 +32,7 @@ use rmcp::transport::streamable_http_client::{
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio_util::sync::CancellationToken;
 
+use super::http::{SessionWatch, WatchedClient, status_text};
 use crate::config::mcp::{McpServerConfig, McpTransport};
 use crate::error::{Error, ErrorCode};
 
@@ -219,6 +220,8 @@ impl Drop for ProcessGuard {
 pub(crate) struct Connection {
     service: RunningService<RoleClient, Handler>,
     report: Arc<ProcessReport>,
+    /// A streamable-HTTP session's watch (see [`super::http`]); `None` over stdio.
+    watch: Option<Arc<SessionWatch>>,
     // Declared last: the session shuts down before the process is killed.
     _process: Option<ProcessGuard>,
 }
@@ -234,9 +237,28 @@ impl Connection {
         self.report.clone()
     }
 
-    /// Whether the session is over (the process exited, the stream closed).
+    /// Whether the session is over (the process exited, the stream closed, an HTTP server
+    /// answered that the session is gone).
     pub(crate) fn is_closed(&self) -> bool {
-        self.service.is_transport_closed() || self.report.exited()
+        self.service.is_transport_closed()
+            || self.report.exited()
+            || self.watch.as_ref().is_some_and(|watch| watch.is_lost())
+    }
+
+    /// Why an HTTP server's session was lost, once it is.
+    pub(crate) fn lost_reason(&self) -> Option<String> {
+        self.watch.as_ref().and_then(|watch| watch.reason())
+    }
+
+    /// Completes with the reason when an HTTP server's session is lost; never over stdio.
+    pub(crate) async fn lost(&self) -> String {
+        match &self.watch {
+            Some(watch) => {
+                watch.lost().await;
+                watch.reason().unwrap_or_default()
+            }
+            None => std::future::pending().await,
+        }
     }
 }
 
@@ -351,17 +373,6 @@ fn io_problem(err: &std::io::Error) -> String {
         std::io::ErrorKind::ConnectionReset => "the connection was reset".to_owned(),
         std::io::ErrorKind::TimedOut => "the connection timed out".to_owned(),
         _ => one_line(&err.to_string()),
-    }
-}
-
-/// "404 Not Found".
-fn status_text(status: u16) -> String {
-    match http::StatusCode::from_u16(status)
-        .ok()
-        .and_then(|code| code.canonical_reason())
-    {
-        Some(reason) => format!("{status} {reason}"),
-        None => status.to_string(),
     }
 }
 
@@ -489,6 +500,7 @@ async fn connect_stdio(
     Ok(Connection {
         service,
         report,
+        watch: None,
         _process: Some(guard),
     })
 }
@@ -663,8 +675,17 @@ async fn connect_http(
             .map_err(|err| failed(server, format_args!("header {name:?}: {err}")))?;
         custom.insert(name, value);
     }
-    let transport_config =
-        StreamableHttpClientTransportConfig::with_uri(url.to_owned()).custom_headers(custom);
+    // A lost session is replaced by a new connection (and its tools listed again), not
+    // re-initialized inside the transport: one path for the 400 and the 404 a restarted
+    // server answers.
+    let transport_config = StreamableHttpClientTransportConfig::with_uri(url.to_owned())
+        .custom_headers(custom)
+        .reinit_on_expired_session(false);
+    let watch = Arc::new(SessionWatch::default());
+    let client = WatchedClient {
+        inner: client,
+        watch: watch.clone(),
+    };
     let transport = StreamableHttpClientTransport::with_client(client, transport_config);
     let handshake = handler.serve(transport);
     let service = match tokio::time::timeout(timeout, handshake).await {
@@ -688,6 +709,7 @@ async fn connect_http(
     Ok(Connection {
         service,
         report: Arc::new(ProcessReport::default()),
+        watch: Some(watch),
         _process: None,
     })
 }

@@ -15,8 +15,10 @@
 //!   else the content blocks as JSON; `isError` fails the call.
 //! - **Failures.** A malformed tool is skipped with a warning naming server, tool and
 //!   reason; a server that cannot start is reported ([`ServerState::Failed`]) and the rest
-//!   keep working; a server that stops fails its in-flight calls and is restarted on the
-//!   next call ([`ServerConnection`]).
+//!   keep working; a server that stops fails its in-flight calls at once and is restarted
+//!   (stdio) or reconnected to (a URL: a streamable-HTTP server that dies or answers `400` or
+//!   `404` for the session, see `http`) on the next call, its tools listed again
+//!   ([`ServerConnection`]).
 //! - **Choice.** `include` / `exclude` keep or drop tools by their names on the server; a
 //!   name the server does not list is an `INVALID_CONFIG` error when it is first listed.
 //! - **Changes.** [`follow`] lists a server's tools again after its
@@ -32,6 +34,7 @@ pub mod call;
 mod connect;
 pub mod discover;
 pub mod follow;
+mod http;
 mod supervise;
 pub(crate) mod sync;
 

@@ -1,6 +1,7 @@
 //! Supervision of one server: the current session, started again (lazily, on the next
 //! call) when the last one ended — the process exited, the stream closed, a transport
-//! failed. A server that keeps failing fails each call with the reason; it never takes
+//! failed, an HTTP server answered that the session is gone (a URL is connected to again;
+//! its tools are listed again, as after any new session). A server that keeps failing fails each call with the reason; it never takes
 //! the host down.
 //!
 //! This module owns the lifetime of a server's sessions; it must not interpret calls or
@@ -10,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::connect::{Connection, ToolsChanged, connect};
-use crate::config::mcp::McpServerConfig;
+use crate::config::mcp::{McpServerConfig, McpTransport};
 use crate::error::Error;
 
 /// One configured server and its current session.
@@ -69,6 +70,24 @@ impl ServerConnection {
         &self.config
     }
 
+    /// ` (URL)` for a streamable-HTTP server, nothing for a stdio one: where messages say
+    /// the server is.
+    pub(crate) fn location(&self) -> String {
+        match &self.config.transport {
+            McpTransport::Http { url, .. } => format!(" ({url})"),
+            McpTransport::Stdio { .. } => String::new(),
+        }
+    }
+
+    /// What happens after a session ended: a stdio server is started again, a URL is
+    /// connected to again (a server there cannot be started by codemode).
+    pub(crate) fn recovery(&self) -> &'static str {
+        match self.config.transport {
+            McpTransport::Http { .. } => "codemode reconnects on the next call",
+            McpTransport::Stdio { .. } => "it is restarted on the next call",
+        }
+    }
+
     /// How many sessions were started (1 + restarts).
     pub fn starts(&self) -> u64 {
         self.starts.load(Ordering::Relaxed)
@@ -83,9 +102,13 @@ impl ServerConnection {
             return Ok(connection.clone());
         }
         if let Some(old) = live.take() {
+            let verb = match self.config.transport {
+                McpTransport::Http { .. } => "reconnecting to it",
+                McpTransport::Stdio { .. } => "restarting it",
+            };
             tracing::warn!(
                 server = %self.config.name,
-                "MCP server `{}` ended{}; restarting it",
+                "MCP server `{}` ended{}; {verb}",
                 self.config.name,
                 old.report().describe()
             );

@@ -272,14 +272,34 @@ struct HttpServer {
 
 impl HttpServer {
     fn start(port: u16) -> HttpServer {
-        let child = Command::new("node")
+        let mut command = Command::new("node");
+        command
             .args([npm_server("server-everything").as_str(), "streamableHttp"])
-            .env("PORT", port.to_string())
+            .env("PORT", port.to_string());
+        HttpServer::spawn(command, port)
+    }
+
+    /// The Python SDK's streamable-HTTP server (`fixtures/mcp/http_server.py`).
+    fn start_python(port: u16) -> HttpServer {
+        HttpServer::python(port, &[])
+    }
+
+    fn python(port: u16, flags: &[&str]) -> HttpServer {
+        let mut command = Command::new(crate::sdk::compile::test_tool("venv/bin/python"));
+        command
+            .arg(super::fixture_server().replace("fixture_server.py", "http_server.py"))
+            .arg(port.to_string())
+            .args(flags);
+        HttpServer::spawn(command, port)
+    }
+
+    fn spawn(mut command: Command, port: u16) -> HttpServer {
+        let child = command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .expect("node starts");
+            .expect("the server starts");
         let deadline = Instant::now() + Duration::from_secs(20);
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
             assert!(
@@ -344,4 +364,282 @@ async fn streamable_http_servers_serve_tools_and_reconnect_after_a_restart() {
     let _server = HttpServer::start(port);
     let back = call(&registry, "echo", json!({"message": "back"})).await;
     assert_eq!(value(&back), json!("Echo: back"));
+}
+
+/// A registry over server-everything's streamable HTTP transport on a fresh port, its calls
+/// timing out after `timeout_ms`.
+async fn http_registry(
+    timeout_ms: u64,
+) -> (HttpServer, codemode::registry::Registry, tempfile::TempDir) {
+    let dir = workspace();
+    let server = HttpServer::start(free_port());
+    let toml = format!(
+        "[[mcp]]\nname = \"remote\"\nurl = \"http://127.0.0.1:{}/mcp\"\ntimeout_ms = {timeout_ms}\n",
+        server.port
+    );
+    let (registry, load) = load(&toml, dir.path()).await;
+    assert!(ready(&load, "remote").0 >= 10);
+    (server, registry, dir)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_in_flight_fails_at_once_when_its_http_server_dies() {
+    let (mut server, registry, _dir) = http_registry(30_000).await;
+    let slow = {
+        let registry = registry.clone();
+        tokio::spawn(async move {
+            let started = Instant::now();
+            let result = call(
+                &registry,
+                "trigger-long-running-operation",
+                json!({"duration": 20, "steps": 1}),
+            )
+            .await;
+            (result, started.elapsed())
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let port = server.port;
+    server.stop();
+    let (result, took) = slow.await.unwrap();
+    let failure = result.failure_info().expect("the call fails");
+    assert_eq!(failure.code, ErrorCode::ToolFailed, "{}", failure.message);
+    assert!(
+        took < Duration::from_secs(10),
+        "it failed after {took:?}, not at once: {}",
+        failure.message
+    );
+    assert!(failure.message.contains("reconnect"), "{}", failure.message);
+    assert!(!failure.message.contains("restart"), "{}", failure.message);
+    // Back on its port, it serves the next call.
+    let _server = HttpServer::start(port);
+    let back = call(&registry, "echo", json!({"message": "back"})).await;
+    assert_eq!(value(&back), json!("Echo: back"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_server_restarted_between_calls_is_reconnected_without_a_timeout() {
+    let (mut server, registry, _dir) = http_registry(30_000).await;
+    let echo = call(&registry, "echo", json!({"message": "first"})).await;
+    assert_eq!(value(&echo), json!("Echo: first"));
+    // Restarted on the same port: it answers the old session with 400.
+    let port = server.port;
+    server.stop();
+    let _server = HttpServer::start(port);
+    let started = Instant::now();
+    let next = call(&registry, "echo", json!({"message": "again"})).await;
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(10),
+        "{took:?}: {}",
+        next.model_text()
+    );
+    if let Some(failure) = next.failure_info() {
+        // The lost session fails the call at once and says so ...
+        assert!(failure.message.contains("session"), "{}", failure.message);
+        assert!(failure.message.contains("reconnect"), "{}", failure.message);
+    }
+    // ... and the calls after it work.
+    let later = call(&registry, "echo", json!({"message": "later"})).await;
+    assert_eq!(value(&later), json!("Echo: later"));
+}
+
+/// A TCP relay from a port of its own to `backend`, one backend connection per client
+/// connection. When a backend connection ends, the client's side is left open and silent:
+/// the client sees no break, as when a server restarts behind a load balancer that keeps
+/// idle client connections (its next request on a new connection reaches the new server).
+async fn silent_relay(backend: u16) -> u16 {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        while let Ok((client, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let Ok(server) = tokio::net::TcpStream::connect(("127.0.0.1", backend)).await
+                else {
+                    return;
+                };
+                let (mut client_read, mut client_write) = client.into_split();
+                let (mut server_read, mut server_write) = server.into_split();
+                let upstream = tokio::io::copy(&mut client_read, &mut server_write);
+                let downstream = tokio::io::copy(&mut server_read, &mut client_write);
+                let _ = tokio::join!(upstream, downstream);
+                // Keep the client's side open and silent until the test ends.
+                std::future::pending::<()>().await;
+                drop(client_write);
+            });
+        }
+    });
+    port
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_the_restarted_server_does_not_know_fails_one_call_at_once_and_reconnects() {
+    // server-everything answers a session it does not know with 400 (a JSON-RPC error
+    // without an id); the Python SDK's server with 404. Behind the relay the client does
+    // not see the old server go.
+    lost_session_case(
+        HttpServer::start,
+        "it refused the request without answering it: Bad Request: No valid session ID provided",
+    )
+    .await;
+    lost_session_case(
+        HttpServer::start_python,
+        "it answered HTTP 404 Not Found for the session",
+    )
+    .await;
+}
+
+/// A server from `start` restarted behind a silent relay between two calls: the call on
+/// the old session fails at once with `reason`, the next one works.
+async fn lost_session_case(start: fn(u16) -> HttpServer, reason: &str) {
+    let dir = workspace();
+    let mut server = start(free_port());
+    let relay = silent_relay(server.port).await;
+    let toml = format!(
+        "[[mcp]]\nname = \"remote\"\nurl = \"http://127.0.0.1:{relay}/mcp\"\ntimeout_ms = 30000\n"
+    );
+    let (registry, load) = load(&toml, dir.path()).await;
+    assert!(ready(&load, "remote").0 >= 2);
+    // (The Python SDK's answer is structured, `{"result": ...}`.)
+    let echo = call(&registry, "echo", json!({"message": "first"})).await;
+    assert!(
+        echo.model_text().contains("Echo: first"),
+        "{}",
+        echo.model_text()
+    );
+    let port = server.port;
+    server.stop();
+    let _server = start(port);
+    let started = Instant::now();
+    let lost = call(&registry, "echo", json!({"message": "again"})).await;
+    let took = started.elapsed();
+    let failure = lost
+        .failure_info()
+        .expect("the call on the lost session fails");
+    assert!(
+        took < Duration::from_secs(10),
+        "{took:?}: {}",
+        failure.message
+    );
+    assert_eq!(failure.code, ErrorCode::ToolFailed);
+    assert!(
+        failure.message.starts_with(&format!(
+            "MCP server `remote` (http://127.0.0.1:{relay}/mcp) lost the session during the call to `echo`: {reason}"
+        )),
+        "{}",
+        failure.message
+    );
+    assert!(
+        failure
+            .message
+            .ends_with("codemode reconnects on the next call"),
+        "{}",
+        failure.message
+    );
+    let later = call(&registry, "echo", json!({"message": "later"})).await;
+    assert!(
+        later.model_text().contains("Echo: later"),
+        "{}",
+        later.model_text()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_new_session_after_a_lost_one_lists_the_tools_again() {
+    let dir = workspace();
+    let mut server = HttpServer::start_python(free_port());
+    let relay = silent_relay(server.port).await;
+    let toml = format!(
+        "[[mcp]]\nname = \"remote\"\nurl = \"http://127.0.0.1:{relay}/mcp\"\ntimeout_ms = 30000\n"
+    );
+    let (registry, _load) = load(&toml, dir.path()).await;
+    assert!(registry.global().get("added").is_none());
+    let port = server.port;
+    server.stop();
+    // Restarted, it lists one more tool.
+    let _server = HttpServer::python(port, &["--extra"]);
+    let lost = call(&registry, "echo", json!({"message": "again"})).await;
+    assert!(lost.is_error(), "{}", lost.model_text());
+    let back = call(&registry, "echo", json!({"message": "back"})).await;
+    assert!(
+        back.model_text().contains("Echo: back"),
+        "{}",
+        back.model_text()
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while registry.global().get("added").is_none() {
+        assert!(Instant::now() < deadline, "the tools were not listed again");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let added = call(&registry, "added", json!({})).await;
+    assert!(
+        added.model_text().contains("added"),
+        "{}",
+        added.model_text()
+    );
+}
+
+#[test]
+fn codemode_run_fails_a_call_at_once_when_its_http_server_dies_mid_call() {
+    let dir = workspace();
+    let mut server = HttpServer::start(free_port());
+    std::fs::write(
+        dir.path().join("codemode.toml"),
+        format!(
+            "[[mcp]]\nname = \"remote\"\nurl = \"http://127.0.0.1:{}/mcp\"\ntimeout_ms = 30000\n",
+            server.port
+        ),
+    )
+    .unwrap();
+    let program = "try {\n  await tools['trigger-long-running-operation']({ duration: 20, steps: 1 });\n  return 'finished';\n} catch (e) {\n  return e.message;\n}";
+    let killer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(2500));
+        server.stop();
+    });
+    let started = Instant::now();
+    let output = codemode(dir.path(), &["run", "-"], program);
+    let took = started.elapsed();
+    killer.join().unwrap();
+    let text = stdout(&output);
+    assert!(took < Duration::from_secs(15), "{took:?}: {text}");
+    assert!(
+        text.contains("lost the session during the call to `trigger-long-running-operation`")
+            && text.contains("codemode reconnects on the next call"),
+        "{text}{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn codemode_serve_fails_a_call_at_once_when_its_http_upstream_dies_and_reconnects_after() {
+    let mut server = HttpServer::start(free_port());
+    let port = server.port;
+    let workspace = crate::serve::Workspace::new(&format!(
+        "mode = \"code\"\n[[mcp]]\nname = \"remote\"\nurl = \"http://127.0.0.1:{port}/mcp\"\ntimeout_ms = 30000\n"
+    ));
+    // Killed 4 s into the long call, back on its port at once.
+    let restarter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(4000));
+        server.stop();
+        HttpServer::start(port)
+    });
+    let started = Instant::now();
+    let report = workspace.drive(json!({"steps": [
+        crate::serve::run_code(
+            "try {\n  await tools['trigger-long-running-operation']({ duration: 25, steps: 1 });\n  return 'finished';\n} catch (e) {\n  return e.message;\n}"
+        ),
+        {"op": "sleep", "seconds": 1.0},
+        crate::serve::run_code("return await tools.echo({ message: 'back' });"),
+    ]}));
+    let took = started.elapsed();
+    let _server = restarter.join().unwrap();
+    let all = crate::serve::steps(&report);
+    let failed = crate::serve::text(&all[0]);
+    assert!(
+        failed.contains("lost the session during the call to `trigger-long-running-operation`")
+            && failed.contains("codemode reconnects on the next call"),
+        "{report}"
+    );
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    assert_eq!(crate::serve::text(&all[2]), "Echo: back", "{report}");
 }

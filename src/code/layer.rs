@@ -231,16 +231,16 @@ impl SubCallHooks for Layer {
         &'a self,
         scope: &'a Scope,
         program: &'a str,
-    ) -> BoxFuture<'a, Option<Verdict>> {
-        Box::pin(async move {
-            let checker = self.checker.as_ref()?;
-            let language = self.runtime.read().as_ref()?.language;
-            if language != Language::TypeScript {
-                return None;
-            }
+    ) -> Option<BoxFuture<'a, Verdict>> {
+        let checker = self.checker.as_ref()?;
+        let language = self.runtime.read().as_ref()?.language;
+        if language != Language::TypeScript {
+            return None;
+        }
+        Some(Box::pin(async move {
             let planned = self.plans.plan(scope, language, self.config.sdk_max_tokens);
-            Some(checker.judge(&planned.declarations(), program).await)
-        })
+            checker.judge(&planned.declarations(), program).await
+        }))
     }
 }
 

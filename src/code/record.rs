@@ -76,11 +76,11 @@ pub(crate) trait SubCallHooks: Send + Sync {
     /// Reports one settled sub-call of a run for `agent`.
     fn observe(&self, agent: Option<ScopeId>, record: &SubCallRecord);
 
-    /// The type check of `program` for `scope` before it runs; `None` when programs are not
-    /// type-checked.
+    /// The type check of `program` for `scope` before it runs; `None` (decided at once, with
+    /// nothing allocated) when programs are not type-checked.
     fn check_program<'a>(
         &'a self,
         scope: &'a crate::registry::Scope,
         program: &'a str,
-    ) -> futures::future::BoxFuture<'a, Option<super::typecheck::Verdict>>;
+    ) -> Option<futures::future::BoxFuture<'a, super::typecheck::Verdict>>;
 }

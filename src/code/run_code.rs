@@ -187,15 +187,17 @@ async fn run(
         ));
     }
     // Then the type check, when it is on: `refuse` stops a program with an error here.
-    let note = match hooks.check_program(&scope, &program).await {
-        Some(Verdict::Refuse { message }) => {
-            return Err(Error::new(
-                ErrorCode::CodeRunFailed,
-                failure_text(TYPE_ERROR, &message, &[]),
-            ));
-        }
-        Some(Verdict::Run { note }) => note,
+    let note = match hooks.check_program(&scope, &program) {
         None => None,
+        Some(check) => match check.await {
+            Verdict::Refuse { message } => {
+                return Err(Error::new(
+                    ErrorCode::CodeRunFailed,
+                    failure_text(TYPE_ERROR, &message, &[]),
+                ));
+            }
+            Verdict::Run { note } => note,
+        },
     };
     drop(scope);
     let bridge = RunBridge::new(registry, hooks, outer, ctx.signal());

@@ -6,6 +6,7 @@
 mod bounds;
 mod elicitation;
 mod http_edges;
+mod memory;
 mod protocol;
 mod tools;
 

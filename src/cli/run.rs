@@ -97,7 +97,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Failure> {
     })?;
     let elapsed = started.elapsed();
     let (result, records, dropped) = (run.result, run.sub_calls, run.sub_calls_dropped);
-    if dropped > 0 {
+    if dropped > 0 && (args.json || args.trace.is_some()) {
         eprintln!(
             "codemode: the run made {} sub-calls; --json and --trace hold the first {} (--max-sub-calls)",
             records.len() as u64 + dropped,

@@ -106,10 +106,9 @@ fn session_lost(error: &StreamableHttpError<reqwest::Error>) -> Option<String> {
         StreamableHttpError::SessionExpired => {
             Some("it answered HTTP 404 Not Found for the session".to_owned())
         }
-        StreamableHttpError::HttpStatus(status) => Some(format!(
-            "it answered HTTP {}",
-            status_text(status.status)
-        )),
+        StreamableHttpError::HttpStatus(status) => {
+            Some(format!("it answered HTTP {}", status_text(status.status)))
+        }
         StreamableHttpError::UnexpectedServerResponse(text) => Some(format!(
             "it answered {}",
             text.lines().next().unwrap_or_default()

@@ -42,6 +42,7 @@ It must not import anything outside the standard library.
 
 from __future__ import annotations
 
+import _json
 import ast
 import asyncio
 import builtins
@@ -758,7 +759,7 @@ def _surrogate_reason(text: str, what: str) -> str:
 def _key_step(key: str) -> str:
     if _PLAIN_KEY.match(key):
         return "." + key
-    return "[" + json.dumps(key, ensure_ascii=_SURROGATES.search(key) is not None) + "]"
+    return "[" + (_quote_ascii(key) if _SURROGATES.search(key) is not None else _quote(key)) + "]"
 
 
 def _path(frames: list[list[Any]], count: int, last: str | None = None) -> str:
@@ -857,16 +858,39 @@ def _check_json(root: Any) -> tuple[str | None, int]:
     return None, deepest
 
 
+# The bridge's JSON codec: the C accelerator's functions, captured and configured here,
+# before any program runs. A program that patches `json.dumps`, `json.loads`,
+# `json.JSONEncoder`, `json.JSONDecoder` or the globals of `json.encoder` and
+# `json.decoder` changes what its own `json` does, never what the bridge sends or reads:
+# these objects hold their settings in C and look nothing up in those modules.
+_make_encoder = _json.make_encoder
+_quote = _json.encode_basestring
+_quote_ascii = _json.encode_basestring_ascii
+_scanstring = _json.scanstring
+# (typeshed types the context as a scanner; the C type reads a decoder's attributes.)
+_scan = _json.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+
+
+def _not_json(value: object) -> object:
+    raise TypeError("Object of type %s is not JSON serializable" % type(value).__name__)
+
+
+# Compact, not ASCII-escaped, no NaN; without a circularity check (for checked values: the
+# check refused cycles), so one encoder serves every call.
+_ENCODE_CHECKED = _make_encoder(None, _not_json, _quote, None, ":", ",", False, False, False)
+
+
 def _dumps(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    """Compact JSON text of ``value`` (cycles refused: a fresh marker table per call)."""
+    encode = _make_encoder({}, _not_json, _quote, None, ":", ",", False, False, False)
+    return "".join(encode(value, 0))
 
 
 def _encode_checked(value: object, depth: int) -> str:
     """JSON text of a value ``_check_json`` accepted (C encoder when shallow)."""
     if depth <= 64:
         try:
-            return json.dumps(value, ensure_ascii=False, allow_nan=False, check_circular=False,
-                              separators=(",", ":"))
+            return "".join(_ENCODE_CHECKED(value, 0))
         except RecursionError:
             pass
     return _encode_deep(value)
@@ -876,7 +900,7 @@ def _encode_deep(root: Any) -> str:
     """JSON text of a checked value, without recursion."""
     out: list[str] = []
     put = out.append
-    quote = json.encoder.encode_basestring
+    quote = _quote
     frames: list[list[Any]] = []
     value = root
     while True:
@@ -928,17 +952,23 @@ def _encode_deep(root: Any) -> str:
 
 
 def _loads(text: str) -> Any:
-    """Parses JSON text; deep text is parsed without recursion."""
+    """Parses JSON text (ValueError if it is not exactly one JSON value); deep text is parsed
+    without recursion."""
     try:
-        return json.loads(text)
+        value, end = _scan(text, _WS.match(text, 0).end())
+    except StopIteration as err:
+        raise ValueError("expected a value at %d" % err.value) from None
     except RecursionError:
         return _loads_deep(text)
+    if _WS.match(text, end).end() != len(text):
+        raise ValueError("extra data at %d" % end)
+    return value
 
 
 def _json_key(text: str, index: int) -> tuple[str, int]:
     if text[index:index + 1] != '"':
         raise ValueError("expected a key at %d" % index)
-    key, index = json.decoder.scanstring(text, index + 1, True)  # type: ignore[attr-defined]
+    key, index = _scanstring(text, index + 1, True)
     index = _WS.match(text, index).end()
     if text[index:index + 1] != ":":
         raise ValueError("expected ':' at %d" % index)
@@ -972,7 +1002,7 @@ def _loads_deep(text: str) -> Any:
                 stack.append([{}, key])
                 continue
         elif char == '"':
-            value, index = json.decoder.scanstring(text, index + 1, True)  # type: ignore[attr-defined]
+            value, index = _scanstring(text, index + 1, True)
         elif text.startswith("null", index):
             value = None
             index += 4

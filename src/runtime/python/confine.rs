@@ -230,7 +230,6 @@ const ALLOWED: &[i64] = &[
     libc::SYS_pread64,
     libc::SYS_close,
     libc::SYS_fstat,
-    libc::SYS_newfstatat,
     libc::SYS_lseek,
     libc::SYS_mmap,
     libc::SYS_munmap,
@@ -353,6 +352,29 @@ fn seccomp() -> Result<(), SeccompError> {
             .iter()
             .map(|&command| rule(vec![condition(1, command as u64)?]))
             .collect::<Result<_, _>>()?,
+    );
+    // Metadata of descriptors the process holds only (`fstat` is `newfstatat(fd, "",
+    // AT_EMPTY_PATH)` in glibc): a lookup by path (`os.stat("/etc/shadow")`, `/proc/1`)
+    // would tell a host path's size, owner, mode and times, which Landlock (it governs
+    // opening) does not cover. No other stat family call is allowed (statx, access,
+    // readlink and the legacy stat calls fail with EPERM).
+    rules.insert(
+        libc::SYS_newfstatat,
+        vec![rule(vec![
+            SeccompCondition::new(
+                3,
+                SeccompCmpArgLen::Dword,
+                SeccompCmpOp::MaskedEq(libc::AT_EMPTY_PATH as u64),
+                libc::AT_EMPTY_PATH as u64,
+            )?,
+            // Not relative to the working directory: a path there is a lookup too.
+            SeccompCondition::new(
+                0,
+                SeccompCmpArgLen::Dword,
+                SeccompCmpOp::Ne,
+                libc::AT_FDCWD as u32 as u64,
+            )?,
+        ])?],
     );
     // Clocks of this process and the system's only: a negative id is another process's
     // CPU clock.

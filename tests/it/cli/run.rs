@@ -399,6 +399,10 @@ fn json_records_at_most_max_sub_calls_and_says_how_many_it_left_out() {
         "{}",
         stderr(&output)
     );
+    // Without --json or --trace nothing is recorded, and nothing is said about it.
+    let output = codemode(dir.path(), &["run", "-"], program);
+    assert_eq!(succeeded(&output), "ok\n");
+    assert_eq!(stderr(&output), "");
     // Under the cap nothing is said and nothing left out.
     let output = codemode(dir.path(), &["run", "-", "--json"], program);
     let json: Value = serde_json::from_str(&succeeded(&output)).expect("JSON output");

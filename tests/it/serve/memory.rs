@@ -43,7 +43,10 @@ fn a_served_process_returns_to_about_its_idle_size_after_heavy_runs() {
         writeln!(input, "{message}").expect("a request is written");
         loop {
             let mut line = String::new();
-            assert!(output.read_line(&mut line).expect("an answer") > 0, "the server ended");
+            assert!(
+                output.read_line(&mut line).expect("an answer") > 0,
+                "the server ended"
+            );
             let answer: Value = serde_json::from_str(&line).expect("JSON-RPC");
             if answer["id"] == next_id {
                 return answer;

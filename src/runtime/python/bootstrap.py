@@ -122,6 +122,10 @@ MAX_DEPTH = 126
 #: The most bytes of JSON one call's arguments may have: the run frame's ``callLimit``
 #: (``runtime.max_call_bytes``) replaces it for each run.
 CALL_LIMIT = 1 << 20
+#: The longest frame body the host reads (the run frame's ``frameCap``): a frame that would
+#: be longer is reported with an ``over`` frame instead (so a head over the cap is never the
+#: bridge's; the host treats one as the protocol violation it is).
+FRAME_CAP = 1 << 20
 
 _MAX_SAFE_INTEGER = 2**53 - 1
 
@@ -1390,8 +1394,8 @@ class _Host:
     def send_bytes(self, body: bytes) -> None:
         if self.closed:
             return
-        if len(body) > 0xFFFFFFFF:
-            raise ValueError("a frame longer than 4 GiB")
+        if len(body) > FRAME_CAP:
+            body = ('{"t":"over","bytes":%d}' % len(body)).encode("ascii")
         frame = len(body).to_bytes(4, "little") + body
         if self.sending:
             self.deferred.append(frame)
@@ -1655,13 +1659,16 @@ def _serve(host: _Host) -> None:
             break
     program = frame.get("program")
     namespaces = frame.get("namespaces", [])
-    global MAX_DEPTH, CALL_LIMIT
+    global MAX_DEPTH, CALL_LIMIT, FRAME_CAP
     depth = frame.get("depth")
     if type(depth) is int and depth > 0:
         MAX_DEPTH = depth
     call_limit = frame.get("callLimit")
     if type(call_limit) is int and call_limit > 0:
         CALL_LIMIT = call_limit
+    frame_cap = frame.get("frameCap")
+    if type(frame_cap) is int and frame_cap > 0:
+        FRAME_CAP = frame_cap
     if type(program) is not str or type(namespaces) is not list:
         host.finish_error("exception", "the Python runtime failed: a malformed run frame")
         return

@@ -59,6 +59,13 @@ pub(crate) enum FromWorker {
         /// The text.
         s: String,
     },
+    /// What the worker would have sent (a log, a call, the returned value) is over the
+    /// frame cap of the run frame: the worker sends this instead, so a frame head over the
+    /// cap is never the bridge's.
+    Over {
+        /// The length of the frame it did not send.
+        bytes: u64,
+    },
     /// The template forked a worker: its pid; the frame carries the worker's descriptors
     /// (protocol socket, standard-error pipe, pidfd) as `SCM_RIGHTS`.
     Spawned {
@@ -108,6 +115,10 @@ pub(crate) enum ToWorker {
         /// The most bytes of JSON one call's arguments may have (`runtime.max_call_bytes`).
         #[serde(rename = "callLimit")]
         call_limit: u64,
+        /// The longest frame body the host reads: what is longer, the worker reports with
+        /// an `over` frame instead of sending.
+        #[serde(rename = "frameCap")]
+        frame_cap: u64,
     },
     /// A call succeeded.
     #[serde(rename = "ret")]

@@ -158,23 +158,33 @@ fn run_frame(request: &CodeRunRequest, config: &EngineConfig) -> ToWorker {
             .collect(),
         depth: config.max_json_depth,
         call_limit: config.max_call_bytes,
+        frame_cap: super::frame_cap(config),
     }
 }
 
 /// The ending for a frame that could not be read (other than the worker closing the stream).
 fn unreadable(err: &ReadError, config: &EngineConfig) -> Ending {
     match err {
-        // One log, value or tool argument larger than the output cap: as the JS engine,
-        // the output limit (the logs before it are kept).
-        ReadError::TooLong(bytes) => failed(
-            CodeRunErrorKind::OutputLimit,
-            format!(
-                "the output exceeded the cap of {} bytes (one log, value or tool argument of {bytes} bytes); the logs that fit are kept: print less, or return a smaller value",
-                config.max_output_bytes
-            ),
-        ),
+        // The bridge never sends a frame over the cap (it sends `over` instead): this head
+        // was written to the protocol descriptor by something else, the program.
+        ReadError::TooLong(bytes) => violated(&format!(
+            "a frame head announced {bytes} bytes, over the cap of {} (not the bridge's: written to the protocol descriptor by the program)",
+            super::frame_cap(config)
+        )),
         err => violated(&format!("{err}")),
     }
+}
+
+/// One log, value or tool argument larger than the frame cap: as the JS engine, the output
+/// limit (the logs before it are kept).
+fn over_cap(bytes: u64, config: &EngineConfig) -> Ending {
+    failed(
+        CodeRunErrorKind::OutputLimit,
+        format!(
+            "the output exceeded the cap of {} bytes (one log, value or tool argument of {bytes} bytes); the logs that fit are kept: print less, or return a smaller value",
+            config.max_output_bytes
+        ),
+    )
 }
 
 /// A binding call started on the host: its id, the host memory charged for it, and the
@@ -229,6 +239,7 @@ impl<'r> Calls<'r> {
                 }
             }
             FromWorker::Done { value, error } => ControlFlow::Break(done(value, error)),
+            FromWorker::Over { bytes } => ControlFlow::Break(over_cap(bytes, config)),
             FromWorker::Confined { .. } | FromWorker::Ready {} | FromWorker::Spawned { .. } => {
                 ControlFlow::Break(violated("a handshake frame during the run"))
             }

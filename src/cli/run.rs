@@ -97,7 +97,10 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Failure> {
     })?;
     let elapsed = started.elapsed();
     let (result, records, dropped) = (run.result, run.sub_calls, run.sub_calls_dropped);
-    if dropped > 0 {
+    // Only an output that keeps records can have left some out (without one, nothing is
+    // kept and every call counts as dropped).
+    let recorded = args.json || args.trace.is_some();
+    if recorded && dropped > 0 {
         eprintln!(
             "codemode: the run made {} sub-calls; --json and --trace hold the first {} (--max-sub-calls)",
             records.len() as u64 + dropped,

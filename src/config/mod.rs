@@ -692,6 +692,17 @@ policy = "allow"
     }
 
     #[test]
+    fn an_unknown_language_is_named_as_the_runtime_language_at_its_place() {
+        let err = parse("[runtime]\nlanguage = \"ruby\"\n").unwrap_err();
+        assert_eq!(
+            err.message(),
+            "dir/codemode.toml:2:12: unknown runtime language `ruby` (expected `typescript` or `python`)"
+        );
+        let config = parse("[runtime]\nlanguage = \"python\"\n").unwrap();
+        assert_eq!(config.language, Language::Python);
+    }
+
+    #[test]
     fn tool_declarations_are_checked() {
         let tool = |body: &str| {
             parse(&format!("[[tools]]\nname = \"t\"\n{body}\n"))

@@ -54,6 +54,21 @@ impl Language {
     }
 }
 
+impl Language {
+    /// Parses `text` as the language of `what` (`runtime`, `SDK`: the word the error
+    /// names it by).
+    pub(crate) fn parse_as(text: &str, what: &str) -> Result<Language, crate::error::Error> {
+        match text {
+            "typescript" => Ok(Language::TypeScript),
+            "python" => Ok(Language::Python),
+            other => Err(crate::error::Error::new(
+                crate::error::ErrorCode::InvalidConfig,
+                format!("unknown {what} language `{other}` (expected `typescript` or `python`)"),
+            )),
+        }
+    }
+}
+
 impl fmt::Display for Language {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -63,29 +78,25 @@ impl fmt::Display for Language {
 impl std::str::FromStr for Language {
     type Err = crate::error::Error;
 
-    /// Parses a language's stable string form ([`Language::as_str`]).
+    /// Parses a language's stable string form ([`Language::as_str`]) as the code runtime's
+    /// language (`[runtime] language`).
     ///
     /// # Errors
     ///
     /// [`ErrorCode::InvalidConfig`](crate::ErrorCode::InvalidConfig) for any text but
-    /// `typescript` or `python` (exact, lowercase); the message quotes the text.
+    /// `typescript` or `python` (exact, lowercase); the message names it as the runtime's
+    /// language and quotes the text.
     ///
     /// # Examples
     ///
     /// ```
     /// use codemode::runtime::Language;
     /// assert_eq!("python".parse::<Language>().unwrap(), Language::Python);
-    /// assert!("ruby".parse::<Language>().is_err());
+    /// let err = "ruby".parse::<Language>().unwrap_err();
+    /// assert_eq!(err.message(), "unknown runtime language `ruby` (expected `typescript` or `python`)");
     /// ```
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        match text {
-            "typescript" => Ok(Language::TypeScript),
-            "python" => Ok(Language::Python),
-            other => Err(crate::error::Error::new(
-                crate::error::ErrorCode::InvalidConfig,
-                format!("unknown SDK language `{other}` (expected `typescript` or `python`)"),
-            )),
-        }
+        Language::parse_as(text, "runtime")
     }
 }
 

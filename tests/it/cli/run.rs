@@ -406,3 +406,43 @@ fn json_records_at_most_max_sub_calls_and_says_how_many_it_left_out() {
     assert!(json.get("subCallsDropped").is_none());
     assert_eq!(stderr(&output), "");
 }
+
+/// What is checked only when the host is built names its place in the file too.
+#[test]
+fn configuration_errors_found_while_building_name_file_line_and_column() {
+    let dir = workspace();
+    let cases = [
+        (
+            "[policy]\nread_file = \"allow\"\nraed_file = \"deny\"\n",
+            "codemode: codemode.toml:3:1: a policy names `raed_file` but no such tool is configured",
+        ),
+        (
+            "[[tools]]\nname = \"grep\"\ncommand = [\"true\"]\n",
+            "codemode: codemode.toml:2:8: the command tool `grep` has the name of a built-in tool",
+        ),
+        (
+            "[builtin]\nroot = \"missing\"\n",
+            "codemode: codemode.toml:2:8: the built-in tools' root `./missing` cannot be used: ",
+        ),
+        (
+            "[policy]\nread_file = \"sometimes\"\n",
+            "codemode: codemode.toml:2:13: unknown variant `sometimes`, expected one of `allow`, `deny`, `ask`",
+        ),
+        (
+            "[runtime]\nlanguage = \"ruby\"\n",
+            "codemode: codemode.toml:2:12: unknown runtime language `ruby` (expected `typescript` or `python`)",
+        ),
+    ];
+    for (config, expected) in cases {
+        std::fs::write(dir.path().join("codemode.toml"), config).unwrap();
+        for args in [&["run", "-"][..], &["tools"][..]] {
+            let output = codemode(dir.path(), args, "return 1");
+            assert_eq!(output.status.code(), Some(2), "{config}");
+            assert!(
+                stderr(&output).starts_with(expected),
+                "{args:?} {config}: {}",
+                stderr(&output)
+            );
+        }
+    }
+}

@@ -446,3 +446,26 @@ fn configuration_errors_found_while_building_name_file_line_and_column() {
         }
     }
 }
+
+/// `codemode run` has no one to ask: an `ask` tool is denied, and the denial says how to
+/// allow it in the file the configuration came from.
+#[test]
+fn an_ask_tool_is_denied_with_how_to_allow_it() {
+    let dir = workspace();
+    std::fs::create_dir(dir.path().join("conf")).unwrap();
+    std::fs::write(
+        dir.path().join("conf/cm.toml"),
+        "[builtin]\nroot = \"..\"\n[policy]\nread_file = \"ask\"\n",
+    )
+    .unwrap();
+    let output = codemode(
+        dir.path(),
+        &["run", "-", "--config", "conf/cm.toml"],
+        "try { await tools.read_file({path: 'notes.md'}); } catch (e) { console.log(e.message); }\nreturn 1;",
+    );
+    assert_eq!(
+        succeeded(&output),
+        "the call to `read_file` needs approval (the configuration asks for approval of this tool), \
+         but `codemode run` has no one to ask; to allow the tool, set `read_file = \"allow\"` in the `[policy]` table of conf/cm.toml\n1\n"
+    );
+}

@@ -248,6 +248,18 @@ pub trait BindingHost: Send + Sync + 'static {
     /// `TOOL_FAILED`, ...), for arguments that are not lossless JSON, and when the call's
     /// task was interrupted.
     fn call(&self, member: &str, args: JsonValue) -> BoxFuture<'static, Result<JsonValue, String>>;
+
+    /// What a failed run adds after `tools has no member "NAME"` when the program called
+    /// `name`, a member the namespace does not have (its members are `members`), through a
+    /// computed name (`tools[name](...)`): the nearest members, say (`did you mean
+    /// list_issues?`). Asked at most once per run, on the engine thread, when the run
+    /// fails with the engine's "is not a function" error for the namespace and `name` is
+    /// the last member the program asked the namespace for that it does not have. The
+    /// default adds nothing. Code Mode's host answers with the static check's suggestion.
+    fn unknown_member(&self, name: &str, members: &[String]) -> Option<String> {
+        let _ = (name, members);
+        None
+    }
 }
 
 /// What a run produced.

@@ -27,6 +27,8 @@ use std::sync::Arc;
 use crate::code::{CodeMode, PresentationMode, Program, ProgramRun, SubCallObserver};
 use crate::config::Config;
 use crate::error::{Error, ErrorCode};
+#[cfg(feature = "mcp")]
+use crate::mcp::client::sync::McpPolicies;
 use crate::registry::{Policy, Registry, RegistryConfig};
 use crate::runtime::{CodeRuntime, JsEngine, Language};
 use crate::sources::builtin::builtin_tools_at;
@@ -174,6 +176,7 @@ impl HostBuilder {
         #[cfg(feature = "mcp")]
         let unavailable = {
             wiring.servers = unavailable.0;
+            wiring.mcp_policies = unavailable.2;
             unavailable.1
         };
         wiring.finish(&unavailable)
@@ -230,6 +233,8 @@ impl HostBuilder {
             local,
             #[cfg(feature = "mcp")]
             servers: Vec::new(),
+            #[cfg(feature = "mcp")]
+            mcp_policies: McpPolicies::default(),
         })
     }
 }
@@ -247,6 +252,8 @@ struct Wiring {
     policies: BTreeMap<String, Policy>,
     #[cfg(feature = "mcp")]
     servers: Vec<ServerStatus>,
+    #[cfg(feature = "mcp")]
+    mcp_policies: McpPolicies,
 }
 
 impl Wiring {
@@ -300,6 +307,8 @@ impl Wiring {
             config: self.config,
             #[cfg(feature = "mcp")]
             servers: self.servers,
+            #[cfg(feature = "mcp")]
+            mcp_policies: self.mcp_policies,
         })
     }
 }
@@ -312,6 +321,8 @@ pub struct Host {
     config: Config,
     #[cfg(feature = "mcp")]
     servers: Vec<ServerStatus>,
+    #[cfg(feature = "mcp")]
+    mcp_policies: McpPolicies,
 }
 
 impl Host {
@@ -340,6 +351,33 @@ impl Host {
     /// The configuration it was built from.
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// The policy the configuration gives the tool `name`: its `[policy]` entry, else its
+    /// own `policy` (a command tool's, or an MCP tool's `[mcp.tools.NAME] policy`, under
+    /// the name it is registered by now), else [`Policy::Allow`], the default — what the
+    /// installed policies apply to its calls.
+    ///
+    /// ```
+    /// use codemode::config::Config;
+    /// use codemode::host::Host;
+    /// use codemode::registry::Policy;
+    ///
+    /// let config = Config::parse("[policy]\nglob = \"deny\"\n", "codemode.toml".as_ref())?;
+    /// let host = Host::builder(config).build_local()?;
+    /// assert_eq!(host.policy("glob"), Policy::Deny);
+    /// assert_eq!(host.policy("read_file"), Policy::Allow);
+    /// # Ok::<(), codemode::Error>(())
+    /// ```
+    pub fn policy(&self, name: &str) -> Policy {
+        if let Some(policy) = self.config.policies.get(name) {
+            return *policy;
+        }
+        #[cfg(feature = "mcp")]
+        if let Some(policy) = self.mcp_policies.read().get(name) {
+            return *policy;
+        }
+        Policy::Allow
     }
 
     /// What became of each configured MCP server, in configuration order.
@@ -398,15 +436,15 @@ fn placed(place: Option<&str>) -> String {
 }
 
 /// Starts the MCP servers, registers their tools and keeps them in sync
-/// ([`crate::mcp::client::sync`]); returns each server's status and the policy names no
-/// available source serves (a server is down).
+/// ([`crate::mcp::client::sync`]); returns each server's status, the policy names no
+/// available source serves (a server is down) and the MCP tools' own policies.
 #[cfg(feature = "mcp")]
 async fn register_mcp(
     config: &Config,
     registry: &Registry,
     local_names: &BTreeSet<String>,
     policies: &mut BTreeMap<String, Policy>,
-) -> Result<(Vec<ServerStatus>, Vec<String>), Error> {
+) -> Result<(Vec<ServerStatus>, Vec<String>, McpPolicies), Error> {
     crate::mcp::client::sync::register(&config.mcp, registry, local_names, policies).await
 }
 

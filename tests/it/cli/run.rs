@@ -469,3 +469,20 @@ fn an_ask_tool_is_denied_with_how_to_allow_it() {
          but `codemode run` has no one to ask; to allow the tool, set `read_file = \"allow\"` in the `[policy]` table of conf/cm.toml\n1\n"
     );
 }
+
+/// `--help` says what `run` runs: TypeScript, and Python for `.py` files.
+#[test]
+fn help_says_run_runs_typescript_and_python() {
+    let dir = workspace();
+    let help = succeeded(&codemode(dir.path(), &["--help"], ""));
+    let run = help
+        .lines()
+        .find(|line| line.trim_start().starts_with("run "))
+        .unwrap_or_default();
+    assert!(run.contains("TypeScript or Python program"), "{help}");
+    let help = succeeded(&codemode(dir.path(), &["run", "--help"], ""));
+    assert!(
+        help.contains("a TypeScript or Python (`.py`) file"),
+        "{help}"
+    );
+}

@@ -54,6 +54,7 @@ const ObjectPrototype = Object.prototype;
 const ObjectPrototypeHasOwnProperty = uncurryThis(ObjectPrototype.hasOwnProperty);
 const ObjectPrototypeIsPrototypeOfRaw = ObjectPrototype.isPrototypeOf;
 const Promise = globalObject.Promise;
+const Proxy = globalObject.Proxy;
 const ReflectApply = Reflect.apply;
 const ReflectDeleteProperty = Reflect.deleteProperty;
 const ReflectGet = Reflect.get;

@@ -1,8 +1,13 @@
 // codemode runtime bootstrap, part 4: binding namespaces (`tools`) and their calls.
 //
 // Each namespace is a global null-prototype object with one own property per member, so
-// `tools.__proto__` and `tools.constructor` are ordinary members. A call checks its argument
-// as lossless JSON (a bad argument rejects that call alone; nothing reaches the host), then
+// `tools.__proto__` and `tools.constructor` are ordinary members. The global is a Proxy of
+// that frozen object with one trap, `get`, which answers as the object does (`undefined`
+// for a member it does not have, so `tools.x?.()` and `typeof tools.x` work) and notes the
+// last string key asked for that is not a member: when the run then fails with the
+// engine's "tools... is not a function", the host's hint names it (`missingMember`).
+//
+// A call checks its argument as lossless JSON (a bad argument rejects that call alone; nothing reaches the host), then
 // submits it to the host synchronously, so calls reach the host in the program's order.
 // The host answers a call by its id (`settleCall`); the promise's resolver waits here, in
 // one map, so the host keeps no engine handle per pending call.
@@ -32,6 +37,30 @@ function settleCall(id, answer) {
   pending.resolve(value);
 }
 
+/** Per namespace index: the last string key the program asked the namespace for that is
+ * not one of its members. */
+let missingMembers = { __proto__: null };
+
+/** The last member namespace `index` was asked for and does not have (host API): `M<name>`,
+ * or the empty string when there is none. */
+function missingMember(index) {
+  const name = missingMembers[index];
+  return typeof name === "string" ? "M" + name : "";
+}
+
+/** The namespace as the program sees it: `object` itself but for the note of a key that is
+ * not a member (see the top of this file). */
+function namespaceView(object, index) {
+  return new Proxy(object, {
+    __proto__: null,
+    get: function (target, key) {
+      const value = target[key];
+      if (value === undefined && typeof key === "string") missingMembers[index] = key;
+      return value;
+    },
+  });
+}
+
 /** The number of lines of the program of this run (its stack frames are below that). */
 let programLines = 0;
 
@@ -46,6 +75,7 @@ function programLineCount() {
 function prepareRun(specText, argumentLimit, lines, depthLimit) {
   programLines = lines;
   jsonMaxDepth = depthLimit;
+  missingMembers = { __proto__: null };
   const spec = JSONParse(specText);
   for (let i = 0; i < spec.length; i++) {
     const namespace = spec[i];
@@ -62,7 +92,7 @@ function prepareRun(specText, argumentLimit, lines, depthLimit) {
     }
     ObjectFreeze(object);
     defineGlobal(namespace.errorClass, ErrorClass);
-    defineGlobal(namespace.global, object);
+    defineGlobal(namespace.global, namespaceView(object, i));
   }
 }
 

@@ -105,6 +105,7 @@ return {
     return (result.overLimit ? "L" : "E") + result.message;
   },
   describeThrown,
+  missingMember,
   settleCall,
   fireTimer,
   engineGlobals: deletedEngineGlobals,

@@ -27,9 +27,11 @@ use std::sync::Arc;
 use crate::code::{CodeMode, PresentationMode, Program, ProgramRun, SubCallObserver};
 use crate::config::Config;
 use crate::error::{Error, ErrorCode};
+#[cfg(feature = "mcp")]
+use crate::mcp::client::sync::McpPolicies;
 use crate::registry::{Policy, Registry, RegistryConfig};
 use crate::runtime::{CodeRuntime, JsEngine, Language};
-use crate::sources::builtin::builtin_tools;
+use crate::sources::builtin::builtin_tools_at;
 use crate::tool::ToolDefinition;
 
 /// Whether the host creates a code runtime.
@@ -174,6 +176,7 @@ impl HostBuilder {
         #[cfg(feature = "mcp")]
         let unavailable = {
             wiring.servers = unavailable.0;
+            wiring.mcp_policies = unavailable.2;
             unavailable.1
         };
         wiring.finish(&unavailable)
@@ -230,6 +233,8 @@ impl HostBuilder {
             local,
             #[cfg(feature = "mcp")]
             servers: Vec::new(),
+            #[cfg(feature = "mcp")]
+            mcp_policies: McpPolicies::default(),
         })
     }
 }
@@ -247,6 +252,8 @@ struct Wiring {
     policies: BTreeMap<String, Policy>,
     #[cfg(feature = "mcp")]
     servers: Vec<ServerStatus>,
+    #[cfg(feature = "mcp")]
+    mcp_policies: McpPolicies,
 }
 
 impl Wiring {
@@ -300,6 +307,8 @@ impl Wiring {
             config: self.config,
             #[cfg(feature = "mcp")]
             servers: self.servers,
+            #[cfg(feature = "mcp")]
+            mcp_policies: self.mcp_policies,
         })
     }
 }
@@ -312,6 +321,8 @@ pub struct Host {
     config: Config,
     #[cfg(feature = "mcp")]
     servers: Vec<ServerStatus>,
+    #[cfg(feature = "mcp")]
+    mcp_policies: McpPolicies,
 }
 
 impl Host {
@@ -340,6 +351,33 @@ impl Host {
     /// The configuration it was built from.
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// The policy the configuration gives the tool `name`: its `[policy]` entry, else its
+    /// own `policy` (a command tool's, or an MCP tool's `[mcp.tools.NAME] policy`, under
+    /// the name it is registered by now), else [`Policy::Allow`], the default — what the
+    /// installed policies apply to its calls.
+    ///
+    /// ```
+    /// use codemode::config::Config;
+    /// use codemode::host::Host;
+    /// use codemode::registry::Policy;
+    ///
+    /// let config = Config::parse("[policy]\nglob = \"deny\"\n", "codemode.toml".as_ref())?;
+    /// let host = Host::builder(config).build_local()?;
+    /// assert_eq!(host.policy("glob"), Policy::Deny);
+    /// assert_eq!(host.policy("read_file"), Policy::Allow);
+    /// # Ok::<(), codemode::Error>(())
+    /// ```
+    pub fn policy(&self, name: &str) -> Policy {
+        if let Some(policy) = self.config.policies.get(name) {
+            return *policy;
+        }
+        #[cfg(feature = "mcp")]
+        if let Some(policy) = self.mcp_policies.read().get(name) {
+            return *policy;
+        }
+        Policy::Allow
     }
 
     /// What became of each configured MCP server, in configuration order.
@@ -372,16 +410,18 @@ impl Host {
 }
 
 /// The tools of the built-in and command sources. Two sources declaring one name is an
-/// error that names both.
+/// error that names both; errors about what the file sets name its place.
 fn local_tools(config: &Config) -> Result<Vec<ToolDefinition>, Error> {
-    let mut tools = builtin_tools(&config.builtin)?;
+    let mut tools = builtin_tools_at(&config.builtin, config.builtin_root_place())?;
     for command in &config.command_tools {
         if tools.iter().any(|t| t.name() == command.name) {
             return Err(Error::new(
                 ErrorCode::InvalidConfig,
                 format!(
-                    "the command tool `{}` has the name of a built-in tool; rename it, or leave `{}` out of `[builtin] enabled`",
-                    command.name, command.name
+                    "{}the command tool `{}` has the name of a built-in tool; rename it, or leave `{}` out of `[builtin] enabled`",
+                    placed(config.command_tool_place(&command.name)),
+                    command.name,
+                    command.name
                 ),
             ));
         }
@@ -390,16 +430,21 @@ fn local_tools(config: &Config) -> Result<Vec<ToolDefinition>, Error> {
     Ok(tools)
 }
 
+/// `PLACE: ` for a message about what the file sets at `place`, or nothing.
+fn placed(place: Option<&str>) -> String {
+    place.map_or_else(String::new, |place| format!("{place}: "))
+}
+
 /// Starts the MCP servers, registers their tools and keeps them in sync
-/// ([`crate::mcp::client::sync`]); returns each server's status and the policy names no
-/// available source serves (a server is down).
+/// ([`crate::mcp::client::sync`]); returns each server's status, the policy names no
+/// available source serves (a server is down) and the MCP tools' own policies.
 #[cfg(feature = "mcp")]
 async fn register_mcp(
     config: &Config,
     registry: &Registry,
     local_names: &BTreeSet<String>,
     policies: &mut BTreeMap<String, Policy>,
-) -> Result<(Vec<ServerStatus>, Vec<String>), Error> {
+) -> Result<(Vec<ServerStatus>, Vec<String>, McpPolicies), Error> {
     crate::mcp::client::sync::register(&config.mcp, registry, local_names, policies).await
 }
 
@@ -431,21 +476,33 @@ fn install_policies(
 ) -> Result<(), Error> {
     let global = registry.global();
     let known = global.known_names();
-    let unknown: Vec<String> = policies
+    let mut unknown: Vec<&String> = policies
         .keys()
         .filter(|name| !known.contains(name) && !unavailable.contains(name))
-        .map(|name| format!("`{name}`"))
         .collect();
-    if !unknown.is_empty() {
+    // In the order the file names them: the message starts at the first one's place.
+    unknown.sort_by_key(|name| config.policy_order(name));
+    if let Some(first) = unknown.first() {
+        let names: Vec<String> = unknown
+            .iter()
+            .enumerate()
+            .map(|(i, name)| match config.policy_place(name) {
+                Some(place) if i > 0 => format!("`{name}` ({place})"),
+                _ => format!("`{name}`"),
+            })
+            .collect();
+        let at = match config.policy_place(first) {
+            Some(place) => place.to_owned(),
+            None => config
+                .path
+                .as_ref()
+                .map_or("configuration".to_owned(), |p| p.display().to_string()),
+        };
         return Err(Error::new(
             ErrorCode::InvalidConfig,
             format!(
-                "{}: a policy names {} but no such tool is configured (known tools: {})",
-                config
-                    .path
-                    .as_ref()
-                    .map_or("configuration".to_owned(), |p| p.display().to_string()),
-                unknown.join(", "),
+                "{at}: a policy names {} but no such tool is configured (known tools: {})",
+                names.join(", "),
                 known.join(", ")
             ),
         ));
@@ -482,6 +539,51 @@ mod tests {
         let err = Host::builder(config).build_local().unwrap_err();
         assert!(err.message().contains("a policy names `ehco`"), "{err}");
         assert!(err.message().contains("read_file"), "{err}");
+    }
+
+    /// What only the host can check still names the file, line and column of what the
+    /// file wrote: a `[policy]` name no tool has (several: from the first, in file order),
+    /// a command tool named like a built-in one, a `[builtin] root` that is not there.
+    #[test]
+    fn errors_found_while_building_name_their_place_in_the_file() {
+        let refused = |text: &str| {
+            let config = Config::parse(text, std::path::Path::new("codemode.toml")).unwrap();
+            let err = Host::builder(config).build_local().unwrap_err();
+            assert_eq!(err.code(), ErrorCode::InvalidConfig);
+            err.message().to_owned()
+        };
+        let message =
+            refused("mode = \"native\"\n[policy]\nread_file = \"allow\"\n  ehco = \"deny\"\n");
+        assert!(
+            message.starts_with("codemode.toml:4:3: a policy names `ehco` but no such tool is configured (known tools: "),
+            "{message}"
+        );
+        let message = refused("[policy]\nzz = \"deny\"\naa = \"ask\"\n");
+        assert!(
+            message.starts_with(
+                "codemode.toml:2:1: a policy names `zz`, `aa` (codemode.toml:3:1) but no such tool"
+            ),
+            "{message}"
+        );
+        let message = refused("[[tools]]\nname = \"read_file\"\ncommand = [\"cat\"]\n");
+        assert!(
+            message.starts_with(
+                "codemode.toml:2:8: the command tool `read_file` has the name of a built-in tool"
+            ),
+            "{message}"
+        );
+        let message = refused("[builtin]\nroot = \"no-such-root-dir-here\"\n");
+        assert!(
+            message.starts_with("codemode.toml:2:8: the built-in tools' root `./no-such-root-dir-here` cannot be used: "),
+            "{message}"
+        );
+        let message = refused("[builtin]\nroot = \"Cargo.toml\"\n");
+        assert!(
+            message.starts_with(
+                "codemode.toml:2:8: the built-in tools' root `./Cargo.toml` is not a directory"
+            ),
+            "{message}"
+        );
     }
 
     /// A value nested `depth` arrays deep.

@@ -31,8 +31,8 @@ enum Command {
     /// Print the Code Mode SDK section (the `tools:sdk` prompt text) of the configured tools
     /// or of a tool list.
     Sdk(sdk::SdkArgs),
-    /// List the configured tools (name, source, concurrency, description), the mode, and
-    /// each MCP server's state.
+    /// List the configured tools (name, source, concurrency, policy, description), the
+    /// mode, and each MCP server's state.
     Tools(tools::ToolsArgs),
     /// Serve the configured tools to an MCP client (stdio, or streamable HTTP on loopback)
     /// in the configured mode: native tools, Code Mode's one tool with the SDK, or both.

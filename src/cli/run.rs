@@ -10,8 +10,10 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use codemode::code::{Program, SubCallObserver, SubCallRecord};
 use codemode::host::Engine;
+use codemode::registry::ApprovalService;
 use codemode::runtime::Language;
-use codemode::tool::ToolExecutionResult;
+use codemode::tool::{ApprovalAnswer, ToolExecution, ToolExecutionResult};
+use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -71,9 +73,15 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Failure> {
         Arc::new(|record: &SubCallRecord| eprintln!("{}", describe(record))) as SubCallObserver
     });
     let started = Instant::now();
+    let file = config.path.as_ref().map_or_else(
+        || setup::DEFAULT_CONFIG.to_owned(),
+        |path| path.display().to_string(),
+    );
     let run = runtime.block_on(async {
         // The run always goes through Code Mode, whatever the configured mode.
         let host = setup::host(config, Engine::Always).await?;
+        host.registry()
+            .set_approval_service(Some(Arc::new(NobodyToAsk { file })));
         let cancel = CancellationToken::new();
         let interrupt = cancel.clone();
         tokio::spawn(async move {
@@ -97,7 +105,10 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Failure> {
     })?;
     let elapsed = started.elapsed();
     let (result, records, dropped) = (run.result, run.sub_calls, run.sub_calls_dropped);
-    if dropped > 0 && (args.json || args.trace.is_some()) {
+    // Only an output that keeps records can have left some out (without one, nothing is
+    // kept and every call counts as dropped).
+    let recorded = args.json || args.trace.is_some();
+    if recorded && dropped > 0 {
         eprintln!(
             "codemode: the run made {} sub-calls; --json and --trace hold the first {} (--max-sub-calls)",
             records.len() as u64 + dropped,
@@ -134,6 +145,45 @@ pub(crate) fn run(args: &RunArgs) -> Result<(), Failure> {
         });
     }
     Ok(())
+}
+
+/// `codemode run`'s approver: there is no one to ask, so every `ask` is denied, and the
+/// denial says how to allow the tool in the configuration file (`[policy]` wins over a
+/// tool's own `policy` and an MCP tool's).
+struct NobodyToAsk {
+    /// The configuration file, as given.
+    file: String,
+}
+
+impl ApprovalService for NobodyToAsk {
+    fn request(
+        &self,
+        _: Arc<ToolExecution>,
+        _: Option<String>,
+    ) -> BoxFuture<'static, ApprovalAnswer> {
+        Box::pin(async { ApprovalAnswer::Unavailable })
+    }
+
+    fn unavailable(&self, execution: &ToolExecution) -> Option<String> {
+        Some(format!(
+            "`codemode run` has no one to ask; to allow the tool, set `{} = \"allow\"` in the `[policy]` table of {}",
+            toml_key(&execution.name),
+            self.file
+        ))
+    }
+}
+
+/// `name` as a TOML key: bare when it can be, else quoted.
+fn toml_key(name: &str) -> String {
+    let bare = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if bare {
+        name.to_owned()
+    } else {
+        serde_json::Value::String(name.to_owned()).to_string()
+    }
 }
 
 /// The program's language: `--lang`, else the file's extension (`.py` Python, `.ts`,

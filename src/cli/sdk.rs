@@ -34,7 +34,7 @@ pub(crate) struct SdkArgs {
 
     /// The SDK language (default: the configuration's `[runtime] language`, TypeScript
     /// for `--schemas`).
-    #[arg(long, value_name = "LANG")]
+    #[arg(long, value_name = "LANG", value_parser = sdk_language)]
     lang: Option<SdkLanguage>,
 
     /// Compare the SDK text with FILE instead of printing it: exit 0 when they are equal
@@ -46,6 +46,12 @@ pub(crate) struct SdkArgs {
     /// renamed over it) instead of printing it.
     #[arg(long, value_name = "FILE")]
     write: Option<PathBuf>,
+}
+
+/// `--lang`: a language of the SDK (the library's parser names it as the runtime's).
+fn sdk_language(text: &str) -> Result<SdkLanguage, String> {
+    text.parse::<SdkLanguage>()
+        .map_err(|_| format!("unknown SDK language `{text}` (expected `typescript` or `python`)"))
 }
 
 pub(crate) fn run(args: &SdkArgs) -> Result<(), Failure> {

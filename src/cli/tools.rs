@@ -1,5 +1,6 @@
-//! `codemode tools`: lists the configured tools — name, source, how calls are scheduled —
-//! and the presentation mode the configuration selects.
+//! `codemode tools`: lists the configured tools — name, source, how calls are scheduled,
+//! the configured policy (`allow` where none is set) — and the presentation mode the
+//! configuration selects.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -23,12 +24,23 @@ pub(crate) struct ToolsArgs {
     json: bool,
 }
 
+/// One listed tool.
+struct Row {
+    name: String,
+    source: String,
+    concurrency: &'static str,
+    /// Its configured policy (`allow` where none is set).
+    policy: &'static str,
+    /// The first line of its description.
+    summary: String,
+}
+
 pub(crate) fn run(args: &ToolsArgs) -> Result<(), Failure> {
     let config = setup::load_config(args.config.as_deref())?;
     let runtime = setup::tokio_runtime()?;
     let (rows, servers) = runtime.block_on(async {
         let host = setup::host_with_status(config.clone(), Engine::Never).await?;
-        let rows: Vec<(String, String, &'static str, String)> = host
+        let rows: Vec<Row> = host
             .registry()
             .global()
             .visible_tools()
@@ -51,7 +63,13 @@ pub(crate) fn run(args: &ToolsArgs) -> Result<(), Failure> {
                     .next()
                     .unwrap_or_default()
                     .to_owned();
-                (tool.name().to_owned(), source, concurrency, summary)
+                Row {
+                    name: tool.name().to_owned(),
+                    source,
+                    concurrency,
+                    policy: host.policy(tool.name()).as_str(),
+                    summary,
+                }
             })
             .collect();
         Ok::<_, Failure>((rows, host.servers().to_vec()))
@@ -62,8 +80,14 @@ pub(crate) fn run(args: &ToolsArgs) -> Result<(), Failure> {
     let text = if args.json {
         let tools: Vec<_> = rows
             .iter()
-            .map(|(name, source, concurrency, summary)| {
-                json!({"name": name, "source": source, "concurrency": concurrency, "description": summary})
+            .map(|row| {
+                json!({
+                    "name": row.name,
+                    "source": row.source,
+                    "concurrency": row.concurrency,
+                    "policy": row.policy,
+                    "description": row.summary,
+                })
             })
             .collect();
         let servers: Vec<_> = servers.iter().map(server_json).collect();
@@ -72,24 +96,27 @@ pub(crate) fn run(args: &ToolsArgs) -> Result<(), Failure> {
         )
         .unwrap_or_default()
     } else {
-        let width = |pick: fn(&(String, String, &'static str, String)) -> usize, title: &str| {
+        let width = |pick: fn(&Row) -> usize, title: &str| {
             rows.iter().map(pick).max().unwrap_or(0).max(title.len())
         };
-        let (w0, w1, w2) = (
-            width(|r| r.0.chars().count(), "NAME"),
-            width(|r| r.1.len(), "SOURCE"),
-            width(|r| r.2.len(), "CONCURRENCY"),
+        let (w0, w1, w2, w3) = (
+            width(|r| r.name.chars().count(), "NAME"),
+            width(|r| r.source.chars().count(), "SOURCE"),
+            width(|r| r.concurrency.len(), "CONCURRENCY"),
+            width(|r| r.policy.len(), "POLICY"),
         );
         let mut text = format!(
-            "mode: {}\n{:w0$}  {:w1$}  {:w2$}  DESCRIPTION\n",
+            "mode: {}\n{:w0$}  {:w1$}  {:w2$}  {:w3$}  DESCRIPTION\n",
             config.mode.as_str(),
             "NAME",
             "SOURCE",
-            "CONCURRENCY"
+            "CONCURRENCY",
+            "POLICY"
         );
-        for (name, source, concurrency, summary) in &rows {
+        for row in &rows {
             text.push_str(&format!(
-                "{name:w0$}  {source:w1$}  {concurrency:w2$}  {summary}\n"
+                "{:w0$}  {:w1$}  {:w2$}  {:w3$}  {}\n",
+                row.name, row.source, row.concurrency, row.policy, row.summary
             ));
         }
         if !servers.is_empty() {

@@ -365,4 +365,12 @@ impl BindingHost for BridgeHost {
                 .unwrap_or_else(|_| Err("the tool call was interrupted".to_owned()))
         })
     }
+
+    fn unknown_member(&self, name: &str, members: &[String]) -> Option<String> {
+        Some(super::static_check::suggestion(
+            super::run_code::TOOLS,
+            name,
+            members,
+        ))
+    }
 }

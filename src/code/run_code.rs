@@ -26,7 +26,7 @@ use super::static_check;
 use super::typecheck::{TYPE_ERROR, Verdict};
 
 /// The global a program reaches its tools through.
-const TOOLS: &str = "tools";
+pub(super) const TOOLS: &str = "tools";
 
 /// The description of `run_code` a model reads, per language.
 pub fn run_code_description(language: Language) -> &'static str {

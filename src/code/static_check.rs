@@ -122,19 +122,24 @@ pub(crate) fn refusal_text(global: &str, unknown: &[UnknownCall], members: &[Str
             "\n- {} (line {}, column {}): ",
             call.written, call.line, call.column
         ));
-        let close = nearest(&call.name, members);
-        if close.is_empty() {
-            let mut sorted: Vec<&str> = members.iter().map(String::as_str).collect();
-            sorted.sort_unstable();
-            text.push_str(&format!(
-                "no tool is named like it; {}",
-                listing(global, &sorted)
-            ));
-        } else {
-            text.push_str(&format!("did you mean {}?", close.join(" or ")));
-        }
+        text.push_str(&suggestion(global, &call.name, members));
     }
     text
+}
+
+/// What to tell a program that reaches `name`, which `global` does not have among
+/// `members`: the nearest names (`did you mean list_issues?`), or the names there are when
+/// none is near. The refusal's text, and at run time the hint of a failed call of a
+/// computed name (`tools[name](...)`).
+pub(crate) fn suggestion(global: &str, name: &str, members: &[String]) -> String {
+    let close = nearest(name, members);
+    if close.is_empty() {
+        let mut sorted: Vec<&str> = members.iter().map(String::as_str).collect();
+        sorted.sort_unstable();
+        format!("no tool is named like it; {}", listing(global, &sorted))
+    } else {
+        format!("did you mean {}?", close.join(" or "))
+    }
 }
 
 /// The tools there are, at most [`LISTED`] of them by name.

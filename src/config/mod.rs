@@ -69,7 +69,7 @@ struct RawConfig {
     tools: EntryList<RawCommandTool>,
     builtin: Option<RawBuiltin>,
     #[serde(default)]
-    policy: BTreeMap<String, Spanned<Policy>>,
+    policy: BTreeMap<Spanned<String>, Spanned<Policy>>,
     #[serde(default)]
     mcp: EntryList<RawMcpServer>,
 }
@@ -141,7 +141,7 @@ impl<'de, T: Deserialize<'de> + Entries> Deserialize<'de> for EntryList<T> {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawBuiltin {
-    root: Option<PathBuf>,
+    root: Option<Spanned<PathBuf>>,
     enabled: Option<Spanned<Vec<String>>>,
 }
 
@@ -212,6 +212,21 @@ pub struct Config {
     pub builtin: BuiltinConfig,
     /// MCP servers.
     pub mcp: Vec<McpServerConfig>,
+    /// Where the file sets what only the host can check (`file:line:col`).
+    places: Places,
+}
+
+/// Where the file sets what is checked only when the host is built (a `[policy]` name
+/// against the tools there are, a command tool's name against the built-in tools, the
+/// `[builtin] root` against the file system), so that those errors name the place too.
+#[derive(Debug, Clone, Default)]
+struct Places {
+    /// Each `[policy]` key, with its offset in the file (for file order).
+    policies: BTreeMap<String, (usize, String)>,
+    /// Each command tool's `name`.
+    command_tools: BTreeMap<String, String>,
+    /// `[builtin] root`, with the root it resolved to.
+    builtin_root: Option<(PathBuf, String)>,
 }
 
 /// Where a problem is: file, line and column.
@@ -257,7 +272,37 @@ impl Config {
             policies: BTreeMap::new(),
             builtin: BuiltinConfig::default(),
             mcp: Vec::new(),
+            places: Places::default(),
         }
+    }
+
+    /// Where `[policy]` names `tool` (`file:line:col`), if the file does.
+    pub(crate) fn policy_place(&self, tool: &str) -> Option<&str> {
+        self.places.policies.get(tool).map(|(_, at)| at.as_str())
+    }
+
+    /// Where in the file `tool`'s `[policy]` entry starts (its byte offset; names the file
+    /// does not have come last), to sort names in file order.
+    pub(crate) fn policy_order(&self, tool: &str) -> usize {
+        self.places
+            .policies
+            .get(tool)
+            .map_or(usize::MAX, |(offset, _)| *offset)
+    }
+
+    /// Where the command tool `name` is named (`file:line:col`), if it came from the file.
+    pub(crate) fn command_tool_place(&self, name: &str) -> Option<&str> {
+        self.places.command_tools.get(name).map(String::as_str)
+    }
+
+    /// Where `[builtin] root` is set (`file:line:col`), if the file sets the root the
+    /// configuration has (a host may have changed it since).
+    pub(crate) fn builtin_root_place(&self) -> Option<&str> {
+        self.places
+            .builtin_root
+            .as_ref()
+            .filter(|(root, _)| *root == self.builtin.root)
+            .map(|(_, at)| at.as_str())
     }
 
     /// Reads and checks the file at `path`.
@@ -275,7 +320,10 @@ impl Config {
     /// Checks configuration `text` that came from `path`. The keys are checked one at a
     /// time, in this order, and the first problem is the error: `mode`,
     /// `max_parallel_sub_calls`, `sdk_max_tokens`, `[runtime]`, `[[tools]]`, `[builtin]`, `[[mcp]]`, then
-    /// `[policy]` (which overrides a tool's own `policy`).
+    /// `[policy]` (which overrides a tool's own `policy`). What only the host can check (a
+    /// `[policy]` name no tool has, a command tool named like a built-in one, a `[builtin]
+    /// root` that is not a directory) is refused when the host is built, at its place in the
+    /// file too.
     pub fn parse(text: &str, path: &Path) -> Result<Config, Error> {
         let shown = path.display().to_string();
         let place = Place { path: &shown, text };
@@ -296,6 +344,12 @@ impl Config {
         config.apply_builtin(&place, raw.builtin)?;
         config.apply_mcp(&place, raw.mcp.0)?;
         for (name, policy) in raw.policy {
+            let span = name.span();
+            let name = name.into_inner();
+            config
+                .places
+                .policies
+                .insert(name.clone(), (span.start, place.at(span)));
             config.policies.insert(name, policy.into_inner());
         }
         Ok(config)
@@ -402,6 +456,9 @@ impl Config {
             if let Some(policy) = tool.policy {
                 self.policies.insert(name.clone(), policy);
             }
+            self.places
+                .command_tools
+                .insert(name.clone(), place.at(tool.name.span()));
             self.command_tools
                 .push(command_tool(place, &self.base_dir, tool)?);
         }
@@ -419,11 +476,14 @@ impl Config {
             return Ok(());
         };
         if let Some(root) = builtin.root {
+            let at = place.at(root.span());
+            let root = root.into_inner();
             self.builtin.root = if root.is_absolute() {
                 root
             } else {
                 self.base_dir.join(root)
             };
+            self.places.builtin_root = Some((self.builtin.root.clone(), at));
         }
         if let Some(enabled) = builtin.enabled {
             for name in enabled.get_ref() {
@@ -692,6 +752,17 @@ policy = "allow"
     }
 
     #[test]
+    fn an_unknown_language_is_named_as_the_runtime_language_at_its_place() {
+        let err = parse("[runtime]\nlanguage = \"ruby\"\n").unwrap_err();
+        assert_eq!(
+            err.message(),
+            "dir/codemode.toml:2:12: unknown runtime language `ruby` (expected `typescript` or `python`)"
+        );
+        let config = parse("[runtime]\nlanguage = \"python\"\n").unwrap();
+        assert_eq!(config.language, Language::Python);
+    }
+
+    #[test]
     fn tool_declarations_are_checked() {
         let tool = |body: &str| {
             parse(&format!("[[tools]]\nname = \"t\"\n{body}\n"))
@@ -745,6 +816,19 @@ policy = "allow"
         let err = parse("[policy]\nx = \"sometimes\"\n").unwrap_err();
         assert!(
             err.message().contains(":2:5: unknown variant `sometimes`"),
+            "{err}"
+        );
+        let err = parse("[policy]\nx = \"sometimes\"\n").unwrap_err();
+        assert!(
+            err.message()
+                .starts_with("dir/codemode.toml:2:5: unknown variant `sometimes`, expected one of `allow`, `deny`, `ask`"),
+            "{err}"
+        );
+        let err =
+            parse("[[tools]]\nname = \"t\"\ncommand = [\"x\"]\npolicy = \"maybe\"\n").unwrap_err();
+        assert!(
+            err.message()
+                .starts_with("dir/codemode.toml:4:10: unknown variant `maybe`, expected one of"),
             "{err}"
         );
         let err = parse("[builtin]\nroots = \".\"\n").unwrap_err();

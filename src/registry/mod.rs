@@ -142,6 +142,16 @@ pub trait ApprovalService: Send + Sync + 'static {
         execution: Arc<ToolExecution>,
         reason: Option<String>,
     ) -> BoxFuture<'static, ApprovalAnswer>;
+
+    /// Why nobody could be asked about `execution` when this service answered
+    /// [`ApprovalAnswer::Unavailable`], and what to do instead: the denial says "the call
+    /// to `NAME` needs approval (REASON), but WHAT THIS RETURNS". The default, `None`, says
+    /// "the approver is unavailable". A host that never has anyone to ask (`codemode run`)
+    /// answers every request `Unavailable` and says here how to allow the tool.
+    fn unavailable(&self, execution: &ToolExecution) -> Option<String> {
+        let _ = execution;
+        None
+    }
 }
 
 type ChangeFn = dyn Fn() + Send + Sync;

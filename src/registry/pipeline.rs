@@ -299,9 +299,17 @@ impl Registry {
             ApprovalAnswer::Cancelled => denied(format!(
                 "the approval request for `{name}` was cancelled{why}"
             )),
-            ApprovalAnswer::Unavailable => denied(format!(
-                "the call to `{name}` needs approval{why}, but the approver is unavailable"
-            )),
+            ApprovalAnswer::Unavailable => {
+                // A service's own code: a panic in it is the default text.
+                let instead =
+                    std::panic::catch_unwind(AssertUnwindSafe(|| service.unavailable(execution)))
+                        .ok()
+                        .flatten()
+                        .unwrap_or_else(|| "the approver is unavailable".to_owned());
+                denied(format!(
+                    "the call to `{name}` needs approval{why}, but {instead}"
+                ))
+            }
         }
     }
 }

@@ -25,6 +25,21 @@ pub enum Policy {
     Ask,
 }
 
+impl Policy {
+    /// The configuration's spelling: `"allow"`, `"deny"` or `"ask"`.
+    ///
+    /// ```
+    /// assert_eq!(codemode::registry::Policy::Ask.as_str(), "ask");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Policy::Allow => "allow",
+            Policy::Deny => "deny",
+            Policy::Ask => "ask",
+        }
+    }
+}
+
 impl Scope {
     /// Installs a `tools/pre-execute` listener applying `policies` by tool name to this
     /// scope's calls (`None` when the table is empty: nothing to install). A tool without

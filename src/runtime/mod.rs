@@ -54,6 +54,21 @@ impl Language {
     }
 }
 
+impl Language {
+    /// Parses `text` as the language of `what` (`runtime`, `SDK`: the word the error
+    /// names it by).
+    pub(crate) fn parse_as(text: &str, what: &str) -> Result<Language, crate::error::Error> {
+        match text {
+            "typescript" => Ok(Language::TypeScript),
+            "python" => Ok(Language::Python),
+            other => Err(crate::error::Error::new(
+                crate::error::ErrorCode::InvalidConfig,
+                format!("unknown {what} language `{other}` (expected `typescript` or `python`)"),
+            )),
+        }
+    }
+}
+
 impl fmt::Display for Language {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -63,29 +78,25 @@ impl fmt::Display for Language {
 impl std::str::FromStr for Language {
     type Err = crate::error::Error;
 
-    /// Parses a language's stable string form ([`Language::as_str`]).
+    /// Parses a language's stable string form ([`Language::as_str`]) as the code runtime's
+    /// language (`[runtime] language`).
     ///
     /// # Errors
     ///
     /// [`ErrorCode::InvalidConfig`](crate::ErrorCode::InvalidConfig) for any text but
-    /// `typescript` or `python` (exact, lowercase); the message quotes the text.
+    /// `typescript` or `python` (exact, lowercase); the message names it as the runtime's
+    /// language and quotes the text.
     ///
     /// # Examples
     ///
     /// ```
     /// use codemode::runtime::Language;
     /// assert_eq!("python".parse::<Language>().unwrap(), Language::Python);
-    /// assert!("ruby".parse::<Language>().is_err());
+    /// let err = "ruby".parse::<Language>().unwrap_err();
+    /// assert_eq!(err.message(), "unknown runtime language `ruby` (expected `typescript` or `python`)");
     /// ```
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        match text {
-            "typescript" => Ok(Language::TypeScript),
-            "python" => Ok(Language::Python),
-            other => Err(crate::error::Error::new(
-                crate::error::ErrorCode::InvalidConfig,
-                format!("unknown SDK language `{other}` (expected `typescript` or `python`)"),
-            )),
-        }
+        Language::parse_as(text, "runtime")
     }
 }
 
@@ -237,6 +248,18 @@ pub trait BindingHost: Send + Sync + 'static {
     /// `TOOL_FAILED`, ...), for arguments that are not lossless JSON, and when the call's
     /// task was interrupted.
     fn call(&self, member: &str, args: JsonValue) -> BoxFuture<'static, Result<JsonValue, String>>;
+
+    /// What a failed run adds after `tools has no member "NAME"` when the program called
+    /// `name`, a member the namespace does not have (its members are `members`), through a
+    /// computed name (`tools[name](...)`): the nearest members, say (`did you mean
+    /// list_issues?`). Asked at most once per run, on the engine thread, when the run
+    /// fails with the engine's "is not a function" error for the namespace and `name` is
+    /// the last member the program asked the namespace for that it does not have. The
+    /// default adds nothing. Code Mode's host answers with the static check's suggestion.
+    fn unknown_member(&self, name: &str, members: &[String]) -> Option<String> {
+        let _ = (name, members);
+        None
+    }
 }
 
 /// What a run produced.

@@ -18,18 +18,23 @@ use super::{
     McpCatalog, McpServerConfig, McpTool, McpToolSpec, ServerConnection, ServerStatus, SkippedTool,
 };
 
+/// `[mcp.tools.NAME] policy` by the tool's registered name, kept current as servers
+/// re-list their tools.
+pub(crate) type McpPolicies = Arc<parking_lot::RwLock<BTreeMap<String, Policy>>>;
+
 /// Starts the MCP servers and registers their tools (see [`crate::mcp::client`] for naming
-/// and collisions), and follows their changes ([`McpTools`]); returns each server's status
-/// and the policy names no available source serves (a server is down). `policies` are the
-/// host's `[policy]` and command-tool policies, which win over `[mcp.tools.NAME] policy`.
+/// and collisions), and follows their changes ([`McpTools`]); returns each server's status,
+/// the policy names no available source serves (a server is down), and the MCP tools'
+/// own policies. `policies` are the host's `[policy]` and command-tool policies, which win
+/// over `[mcp.tools.NAME] policy`.
 pub(crate) async fn register(
     settings: &[McpServerConfig],
     registry: &Registry,
     local_names: &BTreeSet<String>,
     policies: &mut BTreeMap<String, Policy>,
-) -> Result<(Vec<ServerStatus>, Vec<String>), Error> {
+) -> Result<(Vec<ServerStatus>, Vec<String>, McpPolicies), Error> {
     if settings.is_empty() {
-        return Ok((Vec::new(), Vec::new()));
+        return Ok((Vec::new(), Vec::new(), McpPolicies::default()));
     }
     let local = local_names.clone();
     let weak = registry.downgrade();
@@ -82,7 +87,7 @@ pub(crate) async fn register(
     } else {
         Vec::new()
     };
-    Ok((load.servers, unavailable))
+    Ok((load.servers, unavailable, tools.policies.clone()))
 }
 
 /// The MCP servers, held by the registry so they live as long as it does.
@@ -97,7 +102,7 @@ struct McpTools {
     /// Registered name → (server, the tool as listed, its registration).
     registered: parking_lot::Mutex<BTreeMap<String, (String, McpToolSpec, Disposer)>>,
     /// `[mcp.tools.NAME] policy` by registered name.
-    policies: Arc<parking_lot::RwLock<BTreeMap<String, Policy>>>,
+    policies: McpPolicies,
     /// The names `[policy]` and command tools set a policy for (they win).
     fixed: BTreeSet<String>,
     settings: Vec<McpServerConfig>,

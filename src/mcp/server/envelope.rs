@@ -12,6 +12,26 @@ pub(crate) const PARSE_ERROR: i64 = -32700;
 /// JSON-RPC `Invalid Request`: JSON, but not one JSON-RPC 2.0 message object.
 pub(crate) const INVALID_REQUEST: i64 = -32600;
 
+/// A lone surrogate in `text`, JSON that `serde_json` refused with `err`, named with where
+/// it is (its path; the line and column where `serde_json` stopped, just after it): `\ud800` with no `\udc00`–`\udfff` after it (or one of those alone) is an escape
+/// JSON text may carry but Unicode text cannot hold, and `serde_json`'s own words for it
+/// ("unexpected end of hex escape") do not say so. `None` when the problem is another.
+pub(crate) fn lone_surrogate(text: &[u8], err: &serde_json::Error) -> Option<String> {
+    let text = std::str::from_utf8(text).ok()?;
+    // Deeper than serde_json reads (128) is refused for its depth before this is asked.
+    let problem = crate::json::parse_within(text, 256).err()?;
+    let crate::json::LosslessReason::LoneSurrogate { what, unit } = &problem.reason else {
+        return None;
+    };
+    Some(format!(
+        "a lone surrogate is not allowed: {what} at {} (near line {}, column {}) has the escape \\u{unit:04x} without its pair, which no Unicode text holds; \
+         escape a character outside the Basic Multilingual Plane as a pair (\\ud83d\\ude00), or send it as UTF-8",
+        problem.path,
+        err.line(),
+        err.column()
+    ))
+}
+
 /// Why `value` is not one JSON-RPC 2.0 message: the id to answer with (the message's
 /// own when it is a valid id, else null) and the reason. `None` for a message.
 pub(crate) fn problem(value: &Value) -> Option<(Value, &'static str)> {

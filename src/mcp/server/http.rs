@@ -7,7 +7,8 @@
 //!   The rest of the body is read and dropped (up to [`DRAIN_BYTES`] more, within
 //!   [`DRAIN_TIME`]) so the client gets to read the answer instead of a reset
 //!   connection; a longer body gets the answer and `Connection: close`;
-//! - a body that is not JSON: `400`, `-32700`;
+//! - a body that is not JSON: `400`, `-32700`; a lone surrogate escape (`\ud800` without
+//!   its pair) is named as such, with its path, line and column;
 //! - JSON that is not one JSON-RPC 2.0 message (a batch, `jsonrpc` other than `"2.0"`, no
 //!   `method`, a message rmcp cannot decode): `400`, `-32600`;
 //! - a `DELETE` naming a session that does not exist (or was already deleted): `404`,
@@ -329,13 +330,17 @@ async fn read_message(
         collected.extend_from_slice(&chunk);
     }
     let value: Value = serde_json::from_slice(&collected).map_err(|err| {
+        let message = match envelope::lone_surrogate(&collected, &err) {
+            Some(surrogate) => format!("Parse error: in the request body, {surrogate}"),
+            None => format!(
+                "Parse error: the request body is not JSON ({err}); send one JSON-RPC 2.0 message object per POST"
+            ),
+        };
         rpc_error(
             StatusCode::BAD_REQUEST,
             Value::Null,
             envelope::PARSE_ERROR,
-            format!(
-                "Parse error: the request body is not JSON ({err}); send one JSON-RPC 2.0 message object per POST"
-            ),
+            message,
         )
     })?;
     if let Some((id, reason)) = envelope::problem(&value) {

@@ -157,11 +157,13 @@ pub(crate) fn line_error(line: &str) -> Option<Value> {
     let value: Value = match serde_json::from_str(line) {
         Ok(value) => value,
         Err(err) => {
-            return Some(envelope::error(
-                Value::Null,
-                envelope::PARSE_ERROR,
-                format!("Parse error: {err}; expected one JSON-RPC 2.0 message object per line"),
-            ));
+            let message = match envelope::lone_surrogate(line.as_bytes(), &err) {
+                Some(surrogate) => format!("Parse error: {surrogate}"),
+                None => {
+                    format!("Parse error: {err}; expected one JSON-RPC 2.0 message object per line")
+                }
+            };
+            return Some(envelope::error(Value::Null, envelope::PARSE_ERROR, message));
         }
     };
     let (id, reason) = envelope::problem(&value)?;
@@ -281,5 +283,27 @@ mod tests {
         assert_eq!(batch["error"]["code"], -32600);
         let bad_id = line_error(r#"{"jsonrpc":"2.0","id":{},"method":"x"}"#).unwrap_or_default();
         assert_eq!(bad_id["id"], Value::Null);
+    }
+
+    #[test]
+    fn a_lone_surrogate_is_named_with_where_it_is() {
+        let line = r#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"a\ud800b"}}"#;
+        let error = line_error(line).unwrap_or_default();
+        assert_eq!(error["error"]["code"], -32700);
+        assert_eq!(
+            error["error"]["message"],
+            "Parse error: a lone surrogate is not allowed: a string at $.params.s (near line 1, column 60) has the escape \\ud800 without its pair, which no Unicode text holds; escape a character outside the Basic Multilingual Plane as a pair (\\ud83d\\ude00), or send it as UTF-8"
+        );
+        let key = line_error(r#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"\udc00":1}}"#)
+            .unwrap_or_default();
+        let message = key["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.starts_with("Parse error: a lone surrogate is not allowed: a key at $.params"),
+            "{message}"
+        );
+        assert!(message.contains("\\udc00 without its pair"), "{message}");
+        // A pair is a character.
+        let pair = r#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"\ud83d\ude00"}}"#;
+        assert_eq!(line_error(pair), None);
     }
 }

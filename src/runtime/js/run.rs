@@ -138,6 +138,7 @@ fn start_program(
     let completion = match sandbox.run_script(PROGRAM_FILE, &prepared.script) {
         Ok(completion) => completion,
         Err(ScriptFailure::Threw(message)) => {
+            let message = with_member_hint(sandbox, job, message);
             return Err(stopped_or(stop, config, thrown(message, config)));
         }
         Err(ScriptFailure::Terminated) => {
@@ -217,7 +218,7 @@ fn settled_ending(
         Settled::Stopped => stop_ending(stop, config),
         Settled::Fulfilled(value) => fulfilled_ending(sandbox, &value, job, config),
         Settled::Rejected(error) => match sandbox.describe_thrown(&error) {
-            Ok(message) => thrown(message, config),
+            Ok(message) => thrown(with_member_hint(sandbox, job, message), config),
             Err(_) => stopped_or(
                 stop,
                 config,
@@ -227,7 +228,10 @@ fn settled_ending(
                 ),
             ),
         },
-        Settled::Uncaught(message) => stopped_or(stop, config, thrown(message, config)),
+        Settled::Uncaught(message) => {
+            let message = with_member_hint(sandbox, job, message);
+            stopped_or(stop, config, thrown(message, config))
+        }
         Settled::NeverSettles => failed(
             CodeRunErrorKind::Exception,
             "the program can never finish: it awaits a promise that nothing will settle (no binding call, timer or other work is pending). Resolve or remove that promise.",
@@ -368,6 +372,57 @@ fn thrown(message: String, config: &EngineConfig) -> Ending {
     failed(CodeRunErrorKind::Exception, message)
 }
 
+/// `message` (what a failed run reports) with the hint of a member the program called but
+/// the namespace does not have: when it is the engine's `TypeError` for calling something
+/// of a namespace that is not a function (`tools is not a function` on QuickJS,
+/// `tools[name] is not a function` on V8) and the program asked that namespace for a key it
+/// does not have, the first line ends with `(tools has no member "list_issue"; did you mean
+/// list_issues?)`: the last such key, and what the namespace's host suggests
+/// ([`BindingHost::unknown_member`](crate::runtime::BindingHost::unknown_member)).
+fn with_member_hint(sandbox: &mut Sandbox, job: &Job, message: String) -> String {
+    let globals: Vec<&str> = job.namespaces.iter().map(|n| n.global.as_str()).collect();
+    let Some((index, at)) = not_a_function_of(&message, &globals) else {
+        return message;
+    };
+    let Ok(Some(name)) = sandbox.missing_member(index) else {
+        return message;
+    };
+    let namespace = &job.namespaces[index];
+    let suggestion = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        namespace.host.unknown_member(&name, &namespace.members)
+    }))
+    .ok()
+    .flatten();
+    let quoted = serde_json::Value::String(name).to_string();
+    let hint = match suggestion {
+        Some(suggestion) => format!(
+            " ({} has no member {quoted}; {suggestion})",
+            namespace.global
+        ),
+        None => format!(" ({} has no member {quoted})", namespace.global),
+    };
+    let mut message = message;
+    message.insert_str(at, &hint);
+    message
+}
+
+/// Whether the first line of `message` is the engine's `TypeError` for calling something of
+/// the namespace `globals[i]` that is not a function: `i` and where the line ends.
+fn not_a_function_of(message: &str, globals: &[&str]) -> Option<(usize, usize)> {
+    let end = message.find('\n').unwrap_or(message.len());
+    let line = &message[..end];
+    let line = line.strip_prefix("Uncaught (in promise) ").unwrap_or(line);
+    let callee = line
+        .strip_prefix("TypeError: ")?
+        .strip_suffix(" is not a function")?;
+    let index = globals.iter().position(|global| {
+        callee
+            .strip_prefix(global)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[', '?']))
+    })?;
+    Some((index, end))
+}
+
 /// The namespaces as the bootstrap's `prepareRun` reads them.
 fn namespace_spec(namespaces: &[BindingNamespace]) -> String {
     /// One namespace, written straight from borrowed fields (no `Value` tree per run).
@@ -407,6 +462,33 @@ mod tests {
     impl BindingHost for NoHost {
         fn call(&self, _: &str, _: JsonValue) -> BoxFuture<'static, Result<JsonValue, String>> {
             Box::pin(async { Err("no host".to_owned()) })
+        }
+    }
+
+    #[test]
+    fn only_the_engines_not_a_function_error_of_a_namespace_gets_the_member_hint() {
+        let globals = ["files", "tools"];
+        let found = |message: &str| not_a_function_of(message, &globals);
+        // QuickJS names the namespace, V8 the expression.
+        let message = "TypeError: tools is not a function\n    at program.ts:2:7";
+        assert_eq!(found(message), Some((1, 34)));
+        assert_eq!(
+            found("TypeError: tools[name] is not a function"),
+            Some((1, 40))
+        );
+        assert_eq!(found("TypeError: files.x is not a function"), Some((0, 36)));
+        assert_eq!(
+            found("Uncaught (in promise) TypeError: tools[n] is not a function"),
+            Some((1, 59))
+        );
+        for other in [
+            "TypeError: toolsy is not a function",
+            "TypeError: f is not a function",
+            "TypeError: tools is not iterable",
+            "RangeError: tools is not a function",
+            "Error: x\nTypeError: tools is not a function",
+        ] {
+            assert_eq!(found(other), None, "{other}");
         }
     }
 

@@ -13,7 +13,8 @@
 //! is evaluated: [`scripts`](super::scripts)) captures what it
 //! needs, installs `console`, the timers and `queueMicrotask`, deletes every global that is not
 //! ECMAScript's, and returns the host API, which only this module holds: `prepareRun`,
-//! `checkLossless`, `describeThrown`, `settleCall` (a binding call's answer, by id) and
+//! `checkLossless`, `describeThrown`, `missingMember` (the last key a namespace was asked
+//! for that it does not have), `settleCall` (a binding call's answer, by id) and
 //! `fireTimer` (a due timer's callback, by id); the first bootstrap of the process also
 //! returns the names of the engine's globals it deleted, which every later one is handed.
 //!
@@ -41,6 +42,7 @@ struct HostApi {
     prepare_run: v8::Global<v8::Function>,
     check_lossless: v8::Global<v8::Function>,
     describe_thrown: v8::Global<v8::Function>,
+    missing_member: v8::Global<v8::Function>,
     settle_call: v8::Global<v8::Function>,
     fire_timer: v8::Global<v8::Function>,
 }
@@ -165,6 +167,14 @@ impl Sandbox {
     ) -> Result<String, CallFailed> {
         let function = self.api.describe_thrown.clone();
         self.call_api(&function, &[Arg::Value(value)])
+    }
+
+    /// The last key the program asked namespace `index` for that is not one of its
+    /// members, if any.
+    pub(crate) fn missing_member(&mut self, index: usize) -> Result<Option<String>, CallFailed> {
+        let function = self.api.missing_member.clone();
+        let answer = self.call_api(&function, &[Arg::Number(index as f64)])?;
+        Ok(answer.strip_prefix('M').map(str::to_owned))
     }
 
     /// Settles the promises of answered binding calls: each `(id, answer)` with the answer
@@ -357,6 +367,7 @@ fn bootstrap<'s>(
         prepare_run: function("prepareRun")?,
         check_lossless: function("checkLossless")?,
         describe_thrown: function("describeThrown")?,
+        missing_member: function("missingMember")?,
         settle_call: function("settleCall")?,
         fire_timer: function("fireTimer")?,
     })

@@ -17,6 +17,7 @@
 use std::ffi::CString;
 use std::io::Write;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
 use pyo3::types::PyModule;
@@ -77,18 +78,29 @@ enum Mode {
 enum ArgError {
     #[error("{0} needs a number")]
     NeedsNumber(String),
+    #[error("--probe-out needs a file")]
+    NeedsFile,
+    #[error("--probe-out is for --probe")]
+    ProbeOutWithoutProbe,
     #[error("unknown worker argument `{0}`")]
     Unknown(String),
 }
 
-/// The limits and mode from the command line:
-/// `--heap-mb N --cpu-seconds N [--probe | --template]`.
-fn parse(args: &[String]) -> Result<(Limits, Mode), ArgError> {
+/// The limits, the mode and the probe's file from the command line:
+/// `--heap-mb N --cpu-seconds N [--probe [--probe-out FILE] | --template]`.
+///
+/// `--probe-out FILE` (with `--probe`): the probe also writes its result to FILE — the
+/// `confined` frame's JSON, one line (`{"t":"confined","landlock":"full","seccomp":true,…}`;
+/// see [`probe_to_file`]). Standard output gets the frame as always (length first, as the
+/// host reads it; `.ci/run` reads it there), so a caller that wants the result without the
+/// frame's length, or whose standard output is not its own, reads the file.
+fn parse(args: &[String]) -> Result<(Limits, Mode, Option<PathBuf>), ArgError> {
     let mut limits = Limits {
         heap_mb: 512,
         cpu_seconds: 3600,
     };
     let mut mode = Mode::Single;
+    let mut probe_out = None;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let mut number = || {
@@ -101,14 +113,21 @@ fn parse(args: &[String]) -> Result<(Limits, Mode), ArgError> {
             "--cpu-seconds" => limits.cpu_seconds = number()?,
             "--probe" => mode = Mode::Probe,
             "--template" => mode = Mode::Template,
+            "--probe-out" => {
+                let file = args.next().filter(|file| !file.is_empty());
+                probe_out = Some(PathBuf::from(file.ok_or(ArgError::NeedsFile)?));
+            }
             other => return Err(ArgError::Unknown(other.to_owned())),
         }
     }
-    Ok((limits, mode))
+    if probe_out.is_some() && mode != Mode::Probe {
+        return Err(ArgError::ProbeOutWithoutProbe);
+    }
+    Ok((limits, mode, probe_out))
 }
 
 fn run(args: &[String]) -> i32 {
-    let (limits, mode) = match parse(args) {
+    let (limits, mode, probe_out) = match parse(args) {
         Ok(parsed) => parsed,
         Err(err) => {
             eprintln!("codemode python worker: {err}");
@@ -135,12 +154,9 @@ fn run(args: &[String]) -> i32 {
     // and writes them by number.
     let mut out = std::fs::File::from(wfd);
     if mode == Mode::Probe {
-        let confinement = confine(limits);
-        let frame = FromWorker::from(confinement);
-        return if write_frame(&mut out, &frame).is_ok() {
-            0
-        } else {
-            1
+        return match &probe_out {
+            Some(file) => probe_to_file(args, &mut out, file),
+            None => probe(limits, &mut out),
         };
     }
     if let Err(err) = start_interpreter() {
@@ -168,6 +184,73 @@ fn run(args: &[String]) -> i32 {
             eprintln!("codemode python worker: {err}");
             1
         }
+    }
+}
+
+/// The probe: confines itself and reports how, as a frame on `out`.
+fn probe(limits: Limits, out: &mut std::fs::File) -> i32 {
+    let frame = FromWorker::from(confine(limits));
+    if write_frame(out, &frame).is_ok() {
+        0
+    } else {
+        1
+    }
+}
+
+/// `--probe --probe-out FILE`: a confined process can write no file (its file-size limit
+/// is 0, and Landlock closes the file system), so the probe runs as a child of this process,
+/// `args` without `--probe-out`; this one, never confined, passes the child's frame on to
+/// `out` as it came and writes its JSON to FILE as one line. The child's exit status, or 1
+/// when the file cannot be written or the child wrote no frame.
+fn probe_to_file(args: &[String], out: &mut std::fs::File, file: &Path) -> i32 {
+    let fail = |what: &str, err: &dyn std::fmt::Display| {
+        eprintln!("codemode python worker: {what}: {err}");
+        1
+    };
+    let mut target = match std::fs::File::create(file) {
+        Ok(target) => target,
+        Err(err) => return fail(&format!("cannot create {}", file.display()), &err),
+    };
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(err) => return fail("cannot find this program to run the probe", &err),
+    };
+    let mut rest = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        if arg == "--probe-out" {
+            args.next();
+        } else {
+            rest.push(arg);
+        }
+    }
+    let child = std::process::Command::new(exe)
+        .arg(WORKER_ARG)
+        .args(rest)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::inherit())
+        .output();
+    let child = match child {
+        Ok(child) => child,
+        Err(err) => return fail("cannot run the probe", &err),
+    };
+    if let Err(err) = out.write_all(&child.stdout).and_then(|()| out.flush()) {
+        return fail("cannot write the probe's frame", &err);
+    }
+    if !child.status.success() {
+        return child.status.code().unwrap_or(1);
+    }
+    let body = match child.stdout.split_first_chunk::<4>() {
+        Some((length, body)) if u32::from_le_bytes(*length) as usize == body.len() => body,
+        _ => return fail("the probe wrote no frame", &"its output ended early"),
+    };
+    let written = target
+        .write_all(body)
+        .and_then(|()| target.write_all(b"\n"))
+        .and_then(|()| target.flush());
+    match written {
+        Ok(()) => 0,
+        Err(err) => fail(&format!("cannot write {}", file.display()), &err),
     }
 }
 
@@ -403,14 +486,32 @@ mod tests {
         let args: Vec<String> = ["--heap-mb", "64", "--cpu-seconds", "5"]
             .map(String::from)
             .to_vec();
-        let (limits, mode) = parse(&args).unwrap();
+        let (limits, mode, probe_out) = parse(&args).unwrap();
         assert_eq!(
             (limits.heap_mb, limits.cpu_seconds, mode),
             (64, 5, Mode::Single)
         );
+        assert_eq!(probe_out, None);
         assert!(parse(&["--heap-mb".to_owned()]).is_err());
         assert!(parse(&["--shell".to_owned()]).is_err());
         assert_eq!(parse(&["--probe".to_owned()]).unwrap().1, Mode::Probe);
         assert_eq!(parse(&["--template".to_owned()]).unwrap().1, Mode::Template);
+    }
+
+    #[test]
+    fn the_probe_may_write_its_result_to_a_file() {
+        let args = |list: &[&str]| list.iter().map(|a| (*a).to_owned()).collect::<Vec<_>>();
+        let (_, mode, out) = parse(&args(&["--probe", "--probe-out", "p.json"])).unwrap();
+        assert_eq!((mode, out), (Mode::Probe, Some(PathBuf::from("p.json"))));
+        let err = |list: &[&str]| parse(&args(list)).unwrap_err().to_string();
+        assert_eq!(
+            err(&["--probe-out", "p.json"]),
+            "--probe-out is for --probe"
+        );
+        assert_eq!(err(&["--probe", "--probe-out"]), "--probe-out needs a file");
+        assert_eq!(
+            err(&["--template", "--probe-out", "p"]),
+            "--probe-out is for --probe"
+        );
     }
 }

@@ -103,6 +103,15 @@ impl Default for BuiltinConfig {
 /// A missing root, a root that is not a directory or an unknown tool name is an error with
 /// [`ErrorCode::InvalidConfig`] naming it. Naming a tool twice is the same as once.
 pub fn builtin_tools(config: &BuiltinConfig) -> Result<Vec<ToolDefinition>, Error> {
+    builtin_tools_at(config, None)
+}
+
+/// [`builtin_tools`], with the place of `root` in a configuration file
+/// (`codemode.toml:4:8`) at the start of an error about the root.
+pub(crate) fn builtin_tools_at(
+    config: &BuiltinConfig,
+    root_place: Option<&str>,
+) -> Result<Vec<ToolDefinition>, Error> {
     for name in &config.enabled {
         if !BuiltinConfig::ALL_TOOLS.contains(&name.as_str()) {
             return Err(Error::new(
@@ -114,7 +123,11 @@ pub fn builtin_tools(config: &BuiltinConfig) -> Result<Vec<ToolDefinition>, Erro
             ));
         }
     }
-    let root = Arc::new(Root::new(&config.root)?);
+    let root = Root::new(&config.root).map_err(|err| match root_place {
+        Some(place) => Error::new(err.code(), format!("{place}: {}", err.message())),
+        None => err,
+    })?;
+    let root = Arc::new(root);
     let mut tools = Vec::new();
     for name in BuiltinConfig::ALL_TOOLS {
         if !config.enabled.iter().any(|enabled| enabled == name) {

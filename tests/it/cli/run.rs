@@ -410,3 +410,83 @@ fn json_records_at_most_max_sub_calls_and_says_how_many_it_left_out() {
     assert!(json.get("subCallsDropped").is_none());
     assert_eq!(stderr(&output), "");
 }
+
+/// What is checked only when the host is built names its place in the file too.
+#[test]
+fn configuration_errors_found_while_building_name_file_line_and_column() {
+    let dir = workspace();
+    let cases = [
+        (
+            "[policy]\nread_file = \"allow\"\nraed_file = \"deny\"\n",
+            "codemode: codemode.toml:3:1: a policy names `raed_file` but no such tool is configured",
+        ),
+        (
+            "[[tools]]\nname = \"grep\"\ncommand = [\"true\"]\n",
+            "codemode: codemode.toml:2:8: the command tool `grep` has the name of a built-in tool",
+        ),
+        (
+            "[builtin]\nroot = \"missing\"\n",
+            "codemode: codemode.toml:2:8: the built-in tools' root `./missing` cannot be used: ",
+        ),
+        (
+            "[policy]\nread_file = \"sometimes\"\n",
+            "codemode: codemode.toml:2:13: unknown variant `sometimes`, expected one of `allow`, `deny`, `ask`",
+        ),
+        (
+            "[runtime]\nlanguage = \"ruby\"\n",
+            "codemode: codemode.toml:2:12: unknown runtime language `ruby` (expected `typescript` or `python`)",
+        ),
+    ];
+    for (config, expected) in cases {
+        std::fs::write(dir.path().join("codemode.toml"), config).unwrap();
+        for args in [&["run", "-"][..], &["tools"][..]] {
+            let output = codemode(dir.path(), args, "return 1");
+            assert_eq!(output.status.code(), Some(2), "{config}");
+            assert!(
+                stderr(&output).starts_with(expected),
+                "{args:?} {config}: {}",
+                stderr(&output)
+            );
+        }
+    }
+}
+
+/// `codemode run` has no one to ask: an `ask` tool is denied, and the denial says how to
+/// allow it in the file the configuration came from.
+#[test]
+fn an_ask_tool_is_denied_with_how_to_allow_it() {
+    let dir = workspace();
+    std::fs::create_dir(dir.path().join("conf")).unwrap();
+    std::fs::write(
+        dir.path().join("conf/cm.toml"),
+        "[builtin]\nroot = \"..\"\n[policy]\nread_file = \"ask\"\n",
+    )
+    .unwrap();
+    let output = codemode(
+        dir.path(),
+        &["run", "-", "--config", "conf/cm.toml"],
+        "try { await tools.read_file({path: 'notes.md'}); } catch (e) { console.log(e.message); }\nreturn 1;",
+    );
+    assert_eq!(
+        succeeded(&output),
+        "the call to `read_file` needs approval (the configuration asks for approval of this tool), \
+         but `codemode run` has no one to ask; to allow the tool, set `read_file = \"allow\"` in the `[policy]` table of conf/cm.toml\n1\n"
+    );
+}
+
+/// `--help` says what `run` runs: TypeScript, and Python for `.py` files.
+#[test]
+fn help_says_run_runs_typescript_and_python() {
+    let dir = workspace();
+    let help = succeeded(&codemode(dir.path(), &["--help"], ""));
+    let run = help
+        .lines()
+        .find(|line| line.trim_start().starts_with("run "))
+        .unwrap_or_default();
+    assert!(run.contains("TypeScript or Python program"), "{help}");
+    let help = succeeded(&codemode(dir.path(), &["run", "--help"], ""));
+    assert!(
+        help.contains("a TypeScript or Python (`.py`) file"),
+        "{help}"
+    );
+}

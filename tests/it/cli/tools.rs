@@ -99,3 +99,63 @@ fn the_example_configuration_works() {
         "`ask` with nobody to ask must deny"
     );
 }
+
+/// Each tool's policy: the configured one (`[policy]`, a command tool's own), `allow`
+/// where none is set; in the table and in `--json`.
+#[test]
+fn tools_shows_each_tools_policy() {
+    let dir = workspace();
+    std::fs::write(
+        dir.path().join("codemode.toml"),
+        "[builtin]\nenabled = [\"read_file\", \"glob\", \"write_file\"]\n\
+         [[tools]]\nname = \"hello\"\ncommand = [\"echo\", \"hi\"]\npolicy = \"ask\"\n\
+         [policy]\nglob = \"deny\"\nwrite_file = \"ask\"\n",
+    )
+    .unwrap();
+    let text = succeeded(&codemode(dir.path(), &["tools"], ""));
+    let lines: Vec<&str> = text.lines().collect();
+    let header = lines[1];
+    assert!(header.contains("  POLICY  "), "{text}");
+    let column = header.find("POLICY").unwrap();
+    let policies: Vec<(&str, &str)> = lines[2..]
+        .iter()
+        .map(|line| {
+            let name = line.split_whitespace().next().unwrap();
+            let policy = line[column..].split_whitespace().next().unwrap();
+            (name, policy)
+        })
+        .collect();
+    assert_eq!(
+        policies,
+        [
+            ("glob", "deny"),
+            ("hello", "ask"),
+            ("read_file", "allow"),
+            ("write_file", "ask")
+        ],
+        "{text}"
+    );
+
+    let json = succeeded(&codemode(dir.path(), &["tools", "--json"], ""));
+    let value: Value = serde_json::from_str(&json).unwrap();
+    let policies: Vec<(&str, &str)> = value["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| {
+            (
+                tool["name"].as_str().unwrap(),
+                tool["policy"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        policies,
+        [
+            ("glob", "deny"),
+            ("hello", "ask"),
+            ("read_file", "allow"),
+            ("write_file", "ask")
+        ]
+    );
+}

@@ -96,3 +96,58 @@ async fn names_in_strings_comments_and_computed_calls_are_not_refused() {
     );
     assert_eq!(calls.load(Ordering::SeqCst), 1);
 }
+
+/// A computed name the check leaves to the run: when the run fails calling it, the
+/// failure names the member and the nearest tools, as the check's refusal does (the error
+/// a program catches is the engine's own, and `typeof tools.x` stays `undefined`).
+#[tokio::test]
+async fn a_computed_unknown_name_gets_the_checks_suggestion_when_the_run_fails() {
+    let registry = registry(PresentationMode::Code, 10);
+    let calls = recording_registry(&registry);
+    let result = run_program(
+        &registry,
+        "const name = 'list_issue';\nawait tools.create_issue({});\nreturn await tools[name]({});",
+    )
+    .await;
+    assert_eq!(
+        result.failure_info().unwrap().code,
+        ErrorCode::CodeRunFailed
+    );
+    let text = result.model_text();
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("Error: code run failed (exception): TypeError: tools")
+            && first.ends_with(
+                " is not a function (tools has no member \"list_issue\"; did you mean list_issues?)"
+            ),
+        "{text}"
+    );
+    assert_eq!(text.matches("did you mean").count(), 1, "{text}");
+    assert_eq!(calls.load(Ordering::SeqCst), 1, "the call before it ran");
+
+    // No tool is near: the tools there are, as the refusal lists them.
+    let result = run_program(
+        &registry,
+        "const name = 'deploy';\nif (typeof (tools as any).maybe !== 'undefined') return 'no';\nawait tools[name]({});",
+    )
+    .await;
+    let text = result.model_text();
+    assert!(
+        text.lines().next().unwrap_or_default().ends_with(
+            " is not a function (tools has no member \"deploy\"; no tool is named like it; the tools are create_issue, list_issues)"
+        ),
+        "{text}"
+    );
+
+    // Another call of something that is not a function says nothing of tools.
+    let result = run_program(
+        &registry,
+        "const name = 'nope';\nconst f: any = tools[name];\nf();",
+    )
+    .await;
+    assert!(
+        !result.model_text().contains("has no member"),
+        "{}",
+        result.model_text()
+    );
+}

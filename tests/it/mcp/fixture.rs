@@ -357,3 +357,32 @@ async fn policies_and_settings_may_name_mcp_tools() {
             .any(|server| matches!(server.state, ServerState::Failed { .. }))
     );
 }
+
+/// `codemode tools` shows an MCP tool's own `[mcp.tools.NAME] policy`, and `[policy]` over
+/// it.
+#[test]
+fn tools_shows_the_policies_of_mcp_tools() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = format!(
+        "{}[policy]\nfail = \"deny\"\nhang = \"allow\"\n",
+        fixture_entry(
+            "fx",
+            &[],
+            "[mcp.tools.pid]\npolicy = \"ask\"\n[mcp.tools.hang]\npolicy = \"deny\"\n"
+        ),
+    );
+    std::fs::write(dir.path().join("codemode.toml"), &config).unwrap();
+    let listing = codemode(dir.path(), &["tools", "--json"], "");
+    assert!(listing.status.success(), "{}", stderr(&listing));
+    let listing: Value = serde_json::from_str(&stdout(&listing)).unwrap();
+    let policy = |name: &str| {
+        listing["tools"]
+            .as_array()
+            .and_then(|tools| tools.iter().find(|tool| tool["name"] == name))
+            .map(|tool| tool["policy"].clone())
+    };
+    assert_eq!(policy("pid"), Some(json!("ask")), "{listing}");
+    assert_eq!(policy("fail"), Some(json!("deny")), "{listing}");
+    assert_eq!(policy("hang"), Some(json!("allow")), "{listing}");
+    assert_eq!(policy("echo"), Some(json!("allow")), "{listing}");
+}

@@ -361,3 +361,58 @@ async fn every_run_starts_fresh() {
         assert_eq!(outcome.value, None, "{outcome:?}");
     }
 }
+
+/// `codemode __python-worker --probe --probe-out FILE` (what CI checks confinement with):
+/// the file holds the `confined` frame's JSON, one line, and standard output still has the
+/// frame itself, length first.
+#[test]
+fn the_worker_probe_writes_its_result_to_a_file_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("probe.json");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args([
+            "__python-worker",
+            "--probe",
+            "--heap-mb",
+            "64",
+            "--cpu-seconds",
+            "5",
+        ])
+        .arg("--probe-out")
+        .arg(&file)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let written = std::fs::read_to_string(&file).unwrap();
+    let line = written
+        .strip_suffix('\n')
+        .unwrap_or_else(|| panic!("one line: {written:?}"));
+    assert!(!line.contains('\n'), "{written:?}");
+    let result: serde_json::Value = serde_json::from_str(line).unwrap();
+    assert_eq!(result["t"], "confined", "{result}");
+    assert!(
+        result["landlock"].is_string() && result["seccomp"].is_boolean(),
+        "{result}"
+    );
+    // Standard output as before: the frame's length (4 bytes, little-endian), then its JSON.
+    let (length, body) = output.stdout.split_at(4.min(output.stdout.len()));
+    assert_eq!(body, line.as_bytes());
+    assert_eq!(length, (body.len() as u32).to_le_bytes());
+
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["__python-worker", "--probe-out", "x.json"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("--probe-out is for --probe"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+}

@@ -140,3 +140,16 @@ async fn a_computed_unknown_name_gets_one_suggestion() {
         "Error: code run failed (exception): AttributeError: tools has no member 'list_issue'; did you mean tools.list_issues or tools.create_issue?\n  at program.py, line 2"
     );
 }
+
+/// An attribute the check leaves to the run (`tools` reached through another name) gets the
+/// namespace's one suggestion too.
+#[tokio::test]
+async fn an_unknown_attribute_reached_through_an_alias_gets_one_suggestion() {
+    let registry = registry();
+    recording_registry(&registry);
+    let result = run(&registry, "t = tools\nreturn await t.list_issue()").await;
+    assert_eq!(
+        result.model_text(),
+        "Error: code run failed (exception): AttributeError: tools has no member 'list_issue'; did you mean tools.list_issues or tools.create_issue?\n  at program.py, line 2"
+    );
+}

@@ -163,6 +163,57 @@ async fn ask_proceeds_only_on_allowed_once() {
     );
 }
 
+/// A service that never has anyone to ask: it answers `Unavailable` and says how to allow
+/// the tool instead.
+struct Nobody;
+
+impl ApprovalService for Nobody {
+    fn request(
+        &self,
+        _: Arc<ToolExecution>,
+        _: Option<String>,
+    ) -> BoxFuture<'static, ApprovalAnswer> {
+        Box::pin(async { ApprovalAnswer::Unavailable })
+    }
+
+    fn unavailable(&self, execution: &ToolExecution) -> Option<String> {
+        Some(format!(
+            "nobody is here: allow `{}` in the host",
+            execution.name
+        ))
+    }
+}
+
+#[tokio::test]
+async fn an_unavailable_approver_can_say_how_to_proceed_instead() {
+    let registry = Registry::new();
+    let calls = Arc::new(AtomicUsize::new(0));
+    registry
+        .global()
+        .register(counting_tool("t", calls.clone()))
+        .unwrap()
+        .keep();
+    registry
+        .global()
+        .on_pre_execute(|_, _| async {
+            Ok(PreToolDecision::Ask {
+                reason: Some("writes files".into()),
+            })
+        })
+        .keep();
+    registry.set_approval_service(Some(Arc::new(Nobody)));
+    let agent = registry.global().create_scope("agent").unwrap();
+    let result = registry
+        .execute(ToolExecutionInput::new("c", "t", json!({})).for_agent(agent.id()))
+        .await;
+    assert_eq!(code(&result), Some("APPROVAL_DENIED"));
+    assert_eq!(
+        result.model_text(),
+        "Error: the call to `t` needs approval (writes files), but nobody is here: allow `t` in the host"
+    );
+    assert_eq!(calls.load(Ordering::SeqCst), 0);
+}
+
 #[tokio::test]
 async fn guards_deny_monotonically_and_scoped_guards_stay_in_their_scope() {
     let registry = Registry::new();

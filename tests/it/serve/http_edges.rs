@@ -259,6 +259,40 @@ async fn bodies_that_are_not_one_message_get_400_with_json_rpc_errors() {
     initialize(&client, url).await;
 }
 
+/// JSON text may escape a lone surrogate, but no Unicode text holds one: the answer says
+/// so, and where, instead of serde_json's "unexpected end of hex escape".
+#[tokio::test]
+async fn a_lone_surrogate_in_a_body_is_named_as_such_with_where_it_is() {
+    let workspace = Workspace::new("mode = \"code\"");
+    let served = serve(&workspace);
+    let client = client();
+    let url = &served.url;
+    let body = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"run_code","arguments":{"code":"return '\ud800'","description":"x"}}}"#;
+    let (status, error) = post_json(&client, url, body).await;
+    assert_eq!(status, 400, "{error}");
+    assert_eq!(error["error"]["code"], -32700, "{error}");
+    assert_eq!(
+        error["error"]["message"],
+        "Parse error: in the request body, a lone surrogate is not allowed: a string at $.params.arguments.code (near line 1, column 110) has the escape \\ud800 without its pair, which no Unicode text holds; escape a character outside the Basic Multilingual Plane as a pair (\\ud83d\\ude00), or send it as UTF-8"
+    );
+    let body = r#"{"jsonrpc":"2.0","id":8,"method":"ping","params":{"\udfff x":1}}"#;
+    let (status, error) = post_json(&client, url, body).await;
+    assert_eq!(status, 400, "{error}");
+    let text = error["error"]["message"].as_str().unwrap();
+    assert!(
+        text.starts_with(
+            "Parse error: in the request body, a lone surrogate is not allowed: a key at $.params"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("\\udfff without its pair"), "{text}");
+    // A pair is one character: a client named with one initializes.
+    let paired = INITIALIZE.replace("\"raw\"", r#""raw \ud83d\ude00""#);
+    assert_ne!(paired, INITIALIZE);
+    let (status, _, text) = post(&client, url, "application/json", None, paired).await;
+    assert_eq!(status, 200, "{text}");
+}
+
 #[tokio::test]
 async fn a_session_lists_and_calls_through_the_guard_and_bad_params_are_invalid_params() {
     let workspace = Workspace::new("mode = \"both\"");

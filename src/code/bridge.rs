@@ -367,10 +367,6 @@ impl BindingHost for BridgeHost {
     }
 
     fn unknown_member(&self, name: &str, members: &[String]) -> Option<String> {
-        Some(super::static_check::suggestion(
-            super::run_code::TOOLS,
-            name,
-            members,
-        ))
+        Some(super::static_check::suggestion(super::TOOLS, name, members))
     }
 }

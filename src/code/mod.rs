@@ -60,6 +60,9 @@ pub use typecheck::{TYPE_ERROR, TypeCheck};
 /// installed in.
 pub const RUN_CODE: &str = "run_code";
 
+/// The global a program reaches its tools through.
+pub(crate) const TOOLS: &str = "tools";
+
 /// The smallest accepted [`CodeModeConfig::sdk_max_tokens`]: below it not even the SDK's
 /// instructions and the smallest index step fit.
 pub const MIN_SDK_MAX_TOKENS: usize = 1_000;

@@ -18,15 +18,12 @@ use crate::runtime::{BindingNamespace, CodeRunRequest, CodeRuntime, Language};
 use crate::schema::JsonSchema;
 use crate::tool::{ToolDefinition, ToolOutput, ToolRunContext};
 
-use super::RUN_CODE;
 use super::bridge::{BridgeHost, RunBridge};
 use super::output::{failure_text, success_text};
 use super::record::SubCallHooks;
 use super::static_check;
 use super::typecheck::{TYPE_ERROR, Verdict};
-
-/// The global a program reaches its tools through.
-pub(super) const TOOLS: &str = "tools";
+use super::{RUN_CODE, TOOLS};
 
 /// The description of `run_code` a model reads, per language.
 pub fn run_code_description(language: Language) -> &'static str {

@@ -93,6 +93,22 @@ fn checked_registry(mode: TypeCheck, checker: CheckerConfig) -> (Registry, Arc<A
     (registry, calls)
 }
 
+/// A program whose check takes seconds, ending with `last`: recursive conditional types
+/// building template-literal unions of 8^6 members, ten times over (seconds of checking
+/// under Node's V8, more on QuickJS).
+fn checker_bomb(last: &str) -> String {
+    let mut bomb = String::new();
+    for i in 0..10 {
+        bomb.push_str(&format!(
+            "type U{i} = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h';\n\
+             type S{i}<N extends unknown[], A extends string = ''> = N['length'] extends 6 ? A : S{i}<[...N, 0], `${{A}}${{U{i}}}`>;\n\
+             const x{i}: S{i}<[]> = 0 as any;\n"
+        ));
+    }
+    bomb.push_str(last);
+    bomb
+}
+
 /// What `refuse` says for a program whose diagnostics are `listed`.
 fn refused(listed: &str) -> String {
     format!(
@@ -249,17 +265,7 @@ async fn a_check_past_its_budget_lets_the_program_run_unchecked_and_says_so() {
     )
     .await;
     assert_eq!(text(&result), "1");
-    // Recursive conditional types building template-literal unions of 8^6 members, ten
-    // times over: seconds of checking under Node's V8, more on QuickJS.
-    let mut bomb = String::new();
-    for i in 0..10 {
-        bomb.push_str(&format!(
-            "type U{i} = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h';\n\
-             type S{i}<N extends unknown[], A extends string = ''> = N['length'] extends 6 ? A : S{i}<[...N, 0], `${{A}}${{U{i}}}`>;\n\
-             const x{i}: S{i}<[]> = 0 as any;\n"
-        ));
-    }
-    bomb.push_str("return (await tools.list_issues({ repo: 'a/b' })).total;");
+    let bomb = checker_bomb("return (await tools.list_issues({ repo: 'a/b' })).total;");
     let started = std::time::Instant::now();
     let result = run_program(&registry, &bomb).await;
     assert_eq!(
@@ -302,15 +308,7 @@ async fn a_long_check_never_delays_the_check_of_other_declarations() {
     // Warm both checkers.
     assert_eq!(text(&*run_program(&slow, "return 1;").await), "1");
     assert_eq!(text(&*run_program(&quick, "return 2;").await), "2");
-    let mut bomb = String::new();
-    for i in 0..10 {
-        bomb.push_str(&format!(
-            "type U{i} = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h';\n\
-             type S{i}<N extends unknown[], A extends string = ''> = N['length'] extends 6 ? A : S{i}<[...N, 0], `${{A}}${{U{i}}}`>;\n\
-             const x{i}: S{i}<[]> = 0 as any;\n"
-        ));
-    }
-    bomb.push_str("return 'slow';");
+    let bomb = checker_bomb("return 'slow';");
     let slow_run = tokio::spawn(async move { text(&*run_program(&slow, &bomb).await) });
     tokio::time::sleep(Duration::from_millis(200)).await;
     let started = std::time::Instant::now();

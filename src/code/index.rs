@@ -190,7 +190,7 @@ fn language_name(language: Language) -> &'static str {
 }
 
 /// The first sentence of `description`, on one line: up to the first `.`, `!` or `?`
-/// followed by a space or the end, at most [`SENTENCE_CHARS`] characters (cut at a word
+/// followed by a space or the end, at most `SENTENCE_CHARS` (120) characters (cut at a word
 /// with `…`).
 pub fn first_sentence(description: &str) -> String {
     let line = description.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -427,7 +427,7 @@ impl ToolIndex {
     /// The text `describe_tools` answers with: a line saying what was found (the tools
     /// named, the query's matches best first, and each unknown name with its nearest
     /// names), then the declarations of those tools in the index's language (at most
-    /// [`MAX_DECLARATIONS`]; named tools first).
+    /// `MAX_DECLARATIONS` (20); named tools first).
     pub fn describe(&self, names: &[String], query: Option<&str>, limit: usize) -> String {
         use std::fmt::Write as _;
         let mut chosen: Vec<&str> = Vec::new();

@@ -17,7 +17,7 @@
 //!   `204` for one of a live session).
 //! - `runs`: the cap on concurrent calls across the server, with its bounded queue.
 //! - `envelope`: what both transports accept as one JSON-RPC 2.0 message.
-//! - [`approval`]: the [`ApprovalService`](crate::registry::ApprovalService) that answers
+//! - `approval`: the [`ApprovalService`](crate::registry::ApprovalService) that answers
 //!   the `ask` policy by MCP elicitation, bounded in time.
 //!
 //! Each MCP session gets its own agent scope (so an `ask` knows which client to ask); the

@@ -3,9 +3,9 @@
 //! JavaScript it runs.
 //!
 //! Each run gets a fresh sandbox (a bare isolate and context with the bootstrap of
-//! `js-runtime/` loaded: [`sandbox`], its host functions: [`natives`]) on its own engine
-//! thread, from a warm pool ([`pool`]); the program runs there under its budgets ([`budget`])
-//! driven by the run's own event loop ([`event_loop`], [`timers`]). No deno_core `JsRuntime`
+//! `js-runtime/` loaded: `sandbox`, its host functions: `natives`) on its own engine
+//! thread, from a warm pool (`pool`); the program runs there under its budgets (`budget`)
+//! driven by the run's own event loop (`event_loop`, `timers`). No deno_core `JsRuntime`
 //! is created and no op exists. The caller's side of a run lives here: it
 //! submits the job, forwards the caller's cancellation, turns a vanished engine thread
 //! into a `worker-exit` outcome that still carries the logs, and, once the run is stopped,

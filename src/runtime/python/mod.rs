@@ -14,7 +14,7 @@
 //! - `process`: the worker processes as the host holds them — one spawn path for workers
 //!   and the template, their channels, standard error, CPU clock and kill (signals go
 //!   through the platform room, `crate::process`).
-//! - `error`: why a worker or the template failed ([`WorkerError`](error::WorkerError)),
+//! - `error`: why a worker or the template failed (`WorkerError`),
 //!   with the texts users read.
 //! - `run`: one program on one worker, budgets included.
 //! - [`PythonEngine`]: the [`CodeRuntime`], with a warm pool of ready, confined workers

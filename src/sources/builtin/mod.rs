@@ -3,7 +3,7 @@
 //! (opt-in, exclusive).
 //!
 //! Owns the tools' arguments, outputs, model-facing texts and UI cards. Every path argument
-//! goes through [`root`] first, and a model only ever sees root-relative paths; UI cards name
+//! goes through `root` first, and a model only ever sees root-relative paths; UI cards name
 //! files by absolute path (so an editor can open them) and are built from the replayable
 //! presentation meta, never from the file system. Failures are tool failures: a refused path
 //! or a malformed pattern is `INVALID_ARGS`, anything the file system refuses is

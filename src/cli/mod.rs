@@ -8,6 +8,7 @@ mod run;
 mod sdk;
 mod serve;
 mod setup;
+mod token;
 mod tools;
 mod trace;
 
@@ -34,9 +35,12 @@ enum Command {
     /// List the configured tools (name, source, concurrency, policy, description), the
     /// mode, and each MCP server's state.
     Tools(tools::ToolsArgs),
-    /// Serve the configured tools to an MCP client (stdio, or streamable HTTP on loopback)
-    /// in the configured mode: native tools, Code Mode's one tool with the SDK, or both.
+    /// Serve the configured tools to an MCP client (stdio, or streamable HTTP: on loopback,
+    /// or beyond it with bearer tokens and TLS) in the configured mode: native tools, Code
+    /// Mode's one tool with the SDK, or both.
     Serve(serve::ServeArgs),
+    /// Make a bearer token for `serve --http`, or hash one for `[[serve.tokens]]`.
+    Token(token::TokenArgs),
 }
 
 /// Why a subcommand failed: the message for stderr and the exit status.
@@ -104,6 +108,7 @@ pub(crate) fn run() -> ExitCode {
             Command::Sdk(args) => sdk::run(&args),
             Command::Tools(args) => tools::run(&args),
             Command::Serve(args) => serve::run(&args),
+            Command::Token(args) => token::run(&args),
         })
         .map_err(|err| Failure {
             message: format!("cannot start the command's thread: {err}"),

@@ -1,17 +1,21 @@
 //! `codemode serve`: serves the configured tools to an MCP client, over standard input and
-//! output (the default) or streamable HTTP on a loopback address (`--http`, endpoint
-//! `/mcp`). Standard output carries only the protocol; logs go to standard error
+//! output (the default) or streamable HTTP (`--http`, endpoint `/mcp`): on a loopback
+//! address, or on any address once bearer tokens are configured (`[[serve.tokens]]` in the
+//! file, `--token-file`, `--token-env`), over TLS with `--tls-cert` and `--tls-key`. Standard output carries only the protocol; logs go to standard error
 //! (`CODEMODE_LOG`, e.g. `CODEMODE_LOG=debug`; default `warn`). The HTTP bounds (header
 //! and body timeouts, the connection and session caps, the idle expiry) and the run cap
 //! are flags; their defaults are the library's (`codemode::mcp::server::DEFAULT_*`).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
-use codemode::host::Engine;
-use codemode::mcp::server::{self, McpServer, ServeError, ServeOptions};
+use codemode::config::Config;
+use codemode::host::{Engine, Host};
+use codemode::mcp::server::{
+    self, BearerAuth, BearerToken, McpServer, ServeError, ServeOptions, TlsFiles,
+};
 use tokio_util::sync::CancellationToken;
 
 use super::{Failure, setup};
@@ -23,10 +27,38 @@ pub(crate) struct ServeArgs {
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
 
-    /// Serve streamable HTTP on this loopback address instead of stdio, e.g.
-    /// `127.0.0.1:8931` (port 0 picks a free port; the URL is printed to standard error).
+    /// Serve streamable HTTP on this address instead of stdio, e.g. `127.0.0.1:8931` (port
+    /// 0 picks a free port; the URL is printed to standard error). Addresses other than
+    /// loopback need bearer tokens (`[[serve.tokens]]`, `--token-file`, `--token-env`).
     #[arg(long, value_name = "ADDR")]
     http: Option<String>,
+
+    /// HTTP: accept the bearer tokens in FILE, one a line (`TOKEN`, or `NAME TOKEN`; `#`
+    /// starts a comment), besides those of `[[serve.tokens]]`.
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<PathBuf>,
+
+    /// HTTP: accept the bearer token in the environment variable VAR.
+    #[arg(long, value_name = "VAR")]
+    token_env: Option<String>,
+
+    /// HTTP: serve TLS with this PEM certificate chain (with `--tls-key`).
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+
+    /// HTTP: the PEM private key of `--tls-cert`.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+
+    /// HTTP: also answer pages of this origin (`https://host[:port]`; repeatable); requests
+    /// with another non-loopback `Origin` are answered `403`.
+    #[arg(long, value_name = "ORIGIN")]
+    allowed_origin: Vec<String>,
+
+    /// HTTP: the endpoint's URL as clients reach it (behind a proxy or load balancer), for
+    /// the protected-resource metadata; default: made from each request's `Host`.
+    #[arg(long, value_name = "URL")]
+    public_url: Option<String>,
 
     /// Seconds a call under the `ask` policy waits for the client's answer before it is
     /// denied.
@@ -64,7 +96,25 @@ pub(crate) struct ServeArgs {
 }
 
 pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
-    let addr = args.http.as_deref().map(parse_loopback).transpose()?;
+    let addr = args.http.as_deref().map(parse_address).transpose()?;
+    if addr.is_none() {
+        for (flag, given) in [
+            ("--token-file", args.token_file.is_some()),
+            ("--token-env", args.token_env.is_some()),
+            ("--tls-cert", args.tls_cert.is_some()),
+            ("--allowed-origin", !args.allowed_origin.is_empty()),
+            ("--public-url", args.public_url.is_some()),
+        ] {
+            if given {
+                return Err(Failure::usage(format!(
+                    "{flag} is for streamable HTTP: give `--http ADDR` too"
+                )));
+            }
+        }
+    }
+    for origin in &args.allowed_origin {
+        check_origin(origin)?;
+    }
     if args.approval_timeout == 0 {
         return Err(Failure::usage(
             "--approval-timeout must be a positive number of seconds",
@@ -83,9 +133,29 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
         }
     }
     let config = setup::load_config(args.config.as_deref())?;
+    let auth = match addr {
+        Some(_) => bearer_auth(&config, args)?,
+        None => None,
+    };
+    if let Some(addr) = addr
+        && !server::is_loopback(addr.ip())
+        && auth.is_some()
+        && args.tls_cert.is_none()
+    {
+        eprintln!(
+            "codemode: warning: serving {addr} without TLS: bearer tokens and tool results cross the network unencrypted; use --tls-cert and --tls-key, or a TLS-terminating proxy in front"
+        );
+    }
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => Some(TlsFiles::new(cert, key)),
+        _ => None,
+    };
     let runtime = setup::tokio_runtime()?;
     let outcome = runtime.block_on(async {
         let host = setup::host(config, Engine::Auto).await?;
+        if let Some(auth) = &auth {
+            check_token_scopes(&host, auth)?;
+        }
         let server = McpServer::new(
             host.registry().clone(),
             ServeOptions::default()
@@ -96,7 +166,11 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
                 .with_max_sessions(args.max_sessions)
                 .with_session_idle(Duration::from_secs(args.session_idle))
                 .with_max_runs(args.max_runs)
-                .with_run_queue(args.run_queue),
+                .with_run_queue(args.run_queue)
+                .with_auth(auth.map(|auth| auth.auth))
+                .with_tls(tls)
+                .with_allowed_origins(args.allowed_origin.clone())
+                .with_public_url(args.public_url.clone()),
         );
         let shutdown = CancellationToken::new();
         let interrupt = shutdown.clone();
@@ -109,7 +183,9 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
             None => server.serve_stdio(shutdown).await,
             Some(addr) => {
                 let http = server.bind_http(addr).await.map_err(|err| match err {
-                    ServeError::NotLoopback(_) => Failure::usage(err.to_string()),
+                    ServeError::NotLoopback(_) | ServeError::Tls(_) => {
+                        Failure::usage(err.to_string())
+                    }
                     _ => Failure::failed(format!("{err} ({})", err.code())),
                 })?;
                 eprintln!(
@@ -129,8 +205,9 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
     outcome
 }
 
-/// Parses `--http`: an IP address and port, or `localhost:PORT`; only loopback addresses.
-fn parse_loopback(text: &str) -> Result<SocketAddr, Failure> {
+/// Parses `--http`: an IP address and port, or `localhost:PORT`. Whether the address
+/// may be served (loopback, or any with tokens) is the server's to say.
+fn parse_address(text: &str) -> Result<SocketAddr, Failure> {
     let addr = match text.strip_prefix("localhost:") {
         Some(port) => port
             .parse::<u16>()
@@ -138,17 +215,163 @@ fn parse_loopback(text: &str) -> Result<SocketAddr, Failure> {
             .map(|port| SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port)),
         None => text.parse::<SocketAddr>().ok(),
     };
-    let Some(addr) = addr else {
-        return Err(Failure::usage(format!(
-            "--http takes a loopback address and port, e.g. 127.0.0.1:8931 or [::1]:8931, got `{text}`"
-        )));
-    };
-    if !codemode::mcp::server::is_loopback(addr.ip()) {
-        return Err(Failure::usage(
-            codemode::mcp::server::ServeError::NotLoopback(addr).to_string(),
-        ));
+    addr.ok_or_else(|| {
+        Failure::usage(format!(
+            "--http takes an IP address and port, e.g. 127.0.0.1:8931, [::1]:8931 or 0.0.0.0:8931 (with tokens), got `{text}`"
+        ))
+    })
+}
+
+/// `--allowed-origin`: `http(s)://host[:port]`, nothing after.
+fn check_origin(origin: &str) -> Result<(), Failure> {
+    let uri = origin.parse::<http::Uri>().ok();
+    let fine = uri.as_ref().is_some_and(|uri| {
+        matches!(uri.scheme_str(), Some("http" | "https"))
+            && uri.authority().is_some()
+            && matches!(uri.path(), "" | "/")
+            && uri.query().is_none()
+    });
+    if fine {
+        Ok(())
+    } else {
+        Err(Failure::usage(format!(
+            "--allowed-origin takes an origin such as https://agents.example.com or http://localhost:3000, got `{origin}`"
+        )))
     }
-    Ok(addr)
+}
+
+/// The tokens `serve --http` accepts, with where each came from (to name it in messages).
+struct Tokens {
+    auth: BearerAuth,
+    /// Where each token is declared, in the order of the auth's tokens.
+    places: Vec<String>,
+}
+
+/// The bearer tokens of `[[serve.tokens]]`, `--token-file` and `--token-env`, or none.
+fn bearer_auth(config: &Config, args: &ServeArgs) -> Result<Option<Tokens>, Failure> {
+    let mut tokens = Vec::new();
+    let mut places = Vec::new();
+    for token in &config.serve_tokens {
+        let mut bearer = BearerToken::from_sha256_hex(&token.name, &token.sha256)
+            .map_err(|err| Failure::usage(format!("{}: {err}", token.place)))?;
+        if let Some(allow) = &token.allow {
+            bearer = bearer.with_allow(allow.clone());
+        }
+        if let Some(deny) = &token.deny {
+            bearer = bearer.with_deny(deny.clone());
+        }
+        tokens.push(bearer);
+        places.push(token.place.clone());
+    }
+    if let Some(file) = &args.token_file {
+        for (place, token) in read_token_file(file)? {
+            tokens.push(token);
+            places.push(place);
+        }
+    }
+    if let Some(var) = &args.token_env {
+        let secret = std::env::var(var).map_err(|_| {
+            Failure::usage(format!(
+                "--token-env {var}: the environment variable `{var}` is not set (or not UTF-8)"
+            ))
+        })?;
+        let token = BearerToken::from_secret(var.clone(), secret.trim())
+            .map_err(|err| Failure::usage(format!("--token-env {var}: {err}")))?;
+        tokens.push(token);
+        places.push(format!("--token-env {var}"));
+    }
+    if tokens.is_empty() {
+        return Ok(None);
+    }
+    let auth = BearerAuth::new(tokens).map_err(|err| Failure::usage(err.to_string()))?;
+    Ok(Some(Tokens { auth, places }))
+}
+
+/// The tokens of a token file, each with its place (`FILE:LINE`).
+fn read_token_file(path: &Path) -> Result<Vec<(String, BearerToken)>, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|err| {
+        Failure::usage(format!(
+            "--token-file: cannot read {}: {err}",
+            path.display()
+        ))
+    })?;
+    warn_if_shared(path);
+    let mut tokens = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let place = format!("{}:{}", path.display(), number + 1);
+        let line = line
+            .split_once('#')
+            .map_or(line, |(before, _)| before)
+            .trim();
+        if line.is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let (name, secret) = match fields.as_slice() {
+            [secret] => (place.clone(), *secret),
+            [name, secret] => ((*name).to_owned(), *secret),
+            _ => {
+                return Err(Failure::usage(format!(
+                    "{place}: a token line is `TOKEN` or `NAME TOKEN`, got {} words",
+                    fields.len()
+                )));
+            }
+        };
+        let token = BearerToken::from_secret(name, secret)
+            .map_err(|err| Failure::usage(format!("{place}: {err}")))?;
+        tokens.push((place, token));
+    }
+    if tokens.is_empty() {
+        return Err(Failure::usage(format!(
+            "--token-file: {} holds no token (one a line: `TOKEN` or `NAME TOKEN`)",
+            path.display()
+        )));
+    }
+    Ok(tokens)
+}
+
+/// Warns when a token file can be read by others than its owner.
+fn warn_if_shared(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Ok(meta) = std::fs::metadata(path)
+        && meta.permissions().mode() & 0o077 != 0
+    {
+        eprintln!(
+            "codemode: warning: the token file {} can be read by others (mode {:o}); `chmod 600` it",
+            path.display(),
+            meta.permissions().mode() & 0o777
+        );
+    }
+}
+
+/// Refuses, at the token's place, a tool scope that names tools the host does not have.
+fn check_token_scopes(host: &Host, tokens: &Tokens) -> Result<(), Failure> {
+    for (token, place) in tokens.auth.tokens().zip(&tokens.places) {
+        if token.allow().is_none() && token.deny().is_none() {
+            continue;
+        }
+        fn names(list: Option<&[String]>) -> Option<Vec<&str>> {
+            list.map(|names| names.iter().map(String::as_str).collect())
+        }
+        let (allow, deny) = (names(token.allow()), names(token.deny()));
+        let scope = host
+            .registry()
+            .global()
+            .create_scope(format!("token check {}", token.name()))
+            .map_err(|err| Failure::from_error(&err))?;
+        let checked = scope.restrict(allow.as_deref(), deny.as_deref());
+        scope.close();
+        checked
+            .map_err(|err| {
+                Failure::usage(format!(
+                    "{place}: the tool scope of token `{}`: {}",
+                    token.name(),
+                    err.message()
+                ))
+            })?
+            .keep();
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -156,25 +379,70 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_loopback_addresses_are_served() {
+    fn addresses_are_parsed_and_bad_ones_named() {
         assert_eq!(
-            parse_loopback("127.0.0.1:0").ok(),
+            parse_address("127.0.0.1:0").ok(),
             Some("127.0.0.1:0".parse().unwrap())
         );
-        assert!(parse_loopback("[::1]:8080").is_ok());
+        assert!(parse_address("[::1]:8080").is_ok());
+        assert!(parse_address("0.0.0.0:8080").is_ok());
         assert_eq!(
-            parse_loopback("localhost:9").ok(),
+            parse_address("localhost:9").ok(),
             Some("127.0.0.1:9".parse().unwrap())
         );
-        let refused = parse_loopback("0.0.0.0:8080").unwrap_err();
-        assert_eq!(refused.status, Failure::USAGE);
+        let bad = parse_address("example.com:80").unwrap_err();
+        assert_eq!(bad.status, Failure::USAGE);
+        assert!(bad.message.contains("example.com:80"), "{}", bad.message);
+        assert!(parse_address("127.0.0.1").is_err());
+    }
+
+    #[test]
+    fn origins_are_checked() {
+        assert!(check_origin("https://agents.example.com").is_ok());
+        assert!(check_origin("http://localhost:3000").is_ok());
+        for bad in [
+            "agents.example.com",
+            "https://x.example/path",
+            "ftp://x.example",
+            "",
+        ] {
+            assert!(check_origin(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn token_files_take_tokens_names_and_comments() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tokens");
+        std::fs::write(
+            &path,
+            "# the agents\nalpha-token-0123456789abcdefghij\n\nbuild  beta-token-0123456789abcdefghij  # CI\n",
+        )
+        .unwrap();
+        let tokens = read_token_file(&path).unwrap();
+        assert_eq!(tokens.len(), 2);
         assert!(
-            refused.message.contains("loopback addresses only"),
+            tokens[0].1.name().ends_with("tokens:2"),
             "{}",
-            refused.message
+            tokens[0].1.name()
         );
-        assert!(parse_loopback("192.168.1.2:80").is_err());
-        assert!(parse_loopback("example.com:80").is_err());
-        assert!(parse_loopback("127.0.0.1").is_err());
+        assert_eq!(tokens[1].1.name(), "build");
+        std::fs::write(&path, "a b c\n").unwrap();
+        let three = read_token_file(&path).unwrap_err();
+        assert!(
+            three.message.contains("tokens:1: a token line"),
+            "{}",
+            three.message
+        );
+        std::fs::write(&path, "short\n").unwrap();
+        let short = read_token_file(&path).unwrap_err();
+        assert!(short.message.contains("tokens:1:"), "{}", short.message);
+        std::fs::write(&path, "# nothing\n").unwrap();
+        assert!(
+            read_token_file(&path)
+                .unwrap_err()
+                .message
+                .contains("holds no token")
+        );
     }
 }

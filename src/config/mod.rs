@@ -33,6 +33,10 @@
 //! policy = "ask"
 //! concurrency_safe = false       # default: the tool's readOnlyHint
 //! timeout_ms = 5000
+//! [[serve.tokens]]               # `codemode serve --http`: bearer tokens (see `serve`)
+//! name = "ci-agent"
+//! sha256 = "…"                   # `codemode token hash` prints it
+//! allow = ["read_file", "grep"]  # optional tool scope of the sessions it opens
 //! ```
 //!
 //! Unknown keys and invalid values are errors that name the key, the file and the line.
@@ -40,6 +44,7 @@
 //! (the composition root, `host`, turns a [`Config`] into a ready host).
 
 pub mod mcp;
+pub mod serve;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -57,6 +62,7 @@ use crate::sources::builtin::BuiltinConfig;
 use crate::sources::command::CommandTool;
 
 use mcp::{McpServerConfig, RawMcpServer};
+use serve::{RawServe, ServeToken};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -72,6 +78,7 @@ struct RawConfig {
     policy: BTreeMap<Spanned<String>, Spanned<Policy>>,
     #[serde(default)]
     mcp: EntryList<RawMcpServer>,
+    serve: Option<RawServe>,
 }
 
 /// An array of tables (`[[tools]]`, `[[mcp]]`) that explains the table written by mistake
@@ -212,6 +219,8 @@ pub struct Config {
     pub builtin: BuiltinConfig,
     /// MCP servers.
     pub mcp: Vec<McpServerConfig>,
+    /// `[[serve.tokens]]`: the bearer tokens `codemode serve --http` accepts.
+    pub serve_tokens: Vec<ServeToken>,
     /// Where the file sets what only the host can check (`file:line:col`).
     places: Places,
 }
@@ -272,6 +281,7 @@ impl Config {
             policies: BTreeMap::new(),
             builtin: BuiltinConfig::default(),
             mcp: Vec::new(),
+            serve_tokens: Vec::new(),
             places: Places::default(),
         }
     }
@@ -319,7 +329,7 @@ impl Config {
 
     /// Checks configuration `text` that came from `path`. The keys are checked one at a
     /// time, in this order, and the first problem is the error: `mode`,
-    /// `max_parallel_sub_calls`, `sdk_max_tokens`, `[runtime]`, `[[tools]]`, `[builtin]`, `[[mcp]]`, then
+    /// `max_parallel_sub_calls`, `sdk_max_tokens`, `[runtime]`, `[[tools]]`, `[builtin]`, `[[mcp]]`, `[serve]`, then
     /// `[policy]` (which overrides a tool's own `policy`). What only the host can check (a
     /// `[policy]` name no tool has, a command tool named like a built-in one, a `[builtin]
     /// root` that is not a directory) is refused when the host is built, at its place in the
@@ -343,6 +353,9 @@ impl Config {
         config.apply_tools(&place, raw.tools.0)?;
         config.apply_builtin(&place, raw.builtin)?;
         config.apply_mcp(&place, raw.mcp.0)?;
+        if let Some(serve) = raw.serve {
+            config.serve_tokens = serve::check(&place, serve)?;
+        }
         for (name, policy) in raw.policy {
             let span = name.span();
             let name = name.into_inner();

@@ -9,6 +9,10 @@ PLAN_JSON is an object:
   cwd          the working directory of the server
   transport    "stdio" (default) or "http" (the server is started with
                `--http 127.0.0.1:0` and the URL is read from its standard error)
+  http         with "http": the address to serve instead of 127.0.0.1:0
+  url_host     with "http": the host to reach the server by (instead of the printed one)
+  headers      with "http": headers sent with every request (e.g. Authorization)
+  ca           with "http": a PEM file of the CA that signed the server's certificate
   elicitation  absent: no elicitation capability; "accept" | "decline" | "cancel":
                answer every question so; "hang": never answer
   steps        a list of {"op": "list"} | {"op": "call", "name": ..., "arguments": {...}}
@@ -26,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -37,6 +42,7 @@ from mcp import types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 
 def dump(model: Any) -> Any:
@@ -126,7 +132,7 @@ async def over_stdio(plan: dict[str, Any], recorder: Recorder, errlog: Any) -> d
 
 async def over_http(plan: dict[str, Any], recorder: Recorder, errlog: Any) -> dict[str, Any]:
     process = subprocess.Popen(
-        [plan["binary"], "serve", *plan.get("args", []), "--http", "127.0.0.1:0"],
+        [plan["binary"], "serve", *plan.get("args", []), "--http", plan.get("http", "127.0.0.1:0")],
         cwd=plan.get("cwd"),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -148,7 +154,20 @@ async def over_http(plan: dict[str, Any], recorder: Recorder, errlog: Any) -> di
                 url = line.split(marker, 1)[1].strip()
         if url is None:
             raise RuntimeError("the server did not print its URL")
-        async with streamable_http_client(url) as (read, write):
+        if "url_host" in plan:
+            scheme, rest = url.split("://", 1)
+            port_and_path = rest.rsplit(":", 1)[1]
+            url = f"{scheme}://{plan['url_host']}:{port_and_path}"
+        client = create_mcp_http_client(headers=plan.get("headers"))
+        if "ca" in plan:
+            import httpx2
+
+            client = httpx2.AsyncClient(
+                headers=plan.get("headers"),
+                verify=ssl.create_default_context(cafile=plan["ca"]),
+                timeout=httpx2.Timeout(30.0, read=300.0),
+            )
+        async with client, streamable_http_client(url, http_client=client) as (read, write):
             result = await with_session(read, write, plan, recorder)
         result["url"] = url
         return result

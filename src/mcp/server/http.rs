@@ -15,8 +15,14 @@
 //!   `-32001` (the code other MCP servers use for an unknown session); one of a live
 //!   session ends it and is `204` (rmcp's `202` is not an answer the transport's clients
 //!   expect);
-//! - an `Origin` that is not a loopback origin (the transport requires servers to validate
-//!   it): `403`, `-32600`, before anything is read;
+//! - an `Origin` that is not a loopback origin or one of the configured origins (the
+//!   transport requires servers to validate it): `403`, `-32600`, before anything is read;
+//! - with bearer authentication configured ([`super::auth`]): a request without a token,
+//!   or with one the server does not accept, `401` with `WWW-Authenticate`, before
+//!   anything is read; the protected-resource metadata is answered at its well-known
+//!   paths; a session belongs to the token that opened it (a request of another token
+//!   naming it is answered as for an unknown session, `404`), and the token rides in the
+//!   request's extensions to the session (its tool scope);
 //! - a JSON body that does not arrive within the body timeout: `408`, `-32600`, and
 //!   `Connection: close`;
 //! - an `initialize` opening a session past the session cap: `503`, `-32000`, naming the
@@ -29,6 +35,7 @@
 //! This module owns the HTTP framing of request bodies and of `DELETE`; it must not
 //! interpret valid messages (rmcp and the session handler do).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -44,6 +51,7 @@ use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde_json::Value;
 
+use super::auth::{self, BearerAuth, Principal, Refusal, Resource};
 use super::envelope;
 use super::listen::{Counted, SERVER_BUSY};
 
@@ -98,10 +106,11 @@ fn host_allowed(request: &Request) -> bool {
         .any(|allowed| allowed.trim_matches('[').trim_matches(']') == host)
 }
 
-/// Whether the request's `Origin` is absent or a loopback origin (`http` or `https`, a
-/// host in [`ALLOWED_HOSTS`], any port): the transport requires servers to validate it and
-/// answer an invalid one `403`. `null` and anything unparsable are foreign.
-fn origin_allowed(headers: &HeaderMap) -> bool {
+/// Whether the request's `Origin` is absent, a loopback origin (`http` or `https`, a host
+/// in [`ALLOWED_HOSTS`], any port) or one of `listed` (compared as `scheme://host[:port]`,
+/// case-insensitively): the transport requires servers to validate it and answer an
+/// invalid one `403`. `null` and anything unparsable are foreign.
+fn origin_allowed(headers: &HeaderMap, listed: &[String]) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return true;
     };
@@ -120,6 +129,18 @@ fn origin_allowed(headers: &HeaderMap) -> bool {
     if !web || !path_free || authority.as_str().contains('@') {
         return false;
     }
+    let normalized = format!(
+        "{}://{}",
+        uri.scheme_str().unwrap_or_default(),
+        authority.as_str()
+    );
+    if listed.iter().any(|origin| {
+        origin
+            .trim_end_matches('/')
+            .eq_ignore_ascii_case(&normalized)
+    }) {
+        return true;
+    }
     let host = authority
         .host()
         .trim_matches('[')
@@ -131,7 +152,8 @@ fn origin_allowed(headers: &HeaderMap) -> bool {
 }
 
 /// What the guard needs: the body limit and timeout, the session cap and the sessions (to
-/// count them and to know a `DELETE`'s).
+/// count them and to know a `DELETE`'s), the origins and hosts it accepts, and the
+/// bearer tokens when serving is authenticated.
 #[derive(Clone)]
 pub(crate) struct Guard {
     pub(crate) max_body_bytes: usize,
@@ -140,6 +162,17 @@ pub(crate) struct Guard {
     /// `initialize` requests between the cap check and their session's creation.
     pub(crate) opening: Arc<AtomicUsize>,
     pub(crate) sessions: Arc<LocalSessionManager>,
+    /// Whether the `Host` must be a loopback name (the DNS-rebinding defence of a
+    /// loopback listener; rmcp checks the same list).
+    pub(crate) host_check: bool,
+    /// Origins allowed besides loopback ones.
+    pub(crate) allowed_origins: Arc<[String]>,
+    /// The accepted bearer tokens, when serving is authenticated.
+    pub(crate) auth: Option<BearerAuth>,
+    /// Where the resource is (for `401` answers and the metadata document).
+    pub(crate) resource: Resource,
+    /// Which token opened each session (authenticated serving only).
+    pub(crate) owners: Arc<parking_lot::Mutex<HashMap<String, Principal>>>,
 }
 
 /// A place under the session cap, held until the `initialize` was answered (its session
@@ -191,12 +224,91 @@ static SESSIONS_REFUSED: Counted = Counted::new();
 /// Bodies that did not arrive in time (for counted warnings).
 static SLOW_BODIES: Counted = Counted::new();
 
+/// Requests refused for their bearer token (for counted warnings).
+static UNAUTHORIZED: Counted = Counted::new();
+
+impl Guard {
+    /// The principal of an authenticated request (then in its extensions), `Ok(None)`
+    /// when serving is not authenticated, or why it is refused (answered `401`).
+    fn authenticate(&self, request: &mut Request) -> Result<Option<Principal>, Refusal> {
+        let Some(auth) = &self.auth else {
+            return Ok(None);
+        };
+        match auth.check(request.headers()) {
+            Ok(principal) => {
+                request.extensions_mut().insert(principal.clone());
+                Ok(Some(principal))
+            }
+            Err(refusal) => {
+                if let Some(count) = UNAUTHORIZED.bump() {
+                    let why = match refusal {
+                        Refusal::Missing => "no bearer token",
+                        Refusal::Invalid => "a bearer token the server does not accept",
+                    };
+                    tracing::warn!(count, "HTTP requests refused with 401: {why} (and others)");
+                }
+                Err(refusal)
+            }
+        }
+    }
+
+    /// Whether the session a request names was opened by another token.
+    fn foreign_session(&self, principal: &Principal, session: &str) -> bool {
+        self.owners
+            .lock()
+            .get(session)
+            .is_some_and(|owner| !owner.same(principal))
+    }
+
+    /// Records which token opened the session an `initialize` answer names, and forgets
+    /// sessions that ended once more are recorded than can exist.
+    fn own(
+        &self,
+        principal: Principal,
+        response: &Response,
+    ) -> impl Future<Output = ()> + Send + '_ {
+        let id = response
+            .headers()
+            .get(SESSION_HEADER)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned);
+        async move {
+            if let Some(id) = id {
+                self.own_id(principal, id).await;
+            }
+        }
+    }
+
+    async fn own_id(&self, principal: Principal, id: String) {
+        let crowded = {
+            let mut owners = self.owners.lock();
+            owners.insert(id, principal);
+            owners.len() > self.max_sessions.saturating_mul(2).max(16)
+        };
+        if crowded {
+            let live: std::collections::HashSet<String> = self
+                .sessions
+                .sessions
+                .read()
+                .await
+                .keys()
+                .map(|id| id.to_string())
+                .collect();
+            self.owners.lock().retain(|id, _| live.contains(id));
+        }
+    }
+}
+
 /// The middleware: answers the edges itself, passes everything else to `next` (rmcp).
-pub(crate) async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> Response {
-    if !host_allowed(&request) {
+pub(crate) async fn guard(
+    State(guard): State<Guard>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    if guard.host_check && !host_allowed(&request) {
         return next.run(request).await;
     }
-    if !origin_allowed(request.headers()) {
+    if !origin_allowed(request.headers(), &guard.allowed_origins) {
         let origin = request
             .headers()
             .get(header::ORIGIN)
@@ -207,9 +319,32 @@ pub(crate) async fn guard(State(guard): State<Guard>, request: Request, next: Ne
             Value::Null,
             envelope::INVALID_REQUEST,
             format!(
-                "Forbidden: the Origin `{origin}` is not a loopback origin; this server answers pages served from localhost, 127.0.0.1 or [::1] only (and clients that send no Origin)"
+                "Forbidden: the Origin `{origin}` is not a loopback origin or one the server allows (`--allowed-origin`); this server answers clients that send no Origin, pages served from localhost, 127.0.0.1 or [::1], and the origins its operator lists"
             ),
         );
+    }
+    if guard.auth.is_some()
+        && request.method() == Method::GET
+        && matches!(
+            request.uri().path(),
+            auth::METADATA_PATH | auth::METADATA_ROOT_PATH
+        )
+    {
+        return auth::metadata_response(&guard.resource, request.headers());
+    }
+    let principal = match guard.authenticate(&mut request) {
+        Ok(principal) => principal,
+        Err(refusal) => return auth::unauthorized(refusal, &guard.resource, request.headers()),
+    };
+    let session = request
+        .headers()
+        .get(SESSION_HEADER)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned);
+    if let (Some(principal), Some(session)) = (&principal, &session)
+        && guard.foreign_session(principal, session)
+    {
+        return session_not_found(session);
     }
     if request.method() == Method::POST && has_json_content_type(request.headers()) {
         let read = tokio::time::timeout(guard.body_timeout, read_message(&guard, request)).await;
@@ -218,6 +353,9 @@ pub(crate) async fn guard(State(guard): State<Guard>, request: Request, next: Ne
             Ok(Ok((request, Some(id)))) => match guard.open_session(id).await {
                 Ok(opening) => {
                     let response = next.run(request).await;
+                    if let Some(principal) = principal {
+                        guard.own(principal, &response).await;
+                    }
                     drop(opening);
                     response
                 }
@@ -249,26 +387,20 @@ pub(crate) async fn guard(State(guard): State<Guard>, request: Request, next: Ne
         };
     }
     if request.method() == Method::DELETE
-        && let Some(id) = request
-            .headers()
-            .get(SESSION_HEADER)
-            .and_then(|value| value.to_str().ok())
+        && let Some(id) = session
     {
-        match guard.sessions.has_session(&Arc::from(id)).await {
+        match guard.sessions.has_session(&Arc::from(id.as_str())).await {
             Ok(false) => {
-                return rpc_error(
-                    StatusCode::NOT_FOUND,
-                    Value::Null,
-                    SESSION_NOT_FOUND,
-                    format!(
-                        "Session not found: no session `{id}` (it ended or was deleted); start a new one with `initialize`"
-                    ),
-                );
+                guard.owners.lock().remove(&id);
+                return session_not_found(&id);
             }
             Ok(true) => {}
             Err(err) => tracing::warn!(error = %err, "cannot look up an MCP session"),
         }
         let mut response = next.run(request).await;
+        if response.status().is_success() {
+            guard.owners.lock().remove(&id);
+        }
         // rmcp answers a closed session `202`; the transport's clients expect 200 or 204
         // (the Python SDK warns on anything else).
         if response.status() == StatusCode::ACCEPTED {
@@ -280,6 +412,18 @@ pub(crate) async fn guard(State(guard): State<Guard>, request: Request, next: Ne
         return response;
     }
     next.run(request).await
+}
+
+/// `404`, `-32001`: no session `id` (or not one of this request's token).
+fn session_not_found(id: &str) -> Response {
+    rpc_error(
+        StatusCode::NOT_FOUND,
+        Value::Null,
+        SESSION_NOT_FOUND,
+        format!(
+            "Session not found: no session `{id}` (it ended or was deleted); start a new one with `initialize`"
+        ),
+    )
 }
 
 /// Whether the `Content-Type` is `application/json` (parameters aside), as rmcp checks.
@@ -444,9 +588,9 @@ mod tests {
         let with = |value: &'static str| {
             let mut headers = HeaderMap::new();
             headers.insert(header::ORIGIN, HeaderValue::from_static(value));
-            origin_allowed(&headers)
+            origin_allowed(&headers, &[])
         };
-        assert!(origin_allowed(&HeaderMap::new()));
+        assert!(origin_allowed(&HeaderMap::new(), &[]));
         for allowed in [
             "http://localhost",
             "http://127.0.0.1:8931",
@@ -467,6 +611,23 @@ mod tests {
         ] {
             assert!(!with(refused), "{refused}");
         }
+        let listed = ["https://Agents.Example.com".to_owned()];
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("https://agents.example.com"),
+        );
+        assert!(origin_allowed(&headers, &listed));
+        headers.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("http://agents.example.com"),
+        );
+        assert!(!origin_allowed(&headers, &listed));
+        headers.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("https://agents.example.com:8443"),
+        );
+        assert!(!origin_allowed(&headers, &listed));
     }
 
     #[test]

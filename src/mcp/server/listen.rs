@@ -8,6 +8,8 @@
 //! - A connection whose request line and headers do not arrive within `header_timeout`
 //!   (hyper's header read timeout, also between the requests of a kept-alive connection)
 //!   is closed.
+//! - With TLS, the handshake must end within `header_timeout` too; a connection whose
+//!   handshake fails or stalls is closed (counted in the log).
 //! - Refusals and accept failures (out of descriptors) are logged counted: the first,
 //!   then at every power of two, never once per connection.
 //!
@@ -35,10 +37,12 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 
 /// The connection settings.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone)]
 pub(crate) struct ConnectionLimits {
     pub(crate) max_connections: usize,
     pub(crate) header_timeout: Duration,
+    /// Connections speak TLS first.
+    pub(crate) tls: Option<tokio_rustls::TlsAcceptor>,
 }
 
 /// A count of one kind of event whose warning is logged the first time and then at every
@@ -68,6 +72,7 @@ pub(crate) async fn serve(
     let permits = Arc::new(Semaphore::new(limits.max_connections));
     let refused = Counted::default();
     let failed = Counted::default();
+    let handshakes = Arc::new(Counted::default());
     loop {
         let accepted = tokio::select! {
             () = shutdown.cancelled() => break,
@@ -97,26 +102,72 @@ pub(crate) async fn serve(
         let _ = stream.set_nodelay(true);
         let service = TowerToHyperService::new(router.clone());
         let shutdown = shutdown.clone();
+        let header_timeout = limits.header_timeout;
+        let tls = limits.tls.clone();
+        let handshakes = handshakes.clone();
         tokio::spawn(async move {
             let _permit = permit;
-            let mut builder = hyper::server::conn::http1::Builder::new();
-            builder
-                .timer(TokioTimer::new())
-                .header_read_timeout(limits.header_timeout);
-            let connection = builder.serve_connection(TokioIo::new(stream), service);
-            tokio::pin!(connection);
-            tokio::select! {
-                served = connection.as_mut() => {
-                    if let Err(err) = served {
-                        tracing::debug!(error = %err, "an HTTP connection ended with an error");
-                    }
+            match tls {
+                None => {
+                    serve_connection(TokioIo::new(stream), service, header_timeout, shutdown).await
                 }
-                () = shutdown.cancelled() => {
-                    connection.as_mut().graceful_shutdown();
-                    let _ = tokio::time::timeout(SHUTDOWN_GRACE, connection).await;
+                Some(acceptor) => {
+                    match tokio::time::timeout(header_timeout, acceptor.accept(stream)).await {
+                        Ok(Ok(stream)) => {
+                            serve_connection(
+                                TokioIo::new(stream),
+                                service,
+                                header_timeout,
+                                shutdown,
+                            )
+                            .await;
+                        }
+                        Ok(Err(err)) => {
+                            if let Some(count) = handshakes.bump() {
+                                tracing::warn!(error = %err, count, "TLS handshakes failed (a client without TLS, or one that does not trust the certificate)");
+                            }
+                        }
+                        Err(_) => {
+                            if let Some(count) = handshakes.bump() {
+                                tracing::warn!(
+                                    count,
+                                    "TLS handshakes failed: not done within the header timeout"
+                                );
+                            }
+                        }
+                    }
                 }
             }
         });
+    }
+}
+
+/// Serves one connection's HTTP/1.1 requests until it closes or `shutdown` fires (then it
+/// gets [`SHUTDOWN_GRACE`] to finish).
+async fn serve_connection<I>(
+    io: TokioIo<I>,
+    service: TowerToHyperService<axum::Router>,
+    header_timeout: Duration,
+    shutdown: CancellationToken,
+) where
+    I: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    let connection = builder.serve_connection(io, service);
+    tokio::pin!(connection);
+    tokio::select! {
+        served = connection.as_mut() => {
+            if let Err(err) = served {
+                tracing::debug!(error = %err, "an HTTP connection ended with an error");
+            }
+        }
+        () = shutdown.cancelled() => {
+            connection.as_mut().graceful_shutdown();
+            let _ = tokio::time::timeout(SHUTDOWN_GRACE, connection).await;
+        }
     }
 }
 

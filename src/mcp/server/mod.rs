@@ -1,5 +1,6 @@
 //! `codemode serve`: the MCP server that exposes a registry's presentation to any MCP
-//! client, over stdio or streamable HTTP on loopback (the official Rust SDK, `rmcp`).
+//! client, over stdio or streamable HTTP (the official Rust SDK, `rmcp`): on loopback, or on
+//! any address with bearer authentication, optionally over TLS.
 //!
 //! - [`SessionHandler`]: one MCP session — `tools/list` is the session scope's assembly
 //!   in its mode (native schemas, the transport carrying the SDK, or both), `tools/call`
@@ -15,6 +16,9 @@
 //!   the right status for bodies that are not one message, over the limit or too slow,
 //!   a foreign `Origin`, the session cap, `404` for a `DELETE` of an unknown session and
 //!   `204` for one of a live session).
+//! - `auth`: bearer tokens (kept as digests, checked in constant time), the `401`
+//!   answers and the protected-resource metadata.
+//! - `tls`: the rustls acceptor from certificate and key files.
 //! - `runs`: the cap on concurrent calls across the server, with its bounded queue.
 //! - `envelope`: what both transports accept as one JSON-RPC 2.0 message.
 //! - `approval`: the [`ApprovalService`](crate::registry::ApprovalService) that answers
@@ -28,12 +32,14 @@
 //! (the assembly does) or touch stdout for anything but the protocol.
 
 mod approval;
+mod auth;
 mod envelope;
 mod http;
 mod listen;
 mod runs;
 mod session;
 mod stdio;
+mod tls;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -48,8 +54,10 @@ use tokio_util::sync::CancellationToken;
 use crate::registry::Registry;
 
 pub use approval::ElicitationApprovals;
+pub use auth::{AuthError, BearerAuth, BearerToken, MIN_SECRET_CHARS, Principal, sha256_hex};
 pub use http::DEFAULT_MAX_BODY_BYTES;
 pub use session::{SERVER_NAME, SessionHandler};
+pub use tls::TlsFiles;
 
 /// The endpoint path of the streamable HTTP transport.
 pub const HTTP_PATH: &str = "/mcp";
@@ -64,11 +72,15 @@ pub const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(120);
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ServeError {
-    /// `--http` named an address that is not on the loopback interface.
+    /// `--http` named an address that is not on the loopback interface, and no bearer
+    /// token is configured.
     #[error(
-        "refusing to listen on {0}: `codemode serve --http` binds loopback addresses only (127.0.0.1, ::1 or localhost), because the server runs tools on this machine"
+        "refusing to listen on {0}: without authentication `codemode serve --http` binds loopback addresses only (127.0.0.1, ::1 or localhost), because the server runs tools on this machine; to serve other machines, configure bearer tokens (`[[serve.tokens]]`, `--token-file` or `--token-env`) and preferably TLS (`--tls-cert`, `--tls-key`)"
     )]
     NotLoopback(SocketAddr),
+    /// The TLS certificate or key cannot be used.
+    #[error("cannot serve TLS: {0}")]
+    Tls(String),
     /// The HTTP listener could not be bound.
     #[error("cannot listen on {addr}: {source}")]
     Bind {
@@ -87,6 +99,7 @@ impl ServeError {
     pub fn code(&self) -> &'static str {
         match self {
             ServeError::NotLoopback(_) => "SERVE_NOT_LOOPBACK",
+            ServeError::Tls(_) => "SERVE_TLS_FAILED",
             ServeError::Bind { .. } => "SERVE_BIND_FAILED",
             ServeError::Transport(_) => "SERVE_TRANSPORT_FAILED",
         }
@@ -140,6 +153,16 @@ pub struct ServeOptions {
     pub max_runs: usize,
     /// How many `tools/call`s may wait for a run slot; one more is refused as busy.
     pub run_queue: usize,
+    /// The bearer tokens HTTP requests must present (none: no authentication, and then
+    /// only loopback addresses are served).
+    pub auth: Option<BearerAuth>,
+    /// TLS certificate and key files for the HTTP listener.
+    pub tls: Option<TlsFiles>,
+    /// Origins (`scheme://host[:port]`) allowed besides loopback ones.
+    pub allowed_origins: Vec<String>,
+    /// The endpoint's URL as clients reach it (behind a proxy or load balancer), for the
+    /// protected-resource metadata; default: made from each request's `Host`.
+    pub public_url: Option<String>,
 }
 
 impl ServeOptions {
@@ -196,6 +219,30 @@ impl ServeOptions {
         self.run_queue = queue;
         self
     }
+
+    /// The same options with bearer authentication by `auth`'s tokens (or none).
+    pub fn with_auth(mut self, auth: Option<BearerAuth>) -> Self {
+        self.auth = auth;
+        self
+    }
+
+    /// The same options with TLS from `files` (or none).
+    pub fn with_tls(mut self, files: Option<TlsFiles>) -> Self {
+        self.tls = files;
+        self
+    }
+
+    /// The same options allowing `origins` (`scheme://host[:port]`) besides loopback ones.
+    pub fn with_allowed_origins(mut self, origins: Vec<String>) -> Self {
+        self.allowed_origins = origins;
+        self
+    }
+
+    /// The same options with the endpoint's public URL (for the resource metadata).
+    pub fn with_public_url(mut self, url: Option<String>) -> Self {
+        self.public_url = url;
+        self
+    }
 }
 
 impl Default for ServeOptions {
@@ -210,6 +257,10 @@ impl Default for ServeOptions {
             session_idle: DEFAULT_SESSION_IDLE,
             max_runs: DEFAULT_MAX_RUNS,
             run_queue: DEFAULT_RUN_QUEUE,
+            auth: None,
+            tls: None,
+            allowed_origins: Vec::new(),
+            public_url: None,
         }
     }
 }
@@ -300,13 +351,27 @@ impl McpServer {
         served
     }
 
-    /// Binds the streamable HTTP endpoint ([`HTTP_PATH`]) on a loopback address (port 0
-    /// picks a free port). The returned [`HttpServer`] says the bound address and serves
-    /// when awaited.
+    /// Binds the streamable HTTP endpoint ([`HTTP_PATH`]) (port 0 picks a free port): on
+    /// a loopback address, or on any address when bearer tokens are configured
+    /// ([`ServeOptions::auth`]). The returned [`HttpServer`] says the bound address and
+    /// serves when awaited.
+    ///
+    /// # Errors
+    ///
+    /// [`ServeError::NotLoopback`] for another address without tokens,
+    /// [`ServeError::Tls`] when the TLS files cannot serve, [`ServeError::Bind`] when the
+    /// address cannot be bound.
     pub async fn bind_http(&self, addr: SocketAddr) -> Result<HttpServer, ServeError> {
-        if !is_loopback(addr.ip()) {
+        if !is_loopback(addr.ip()) && self.options.auth.is_none() {
             return Err(ServeError::NotLoopback(addr));
         }
+        let tls = self
+            .options
+            .tls
+            .as_ref()
+            .map(TlsFiles::acceptor)
+            .transpose()
+            .map_err(ServeError::Tls)?;
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|source| ServeError::Bind { addr, source })?;
@@ -317,6 +382,7 @@ impl McpServer {
             server: self.clone(),
             listener,
             local,
+            tls,
         })
     }
 }
@@ -336,6 +402,7 @@ pub struct HttpServer {
     server: McpServer,
     listener: tokio::net::TcpListener,
     local: SocketAddr,
+    tls: Option<tokio_rustls::TlsAcceptor>,
 }
 
 impl std::fmt::Debug for HttpServer {
@@ -352,19 +419,28 @@ impl HttpServer {
         self.local
     }
 
-    /// The endpoint URL (`http://127.0.0.1:PORT/mcp`).
+    /// The endpoint URL (`http://127.0.0.1:PORT/mcp`; `https` with TLS).
     pub fn url(&self) -> String {
-        format!("http://{}{HTTP_PATH}", self.local)
+        let scheme = if self.tls.is_some() { "https" } else { "http" };
+        format!("{scheme}://{}{HTTP_PATH}", self.local)
     }
 
     /// Serves until `shutdown` fires.
     pub async fn serve(self, shutdown: CancellationToken) -> Result<(), ServeError> {
         let server = self.server.clone();
         let options = server.options.clone();
+        // A loopback listener answers loopback host names only (the DNS-rebinding
+        // defence); one on another address is reached by whatever name its clients use,
+        // and bearer tokens (which a browser never attaches on its own) guard it.
+        let host_check = is_loopback(self.local.ip());
         let config = StreamableHttpServerConfig::default()
             .with_cancellation_token(shutdown.child_token())
-            .with_allowed_hosts(http::ALLOWED_HOSTS)
             .with_max_request_body_bytes(options.max_body_bytes);
+        let config = if host_check {
+            config.with_allowed_hosts(http::ALLOWED_HOSTS)
+        } else {
+            config.disable_allowed_hosts()
+        };
         let mut sessions = LocalSessionManager::default();
         sessions.session_config.keep_alive = Some(options.session_idle);
         let sessions = Arc::new(sessions);
@@ -383,6 +459,14 @@ impl HttpServer {
             max_sessions: options.max_sessions,
             opening: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
             sessions,
+            host_check,
+            allowed_origins: options.allowed_origins.clone().into(),
+            auth: options.auth.clone(),
+            resource: auth::Resource {
+                public_url: options.public_url.clone(),
+                tls: self.tls.is_some(),
+            },
+            owners: Arc::default(),
         };
         let router = axum::Router::new()
             .nest_service(HTTP_PATH, service)
@@ -390,6 +474,7 @@ impl HttpServer {
         let limits = listen::ConnectionLimits {
             max_connections: options.max_connections,
             header_timeout: options.header_timeout,
+            tls: self.tls,
         };
         listen::serve(self.listener, router, limits, shutdown).await;
         Ok(())

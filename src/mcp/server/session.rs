@@ -20,6 +20,10 @@
 //!   the bounded queue, or is an `isError` result (`HOST_FAILED`, "the server is busy")
 //!   past it.
 //! - `notifications/cancelled` cancels the call's signal (rmcp cancels the request token).
+//! - Over authenticated HTTP, the `initialize` request carries the bearer token that
+//!   opened the session ([`Principal`]); a token with a tool scope (`allow` / `deny`)
+//!   restricts the session's agent scope before anything is listed, so its tool list, its
+//!   SDK and its programs' sub-calls see only those tools.
 //! - A change of the registry's tool set that changes this session's list sends
 //!   `notifications/tools/list_changed`.
 //!
@@ -51,6 +55,7 @@ use crate::registry::{Disposer, Registry, Scope};
 use crate::tool::{ScopeId, ToolExecutionInput, ToolExecutionResult};
 
 use super::approval::{ElicitationApprovals, SessionLink};
+use super::auth::Principal;
 use super::runs::{Refused, RunGate};
 
 /// The server's name in `serverInfo`.
@@ -165,6 +170,38 @@ impl Session {
             return None;
         }
         output_schema(&advertised_output(&*self.scope.get(name)?))
+    }
+
+    /// Restricts the session's scope to what `principal`'s token may see (nothing to do
+    /// for a token without a tool scope).
+    fn limit_to(&self, principal: &Principal) -> Result<(), McpError> {
+        let token = principal.token();
+        fn names(list: Option<&[String]>) -> Option<Vec<&str>> {
+            list.map(|names| names.iter().map(String::as_str).collect())
+        }
+        let (allow, deny) = (names(token.allow()), names(token.deny()));
+        if allow.is_none() && deny.is_none() {
+            return Ok(());
+        }
+        tracing::debug!(
+            session = self.number,
+            token = token.name(),
+            "MCP session limited to its token's tools"
+        );
+        self.scope
+            .restrict(allow.as_deref(), deny.as_deref())
+            .map(drop)
+            .map_err(|err| {
+                tracing::error!(token = token.name(), error = %err, "a token's tool scope cannot be applied");
+                McpError::internal_error(
+                    format!(
+                        "the tool scope of bearer token `{}` cannot be applied: {}",
+                        token.name(),
+                        err.message()
+                    ),
+                    None,
+                )
+            })
     }
 
     /// Watches the registry and tells the client when this session's list changed.
@@ -329,6 +366,13 @@ impl ServerHandler for SessionHandler {
         request: InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, McpError> {
+        let principal = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Principal>());
+        if let Some(principal) = principal {
+            self.session.limit_to(principal)?;
+        }
         context.peer.set_peer_info(request.clone());
         self.session
             .approvals

@@ -3,6 +3,7 @@
 //! stdio and over streamable HTTP. Plus raw JSON-RPC over stdio for malformed input, and
 //! raw HTTP for the streamable HTTP endpoint's protocol edges.
 
+mod auth;
 mod bounds;
 mod elicitation;
 mod http_edges;

@@ -10,6 +10,7 @@ PLAN_JSON is an object:
   transport    "stdio" (default) or "http" (the server is started with
                `--http 127.0.0.1:0` and the URL is read from its standard error)
   http         with "http": the address to serve instead of 127.0.0.1:0
+  url          with "http": connect to this URL instead of starting a server
   url_host     with "http": the host to reach the server by (instead of the printed one)
   headers      with "http": headers sent with every request (e.g. Authorization)
   ca           with "http": a PEM file of the CA that signed the server's certificate
@@ -130,7 +131,25 @@ async def over_stdio(plan: dict[str, Any], recorder: Recorder, errlog: Any) -> d
         return await with_session(read, write, plan, recorder)
 
 
+async def connect_http(plan: dict[str, Any], recorder: Recorder, url: str) -> dict[str, Any]:
+    client = create_mcp_http_client(headers=plan.get("headers"))
+    if "ca" in plan:
+        import httpx2
+
+        client = httpx2.AsyncClient(
+            headers=plan.get("headers"),
+            verify=ssl.create_default_context(cafile=plan["ca"]),
+            timeout=httpx2.Timeout(30.0, read=300.0),
+        )
+    async with client, streamable_http_client(url, http_client=client) as (read, write):
+        result = await with_session(read, write, plan, recorder)
+    result["url"] = url
+    return result
+
+
 async def over_http(plan: dict[str, Any], recorder: Recorder, errlog: Any) -> dict[str, Any]:
+    if "url" in plan:
+        return await connect_http(plan, recorder, plan["url"])
     process = subprocess.Popen(
         [plan["binary"], "serve", *plan.get("args", []), "--http", plan.get("http", "127.0.0.1:0")],
         cwd=plan.get("cwd"),
@@ -158,19 +177,7 @@ async def over_http(plan: dict[str, Any], recorder: Recorder, errlog: Any) -> di
             scheme, rest = url.split("://", 1)
             port_and_path = rest.rsplit(":", 1)[1]
             url = f"{scheme}://{plan['url_host']}:{port_and_path}"
-        client = create_mcp_http_client(headers=plan.get("headers"))
-        if "ca" in plan:
-            import httpx2
-
-            client = httpx2.AsyncClient(
-                headers=plan.get("headers"),
-                verify=ssl.create_default_context(cafile=plan["ca"]),
-                timeout=httpx2.Timeout(30.0, read=300.0),
-            )
-        async with client, streamable_http_client(url, http_client=client) as (read, write):
-            result = await with_session(read, write, plan, recorder)
-        result["url"] = url
-        return result
+        return await connect_http(plan, recorder, url)
     finally:
         process.terminate()
         try:

@@ -18,9 +18,9 @@ const ALPHA: &str = "alpha-secret-0123456789-abcdefghijklmnop";
 const BETA: &str = "beta-secret-0123456789-abcdefghijklmnopq";
 
 /// `codemode serve --http ADDR ARGS` over a workspace; killed when dropped.
-struct Served {
+pub(super) struct Served {
     child: Child,
-    url: String,
+    pub(super) url: String,
 }
 
 impl Drop for Served {
@@ -30,7 +30,12 @@ impl Drop for Served {
     }
 }
 
-fn serve(workspace: &Workspace, addr: &str, args: &[&str], env: &[(&str, &str)]) -> Served {
+pub(super) fn serve(
+    workspace: &Workspace,
+    addr: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
         .args(["serve", "--config", &workspace.config(), "--http", addr])
         .args(args)
@@ -60,7 +65,7 @@ fn serve(workspace: &Workspace, addr: &str, args: &[&str], env: &[(&str, &str)])
 
 impl Served {
     /// The URL with the host replaced (a listener on 0.0.0.0 is reached on loopback).
-    fn url_at(&self, host: &str) -> String {
+    pub(super) fn url_at(&self, host: &str) -> String {
         let (scheme, rest) = self.url.split_once("://").unwrap();
         let port_and_path = rest.rsplit_once(':').unwrap().1;
         format!("{scheme}://{host}:{port_and_path}")

@@ -4,6 +4,7 @@
 //! raw HTTP for the streamable HTTP endpoint's protocol edges.
 
 mod auth;
+mod balance;
 mod bounds;
 mod elicitation;
 mod http_edges;

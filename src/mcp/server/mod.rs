@@ -124,8 +124,10 @@ pub const DEFAULT_SESSION_IDLE: Duration = Duration::from_secs(300);
 /// How many calls may run at once across the server by default.
 pub const DEFAULT_MAX_RUNS: usize = 8;
 
-/// How many calls may wait for a run slot by default.
-pub const DEFAULT_RUN_QUEUE: usize = 64;
+/// How many calls may wait for a run slot by default: two for each session of the default
+/// session cap, so sessions that each keep a call or two in flight are queued, never
+/// refused (a waiting call costs a few KB).
+pub const DEFAULT_RUN_QUEUE: usize = 2 * DEFAULT_MAX_SESSIONS;
 
 /// Settings of the server.
 #[derive(Debug, Clone)]

@@ -438,3 +438,33 @@ fn token_new_prints_a_token_whose_hash_is_the_entry_it_prints() {
     let weak = crate::cli::codemode(dir.path(), &["token", "hash"], "short\n");
     assert_eq!(weak.status.code(), Some(2));
 }
+
+#[test]
+fn a_scoped_token_in_code_mode_gets_the_sdk_and_programs_of_its_tools_only() {
+    let hash = codemode::mcp::server::sha256_hex(ALPHA);
+    let workspace = Workspace::new(&format!(
+        "mode = \"code\"\n\n[[serve.tokens]]\nname = \"reader\"\nsha256 = \"{hash}\"\nallow = [\"read_file\"]\n"
+    ));
+    let report = workspace.drive(json!({
+        "transport": "http",
+        "headers": {"Authorization": format!("Bearer {ALPHA}")},
+        "steps": [
+            {"op": "list"},
+            super::run_code("const r = await tools.read_file({path: 'hello.txt'}); return r.content;"),
+            super::run_code("return await tools.add({a: 1, b: 2});"),
+        ],
+    }));
+    let seen = steps(&report);
+    assert_eq!(tool_names(&seen[0]), ["run_code"]);
+    let sdk = seen[0]["tools"][0]["description"].as_str().unwrap();
+    assert!(
+        sdk.contains("read_file") && !sdk.contains("list_dir") && !sdk.contains("Add two numbers"),
+        "{sdk}"
+    );
+    assert!(text(&seen[1]).contains("hello"), "{}", text(&seen[1]));
+    assert!(
+        is_error(&seen[2]) && text(&seen[2]).contains("the tools are read_file"),
+        "{}",
+        text(&seen[2])
+    );
+}

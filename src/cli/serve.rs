@@ -217,7 +217,7 @@ fn parse_address(text: &str) -> Result<SocketAddr, Failure> {
     };
     addr.ok_or_else(|| {
         Failure::usage(format!(
-            "--http takes an IP address and port, e.g. 127.0.0.1:8931, [::1]:8931 or 0.0.0.0:8931 (with tokens), got `{text}`"
+            "--http takes an IP address and port: 127.0.0.1:8931 or [::1]:8931 on loopback, or e.g. 0.0.0.0:8931 with bearer tokens; got `{text}`"
         ))
     })
 }

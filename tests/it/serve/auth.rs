@@ -5,72 +5,16 @@
 //! opened it; a token's tool scope limits what its sessions see; configuration mistakes
 //! are named at their place; `codemode token new` and `hash` agree.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{Workspace, call, is_error, steps, text, tool_names};
+use super::{Workspace, call, is_error, serve_http as serve, steps, text, tool_names};
 
 const ALPHA: &str = "alpha-secret-0123456789-abcdefghijklmnop";
 const BETA: &str = "beta-secret-0123456789-abcdefghijklmnopq";
-
-/// `codemode serve --http ADDR ARGS` over a workspace; killed when dropped.
-pub(super) struct Served {
-    child: Child,
-    pub(super) url: String,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-pub(super) fn serve(
-    workspace: &Workspace,
-    addr: &str,
-    args: &[&str],
-    env: &[(&str, &str)],
-) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
-        .args(["serve", "--config", &workspace.config(), "--http", addr])
-        .args(args)
-        .envs(env.iter().copied())
-        .current_dir(workspace.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the server starts");
-    let stderr = child.stderr.take().expect("stderr");
-    let mut lines = BufReader::new(stderr).lines();
-    let mut seen = String::new();
-    let url = loop {
-        let Some(Ok(line)) = lines.next() else {
-            panic!("the server did not say where it listens:\n{seen}");
-        };
-        if let Some((_, url)) = line.split_once("streamable HTTP at ") {
-            break url.trim().to_owned();
-        }
-        seen.push_str(&line);
-        seen.push('\n');
-    };
-    std::thread::spawn(move || lines.for_each(drop));
-    Served { child, url }
-}
-
-impl Served {
-    /// The URL with the host replaced (a listener on 0.0.0.0 is reached on loopback).
-    pub(super) fn url_at(&self, host: &str) -> String {
-        let (scheme, rest) = self.url.split_once("://").unwrap();
-        let port_and_path = rest.rsplit_once(':').unwrap().1;
-        format!("{scheme}://{host}:{port_and_path}")
-    }
-}
 
 fn client() -> reqwest::Client {
     let _ = rustls::crypto::ring::default_provider().install_default();

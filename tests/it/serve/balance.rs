@@ -10,8 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use super::auth::serve;
-use super::{Workspace, call, run_code, steps, text};
+use super::{Workspace, call, run_code, serve_http as serve, steps, text};
 
 const TOKEN: &str = "balance-secret-0123456789-abcdefghijklm";
 

@@ -8,58 +8,17 @@
 //! The timeouts are short in these tests and every assertion leaves wide slack: the
 //! machine may be loaded.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use super::{Workspace, python, root};
 
-/// `codemode serve --http 127.0.0.1:0` with `flags`; killed when dropped.
-struct Served {
-    child: Child,
-    url: String,
-    port: u16,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(workspace: &Workspace, flags: &[&str]) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
-        .args(["serve", "--config", &workspace.config()])
-        .args(["--http", "127.0.0.1:0"])
-        .args(flags)
-        .current_dir(workspace.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the server starts");
-    let stderr = child.stderr.take().expect("stderr");
-    let mut lines = BufReader::new(stderr).lines();
-    let url = loop {
-        let line = lines
-            .next()
-            .expect("the server says where it listens")
-            .unwrap();
-        if let Some((_, url)) = line.split_once("streamable HTTP at ") {
-            break url.trim().to_owned();
-        }
-    };
-    std::thread::spawn(move || lines.for_each(drop));
-    let port = url
-        .trim_start_matches("http://127.0.0.1:")
-        .trim_end_matches("/mcp")
-        .parse()
-        .expect("a port");
-    Served { child, url, port }
+fn serve(workspace: &Workspace, flags: &[&str]) -> super::Served {
+    super::serve_http(workspace, "127.0.0.1:0", flags, &[])
 }
 
 /// A client that opens a new connection for every request (no kept-alive connection the

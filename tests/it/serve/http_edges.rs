@@ -4,8 +4,6 @@
 //! `404`, a non-JSON `Content-Type` `415`, bad `tools/call` params `-32602`), and ordinary
 //! traffic (requests, notifications, the client's responses) still works through the guard.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use codemode::mcp::server::{DEFAULT_MAX_BODY_BYTES, McpServer, ServeOptions};
@@ -15,43 +13,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::Workspace;
 
-/// `codemode serve --http 127.0.0.1:0` over a workspace; killed when dropped.
-struct Served {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(workspace: &Workspace) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
-        .args(["serve", "--config", &workspace.config()])
-        .args(["--http", "127.0.0.1:0"])
-        .current_dir(workspace.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the server starts");
-    let stderr = child.stderr.take().expect("stderr");
-    let mut lines = BufReader::new(stderr).lines();
-    let url = loop {
-        let line = lines
-            .next()
-            .expect("the server says where it listens")
-            .unwrap();
-        if let Some((_, url)) = line.split_once("streamable HTTP at ") {
-            break url.trim().to_owned();
-        }
-    };
-    // Keep draining stderr so the server never blocks on it.
-    std::thread::spawn(move || lines.for_each(drop));
-    Served { child, url }
+fn serve(workspace: &Workspace) -> super::Served {
+    super::serve_http(workspace, "127.0.0.1:0", &[], &[])
 }
 
 fn client() -> reqwest::Client {

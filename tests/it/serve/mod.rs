@@ -12,8 +12,9 @@ mod memory;
 mod protocol;
 mod tools;
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
@@ -122,6 +123,70 @@ command = ["python3", "{hang}", "{marker}"]
             .trim_end_matches('\n')
             .to_owned()
     }
+}
+
+/// `codemode serve --http ADDR FLAGS` over a workspace, with `env` added; killed when
+/// dropped.
+pub struct Served {
+    child: Child,
+    /// The endpoint URL the server printed.
+    pub url: String,
+    /// Its port.
+    pub port: u16,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Served {
+    /// The URL with the host replaced (a listener on 0.0.0.0 is reached on loopback).
+    pub fn url_at(&self, host: &str) -> String {
+        let (scheme, _) = self.url.split_once("://").expect("a scheme");
+        format!("{scheme}://{host}:{}/mcp", self.port)
+    }
+}
+
+/// Starts `codemode serve --http ADDR FLAGS` and waits for the URL it prints.
+pub fn serve_http(
+    workspace: &Workspace,
+    addr: &str,
+    flags: &[&str],
+    env: &[(&str, &str)],
+) -> Served {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["serve", "--config", &workspace.config(), "--http", addr])
+        .args(flags)
+        .envs(env.iter().copied())
+        .current_dir(workspace.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let stderr = child.stderr.take().expect("stderr");
+    let mut lines = BufReader::new(stderr).lines();
+    let mut seen = String::new();
+    let url = loop {
+        let Some(Ok(line)) = lines.next() else {
+            panic!("the server did not say where it listens:\n{seen}");
+        };
+        if let Some((_, url)) = line.split_once("streamable HTTP at ") {
+            break url.trim().to_owned();
+        }
+        seen.push_str(&line);
+        seen.push('\n');
+    };
+    // Keep draining stderr so the server never blocks on it.
+    std::thread::spawn(move || lines.for_each(drop));
+    let port = url
+        .rsplit_once(':')
+        .and_then(|(_, rest)| rest.trim_end_matches("/mcp").parse().ok())
+        .expect("a port in the URL");
+    Served { child, url, port }
 }
 
 /// The calls' results of a driver report (`steps` in order).

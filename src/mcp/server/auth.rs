@@ -24,7 +24,6 @@
 
 use std::sync::Arc;
 
-use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use serde_json::{Value, json};
@@ -382,28 +381,21 @@ pub(crate) fn unauthorized(refusal: Refusal, resource: &Resource, headers: &Head
             "Unauthorized: the bearer token is not one this server accepts (check for a typo or a revoked token)",
         ),
     };
-    let body = envelope::error(Value::Null, UNAUTHORIZED, message.to_owned()).to_string();
-    let mut response = Response::new(Body::from(body));
-    *response.status_mut() = StatusCode::UNAUTHORIZED;
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
+    let mut response = envelope::json_response(
+        StatusCode::UNAUTHORIZED,
+        &envelope::error(Value::Null, UNAUTHORIZED, message),
     );
     if let Ok(value) = HeaderValue::from_str(&challenge) {
-        headers.insert(header::WWW_AUTHENTICATE, value);
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, value);
     }
     response
 }
 
 /// The metadata document as a response.
 pub(crate) fn metadata_response(resource: &Resource, headers: &HeaderMap) -> Response {
-    let mut response = Response::new(Body::from(resource.metadata(headers).to_string()));
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    response
+    envelope::json_response(StatusCode::OK, &resource.metadata(headers))
 }
 
 #[cfg(test)]

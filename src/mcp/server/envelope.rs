@@ -199,6 +199,20 @@ pub(crate) fn error(id: Value, code: i64, message: impl Into<String>) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message.into()}})
 }
 
+/// An HTTP response with `status` and the JSON `body`.
+pub(crate) fn json_response(
+    status: axum::http::StatusCode,
+    body: &Value,
+) -> axum::response::Response {
+    let mut response = axum::response::Response::new(axum::body::Body::from(body.to_string()));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        axum::http::header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;

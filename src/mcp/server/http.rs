@@ -561,14 +561,7 @@ fn invalid_request(id: Value, reason: &str) -> Response {
 
 /// A response with `status` whose body is a JSON-RPC error object.
 fn rpc_error(status: StatusCode, id: Value, code: i64, message: String) -> Response {
-    let body = envelope::error(id, code, message).to_string();
-    let mut response = Response::new(Body::from(body));
-    *response.status_mut() = status;
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    response
+    envelope::json_response(status, &envelope::error(id, code, message))
 }
 
 #[cfg(test)]

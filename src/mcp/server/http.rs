@@ -37,7 +37,6 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
@@ -159,8 +158,11 @@ pub(crate) struct Guard {
     pub(crate) max_body_bytes: usize,
     pub(crate) body_timeout: Duration,
     pub(crate) max_sessions: usize,
-    /// `initialize` requests between the cap check and their session's creation.
-    pub(crate) opening: Arc<AtomicUsize>,
+    /// Held by an `initialize` from its cap check until it was answered (its session then
+    /// exists, or never will): so the count of sessions is exact when the cap is checked.
+    /// An `initialize` is answered by the server alone (no client round trip), so it is held
+    /// for the server's work on one `initialize` at a time.
+    pub(crate) opening: Arc<tokio::sync::Mutex<()>>,
     pub(crate) sessions: Arc<LocalSessionManager>,
     /// Whether the `Host` must be a loopback name (the DNS-rebinding defence of a
     /// loopback listener; rmcp checks the same list).
@@ -175,23 +177,12 @@ pub(crate) struct Guard {
     pub(crate) owners: Arc<parking_lot::Mutex<HashMap<String, Principal>>>,
 }
 
-/// A place under the session cap, held until the `initialize` was answered (its session
-/// then exists, or never will).
-struct Opening(Arc<AtomicUsize>);
-
-impl Drop for Opening {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
 impl Guard {
     /// A place for one more session, or the `503` naming the cap.
-    async fn open_session(&self, id: Value) -> Result<Opening, Response> {
-        let opening = Opening(self.opening.clone());
-        let before = self.opening.fetch_add(1, Ordering::AcqRel);
+    async fn open_session(&self, id: Value) -> Result<tokio::sync::OwnedMutexGuard<()>, Response> {
+        let opening = self.opening.clone().lock_owned().await;
         let existing = self.sessions.sessions.read().await.len();
-        if existing + before < self.max_sessions {
+        if existing < self.max_sessions {
             return Ok(opening);
         }
         drop(opening);

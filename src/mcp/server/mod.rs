@@ -459,7 +459,7 @@ impl HttpServer {
             max_body_bytes: options.max_body_bytes,
             body_timeout: options.body_timeout,
             max_sessions: options.max_sessions,
-            opening: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
+            opening: Arc::default(),
             sessions,
             host_check,
             allowed_origins: options.allowed_origins.clone().into(),

@@ -425,3 +425,29 @@ fn the_python_client_closes_its_session_without_a_warning() {
         "the client warned on close: {stderr}"
     );
 }
+
+/// Sessions opened all at once are counted exactly: as many as the cap all open (an
+/// `initialize` whose session was made but not yet answered was counted twice, and 100
+/// sessions at once were refused under the cap of 128), and one more is refused.
+#[tokio::test]
+async fn sessions_opened_at_once_up_to_the_cap_all_open() {
+    let workspace = Workspace::new("mode = \"native\"");
+    let served = serve(&workspace, &["--max-sessions", "60"]);
+    let client = client();
+    let mut opening = tokio::task::JoinSet::new();
+    for _ in 0..60 {
+        let (client, url) = (client.clone(), served.url.clone());
+        opening.spawn(async move { open(&client, &url).await });
+    }
+    let mut opened = 0;
+    while let Some(result) = opening.join_next().await {
+        let session = result
+            .unwrap()
+            .unwrap_or_else(|(status, text)| panic!("{status}: {text}"));
+        assert!(!session.is_empty());
+        opened += 1;
+    }
+    assert_eq!(opened, 60);
+    let (status, _) = open(&client, &served.url).await.unwrap_err();
+    assert_eq!(status, 503);
+}

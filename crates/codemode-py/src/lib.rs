@@ -1,0 +1,123 @@
+//! `codemode._native`: the Rust half of the `codemode` Python package.
+//!
+//! The package is an extension module over the `codemode` crate (built without its `python`
+//! feature: nothing here embeds or links an interpreter; the one running is the host's).
+//! The Python half (`python/codemode/`) owns the public API: decorators, type hints to JSON
+//! Schema, result dataclasses, the exception classes. This half owns what must be Rust:
+//!
+//! - `lib.rs` (this module): the module's init, the mapping of library errors onto the
+//!   package's exception classes (defined in `codemode._errors`), and the panic boundary
+//!   every synchronous entry point goes through ([`guarded`]);
+//! - [`runtime`]: the process-wide tokio runtime, Rust futures as asyncio awaitables with
+//!   cancellation, and which event loop each top-level call came from;
+//! - [`pycall`]: calling Python callables from the pipeline (sync ones on tokio's blocking
+//!   pool, async ones on the caller's event loop);
+//! - [`tool`]: a Python function as a codemode [`ToolDefinition`](codemode::tool::ToolDefinition);
+//! - [`listeners`]: guards, pre-execute listeners, result observers and the approver as
+//!   Python callables;
+//! - [`results`]: results and runs as the JSON text the Python half turns into dataclasses;
+//! - [`registry`]: the `Registry` and `Scope` classes.
+//!
+//! Rules: no `unwrap`/`expect` on data from outside; no `unsafe`; the GIL is never held
+//! while Rust waits (every await happens on tokio, outside `Python::attach`); a panic
+//! becomes `codemode.PanicError`, never a crash or pyo3's `PanicException`.
+
+use std::panic::AssertUnwindSafe;
+
+use codemode::{Error, ErrorCode};
+use pyo3::prelude::*;
+
+mod listeners;
+mod pycall;
+mod registry;
+mod results;
+mod runtime;
+mod tool;
+
+/// The module `codemode._native`.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<registry::PyRegistry>()?;
+    m.add_class::<registry::PyScope>()?;
+    m.add_class::<registry::PyDisposer>()?;
+    m.add_class::<pycall::Completion>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    let codes: Vec<&str> = ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
+    m.add("ERROR_CODES", codes)?;
+    m.add_function(wrap_pyfunction!(panic_for_tests, m)?)?;
+    Ok(())
+}
+
+/// Panics inside the panic boundary (the test of [`guarded`]).
+#[pyfunction]
+#[pyo3(name = "_panic_for_tests")]
+fn panic_for_tests(py: Python<'_>, message: String) -> PyResult<()> {
+    guarded(py, || -> PyResult<()> { panic!("{message}") })
+}
+
+/// The `codemode` exception for a library error: `codemode._errors.error_for(code,
+/// message)` picks the class (`CodemodeError` or a subclass) and sets `.code`.
+pub(crate) fn to_py_err(py: Python<'_>, err: &Error) -> PyErr {
+    exception(py, err.code().as_str(), err.message())
+}
+
+/// [`to_py_err`] from a thread that may not be attached to the interpreter.
+pub(crate) fn to_py_err_detached(err: &Error) -> PyErr {
+    Python::attach(|py| to_py_err(py, err))
+}
+
+/// A `codemode` exception with `code` and `message`; if the Python half cannot be reached
+/// (it always can, short of interpreter shutdown), a `RuntimeError` with both.
+pub(crate) fn exception(py: Python<'_>, code: &str, message: &str) -> PyErr {
+    let built = py
+        .import("codemode._errors")
+        .and_then(|module| module.getattr("error_for"))
+        .and_then(|error_for| error_for.call1((code, message)));
+    match built {
+        Ok(value) => PyErr::from_value(value),
+        Err(_) => pyo3::exceptions::PyRuntimeError::new_err(format!("{code}: {message}")),
+    }
+}
+
+/// Runs `f`, turning a panic into `codemode.PanicError` (code `HOST_FAILED`).
+pub(crate) fn guarded<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match std::panic::catch_unwind(AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(panic) => Err(panic_error(py, &panic_text(panic.as_ref()))),
+    }
+}
+
+/// `codemode.PanicError` saying what panicked.
+pub(crate) fn panic_error(py: Python<'_>, what: &str) -> PyErr {
+    exception(py, "PANIC", &format!("codemode panicked (a bug): {what}"))
+}
+
+/// The message of a panic payload.
+pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        (*text).to_owned()
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "a panic without a message".to_owned()
+    }
+}
+
+/// `ExcType: message` of a Python exception (what a model reads of a failed tool).
+pub(crate) fn describe_py_err(py: Python<'_>, err: &PyErr) -> String {
+    let kind = err
+        .get_type(py)
+        .name()
+        .map(|name| name.to_string())
+        .unwrap_or_else(|_| "Exception".to_owned());
+    let message = err
+        .value(py)
+        .str()
+        .map(|text| text.to_string())
+        .unwrap_or_default();
+    if message.is_empty() {
+        kind
+    } else {
+        format!("{kind}: {message}")
+    }
+}

@@ -1,0 +1,243 @@
+//! Calling Python callables from the pipeline.
+//!
+//! Every callable the Rust side holds is an adapter the Python half built
+//! (`codemode._bridge`): it takes one JSON text and answers one JSON text, so conversions
+//! between Python objects and JSON stay in Python (where the type hints are) and this side
+//! only moves strings.
+//!
+//! - A sync callable runs with the GIL on tokio's blocking pool ([`PyFn::call`]): a slow
+//!   tool never blocks the runtime's workers. It cannot be interrupted: when the call's
+//!   signal fires (a timeout, a cancelled run) the call is answered at once and the
+//!   function finishes on its thread, unread.
+//! - An async callable is scheduled on the event loop of the top-level call it belongs to
+//!   (`codemode._bridge.schedule`, with the caller's contextvars) and awaited here through
+//!   a [`Completion`]; when the call's signal fires, or this side stops waiting, the Python
+//!   task is cancelled. Without a known loop (a call that did not come from this package)
+//!   it runs to completion on a private loop on the blocking pool.
+//! - [`PyFn::call_blocking`] is for the pipeline's synchronous hooks (guards, observers):
+//!   it takes the GIL on the current thread, telling tokio first.
+//!
+//! This module owns how Python is entered; it must not know what the callables mean.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use codemode::JsonValue;
+use codemode::tool::Signal;
+use pyo3::prelude::*;
+use tokio::sync::oneshot;
+
+use crate::describe_py_err;
+
+/// A Python callable of one JSON text argument answering JSON text.
+#[derive(Debug, Clone)]
+pub(crate) struct PyFn {
+    func: Arc<Py<PyAny>>,
+    is_async: bool,
+}
+
+/// What a call of a Python callable gave instead of an answer: the Python exception
+/// (`ExcType: message`) or why it could not be made.
+pub(crate) type CallFailure = String;
+
+impl PyFn {
+    /// `func`, called as a coroutine function when `is_async`.
+    pub(crate) fn new(func: Py<PyAny>, is_async: bool) -> Self {
+        PyFn {
+            func: Arc::new(func),
+            is_async,
+        }
+    }
+
+    /// Calls the function with `arg`, for the call tree rooted at `root_call_id` (whose
+    /// event loop runs an async function); `signal` cancels an async function's task.
+    pub(crate) async fn call(
+        &self,
+        root_call_id: &str,
+        arg: String,
+        signal: &Signal,
+    ) -> Result<JsonValue, CallFailure> {
+        let text = if self.is_async {
+            self.call_async(root_call_id, arg, signal).await?
+        } else {
+            let func = self.func.clone();
+            let call = blocking(move |py| {
+                let answer = func.call1(py, (arg,))?;
+                answer.extract::<String>(py)
+            });
+            // A Python function cannot be interrupted: on cancellation (a timeout, a
+            // cancelled run) the call is answered at once and the function finishes on
+            // its worker thread, its answer unread.
+            tokio::select! {
+                answer = call => answer?,
+                () = signal.cancelled() => {
+                    return Err("the call was cancelled while the sync function ran".to_owned());
+                }
+            }
+        };
+        parse_answer(&text)
+    }
+
+    /// Calls a sync function with `arg` on this thread (the pipeline's synchronous hooks).
+    pub(crate) fn call_blocking(&self, arg: String) -> Result<JsonValue, CallFailure> {
+        let func = self.func.clone();
+        let call = move || {
+            Python::attach(|py| {
+                func.call1(py, (arg,))
+                    .and_then(|answer| answer.extract::<String>(py))
+                    .map_err(|err| describe_py_err(py, &err))
+            })
+        };
+        let on_worker = tokio::runtime::Handle::try_current().is_ok_and(|handle| {
+            handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
+        });
+        let text = if on_worker {
+            tokio::task::block_in_place(call)?
+        } else {
+            call()?
+        };
+        parse_answer(&text)
+    }
+
+    async fn call_async(
+        &self,
+        root_call_id: &str,
+        arg: String,
+        signal: &Signal,
+    ) -> Result<String, CallFailure> {
+        let func = self.func.clone();
+        let Some(locals) = crate::runtime::loop_of(root_call_id) else {
+            return blocking(move |py| {
+                let coroutine = func.call1(py, (arg,))?;
+                let answer = py
+                    .import("codemode._bridge")?
+                    .call_method1("run_alone", (coroutine,))?;
+                answer.extract::<String>()
+            })
+            .await;
+        };
+        let (tx, mut rx) = oneshot::channel();
+        let completion = Completion {
+            tx: Mutex::new(Some(tx)),
+        };
+        let handle = blocking(move |py| {
+            let coroutine = func.call1(py, (arg,))?;
+            let scheduled = py.import("codemode._bridge")?.call_method1(
+                "schedule",
+                (
+                    locals.event_loop(py),
+                    locals.context(py),
+                    coroutine,
+                    completion,
+                ),
+            )?;
+            Ok(scheduled.unbind())
+        })
+        .await?;
+        let mut task = CancelOnDrop {
+            handle: Some(handle),
+        };
+        let answer = tokio::select! {
+            answer = &mut rx => answer,
+            () = signal.cancelled() => {
+                task.cancel();
+                // The task ends with CancelledError (or whatever it does about it); the
+                // pipeline abandons a body that ignores cancellation after its grace.
+                rx.await
+            }
+        };
+        task.handle = None;
+        answer.unwrap_or_else(|_| Err("the event loop dropped the call".to_owned()))
+    }
+}
+
+/// Runs `f` with the GIL on tokio's blocking pool; a Python exception is `ExcType: message`.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce(Python<'_>) -> PyResult<T> + Send + 'static,
+) -> Result<T, CallFailure> {
+    let joined = tokio::task::spawn_blocking(move || {
+        Python::attach(|py| f(py).map_err(|err| describe_py_err(py, &err)))
+    })
+    .await;
+    match joined {
+        Ok(result) => result,
+        Err(join) if join.is_panic() => Err(format!(
+            "calling Python panicked: {}",
+            crate::panic_text(join.into_panic().as_ref())
+        )),
+        Err(_) => Err("the call into Python was cancelled".to_owned()),
+    }
+}
+
+fn parse_answer(text: &str) -> Result<JsonValue, CallFailure> {
+    serde_json::from_str(text)
+        .map_err(|err| format!("codemode's Python adapter answered malformed JSON: {err}"))
+}
+
+/// Cancels a scheduled Python task (a `codemode._bridge.Scheduled`) when dropped before it
+/// finished: the call's future was dropped (the pipeline abandoned it, a timeout, a
+/// cancelled run).
+struct CancelOnDrop {
+    handle: Option<Py<PyAny>>,
+}
+
+impl CancelOnDrop {
+    /// Asks the loop to cancel the task (thread-safe; does not wait).
+    fn cancel(&mut self) {
+        if let Some(handle) = self.handle.take() {
+            cancel_scheduled(handle);
+        }
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
+fn cancel_scheduled(handle: Py<PyAny>) {
+    let cancel = move || {
+        Python::attach(|py| {
+            // A loop that is already closed has nothing left to cancel.
+            let _ = handle.call_method0(py, "cancel");
+        });
+    };
+    match tokio::runtime::Handle::try_current() {
+        Ok(runtime) => drop(runtime.spawn_blocking(cancel)),
+        Err(_) => cancel(),
+    }
+}
+
+/// The done-callback of a scheduled Python task: `completion(ok, value)` with the
+/// adapter's JSON text, or `ok=False` and the exception.
+#[pyclass(module = "codemode._native", frozen)]
+pub(crate) struct Completion {
+    tx: Mutex<Option<oneshot::Sender<Result<String, CallFailure>>>>,
+}
+
+#[pymethods]
+impl Completion {
+    fn __call__(&self, ok: bool, value: &Bound<'_, PyAny>) {
+        let outcome = if ok {
+            value
+                .extract::<String>()
+                .map_err(|err| describe_py_err(value.py(), &err))
+        } else {
+            Err(describe_exception(value))
+        };
+        let tx = self
+            .tx
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(tx) = tx {
+            // Nobody waits any more when the call was abandoned.
+            let _ = tx.send(outcome);
+        }
+    }
+}
+
+/// `ExcType: message` of an exception instance.
+fn describe_exception(value: &Bound<'_, PyAny>) -> String {
+    describe_py_err(value.py(), &PyErr::from_value(value.clone()))
+}

@@ -1,0 +1,593 @@
+//! The `Registry` and `Scope` classes of `codemode._native` (the Python half wraps them in
+//! `codemode.Registry` and `codemode.Scope`).
+//!
+//! A `Registry` is a codemode [`Registry`] with Code Mode installed over the embedded
+//! JavaScript engine (wrapped to report each run's outcome), a name-policy table and an
+//! optional approver. A `Scope` is one layer of it: the global layer or an agent scope;
+//! tools, restrictions, guards and listeners are registered through it, and its calls
+//! (`execute`, `run_code`) are asyncio awaitables (see [`crate::runtime::awaitable`]).
+//! Every method runs inside the panic boundary, and the ones that do real work (schema
+//! checks, SDK rendering) release the GIL while they do it.
+//!
+//! This module owns the Python-facing surface; results, tools, listeners and the asyncio
+//! bridge live in their own modules.
+
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::sync::{Arc, PoisonError, RwLock};
+use std::time::Instant;
+
+use codemode::code::sdk::{SdkLanguage, render_sdk_section_within};
+use codemode::code::{
+    CodeMode, CodeModeConfig, PresentationMode, Program, ScopePresentation, TypeCheck, assemble,
+    sdk_tools,
+};
+use codemode::json::DepthLimit;
+use codemode::registry::{Disposer, Policy, Registry, RegistryConfig, Scope};
+use codemode::runtime::{EngineConfig, JsEngine, Language};
+use codemode::tool::{ToolExecutionInput, ToolSchema};
+use codemode::{Error, ErrorCode, JsonValue};
+use pyo3::prelude::*;
+use serde_json::json;
+
+use crate::pycall::PyFn;
+use crate::results::{self, CapturingRuntime, OUTCOME, OutcomeSlot};
+use crate::runtime::{OffThread, awaitable, next_call_id};
+use crate::{guarded, listeners, to_py_err, tool};
+
+type Policies = Arc<RwLock<HashMap<String, Policy>>>;
+
+/// A registry with Code Mode over the JavaScript engine.
+#[pyclass(module = "codemode._native", name = "Registry", frozen)]
+pub(crate) struct PyRegistry {
+    core: OffThread<RegistryCore>,
+    policies: Policies,
+}
+
+/// What a registry object holds (dropped off the Python thread).
+struct RegistryCore {
+    registry: Registry,
+    code: CodeMode,
+}
+
+fn invalid_config(message: String) -> Error {
+    Error::new(ErrorCode::InvalidConfig, message)
+}
+
+fn parse_mode(mode: &str) -> Result<PresentationMode, Error> {
+    PresentationMode::from_str(mode)
+}
+
+fn parse_language(language: &str) -> Result<Language, Error> {
+    match language {
+        "typescript" => Ok(Language::TypeScript),
+        "python" => Ok(Language::Python),
+        other => Err(invalid_config(format!(
+            "language must be `typescript` or `python`, got `{other}`"
+        ))),
+    }
+}
+
+/// The registry's settings, as the Python constructor passes them.
+#[derive(Debug)]
+struct Settings {
+    mode: String,
+    compute_ms: Option<u64>,
+    wall_ms: Option<u64>,
+    heap_mb: Option<u64>,
+    max_output_bytes: Option<u64>,
+    warm_pool: Option<usize>,
+    max_json_depth: Option<usize>,
+    max_parallel_sub_calls: Option<usize>,
+    typecheck: String,
+    sdk_max_tokens: Option<usize>,
+}
+
+fn build(settings: Settings) -> Result<(Registry, CodeMode), Error> {
+    let mut engine = EngineConfig::default();
+    if let Some(ms) = settings.compute_ms {
+        engine = engine.with_compute_ms(ms);
+    }
+    if let Some(ms) = settings.wall_ms {
+        engine = engine.with_wall_ms(ms);
+    }
+    if let Some(mb) = settings.heap_mb {
+        engine = engine.with_heap_mb(mb);
+    }
+    if let Some(bytes) = settings.max_output_bytes {
+        engine = engine.with_max_output_bytes(bytes);
+    }
+    if let Some(pool) = settings.warm_pool {
+        engine = engine.with_warm_pool(pool);
+    }
+    if let Some(depth) = settings.max_json_depth {
+        engine = engine.with_max_json_depth(depth);
+    }
+    engine.validate()?;
+    let mut config = CodeModeConfig::default()
+        .with_mode(parse_mode(&settings.mode)?)
+        .with_typecheck(TypeCheck::from_str(&settings.typecheck)?)
+        .with_sdk_max_tokens(settings.sdk_max_tokens);
+    if let Some(limit) = settings.max_parallel_sub_calls {
+        config = config.with_max_parallel_sub_calls(limit);
+    }
+    let depth = DepthLimit::for_programs(engine.max_json_depth)?;
+    let registry = Registry::with_config(RegistryConfig::default().with_value_depth(depth));
+    let code = CodeMode::install(&registry, config)?;
+    let engine = JsEngine::new(engine)?;
+    code.set_runtime(Arc::new(CapturingRuntime {
+        inner: Arc::new(engine),
+    }))?;
+    Ok((registry, code))
+}
+
+#[pymethods]
+impl PyRegistry {
+    #[new]
+    #[pyo3(signature = (
+        *,
+        mode = "native".to_owned(),
+        compute_ms = None,
+        wall_ms = None,
+        heap_mb = None,
+        max_output_bytes = None,
+        warm_pool = None,
+        max_json_depth = None,
+        max_parallel_sub_calls = None,
+        typecheck = "off".to_owned(),
+        sdk_max_tokens = None,
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        mode: String,
+        compute_ms: Option<u64>,
+        wall_ms: Option<u64>,
+        heap_mb: Option<u64>,
+        max_output_bytes: Option<u64>,
+        warm_pool: Option<usize>,
+        max_json_depth: Option<usize>,
+        max_parallel_sub_calls: Option<usize>,
+        typecheck: String,
+        sdk_max_tokens: Option<usize>,
+    ) -> PyResult<Self> {
+        guarded(py, || {
+            let runtime = crate::runtime::runtime()?;
+            let settings = Settings {
+                mode,
+                compute_ms,
+                wall_ms,
+                heap_mb,
+                max_output_bytes,
+                warm_pool,
+                max_json_depth,
+                max_parallel_sub_calls,
+                typecheck,
+                sdk_max_tokens,
+            };
+            let (registry, code) = py
+                .detach(|| {
+                    let _entered = runtime.enter();
+                    build(settings)
+                })
+                .map_err(|err| to_py_err(py, &err))?;
+            let policies = Policies::default();
+            let lookup = policies.clone();
+            registry
+                .global()
+                .install_policy_lookup(move |name| {
+                    lookup
+                        .read()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .get(name)
+                        .copied()
+                })
+                .keep();
+            Ok(PyRegistry {
+                core: OffThread::new(RegistryCore { registry, code }),
+                policies,
+            })
+        })
+    }
+
+    /// The global layer.
+    fn global_scope(&self) -> PyScope {
+        PyScope::new(self.core.registry.global(), self.core.code.clone())
+    }
+
+    /// The registry's default presentation mode.
+    #[getter]
+    fn mode(&self) -> &'static str {
+        self.core.code.config().mode.as_str()
+    }
+
+    /// Sets (`allow`, `deny`, `ask`) or clears (`None`) the policy of the tool `name`.
+    #[pyo3(signature = (name, policy))]
+    fn set_policy(&self, py: Python<'_>, name: String, policy: Option<String>) -> PyResult<()> {
+        guarded(py, || {
+            let policy = match policy.as_deref() {
+                None => None,
+                Some("allow") => Some(Policy::Allow),
+                Some("deny") => Some(Policy::Deny),
+                Some("ask") => Some(Policy::Ask),
+                Some(other) => {
+                    return Err(to_py_err(
+                        py,
+                        &invalid_config(format!(
+                            "a policy is `allow`, `deny` or `ask`, got `{other}`"
+                        )),
+                    ));
+                }
+            };
+            let mut table = self
+                .policies
+                .write()
+                .unwrap_or_else(PoisonError::into_inner);
+            match policy {
+                Some(policy) => table.insert(name, policy),
+                None => table.remove(&name),
+            };
+            Ok(())
+        })
+    }
+
+    /// Installs the approver of `ask` decisions (`None`: asks are denied).
+    #[pyo3(signature = (approver, is_async = false))]
+    fn set_approver(
+        &self,
+        py: Python<'_>,
+        approver: Option<Py<PyAny>>,
+        is_async: bool,
+    ) -> PyResult<()> {
+        guarded(py, || {
+            let service = approver.map(|approver| {
+                Arc::new(listeners::Approver {
+                    approver: PyFn::new(approver, is_async),
+                }) as Arc<dyn codemode::registry::ApprovalService>
+            });
+            self.core.registry.set_approval_service(service);
+            Ok(())
+        })
+    }
+}
+
+/// One layer of a registry: the global layer or an agent scope.
+#[pyclass(module = "codemode._native", name = "Scope", frozen)]
+pub(crate) struct PyScope {
+    core: OffThread<ScopeCore>,
+}
+
+/// What a scope object holds (dropped off the Python thread).
+struct ScopeCore {
+    scope: Scope,
+    code: CodeMode,
+}
+
+impl PyScope {
+    fn new(scope: Scope, code: CodeMode) -> Self {
+        PyScope {
+            core: OffThread::new(ScopeCore { scope, code }),
+        }
+    }
+}
+
+/// Undoes one registration.
+#[pyclass(module = "codemode._native", name = "Disposer", frozen)]
+pub(crate) struct PyDisposer {
+    disposer: Disposer,
+}
+
+#[pymethods]
+impl PyDisposer {
+    /// Undoes the registration; whether anything was removed.
+    fn dispose(&self, py: Python<'_>) -> PyResult<bool> {
+        guarded(py, || Ok(py.detach(|| self.disposer.dispose())))
+    }
+}
+
+fn borrowed(names: Option<&[String]>) -> Option<Vec<&str>> {
+    names.map(|names| names.iter().map(String::as_str).collect())
+}
+
+fn disposer(disposer: Disposer) -> PyDisposer {
+    PyDisposer { disposer }
+}
+
+fn schema_json(tool: &ToolSchema) -> JsonValue {
+    json!({
+        "name": tool.name,
+        "description": tool.description,
+        "parameters": tool.parameters,
+    })
+}
+
+#[pymethods]
+impl PyScope {
+    /// `global` for the global layer, else the agent scope's label.
+    #[getter]
+    fn label(&self) -> String {
+        self.core.scope.label()
+    }
+
+    /// Whether this is the global layer.
+    #[getter]
+    fn is_global(&self) -> bool {
+        self.core.scope.is_global()
+    }
+
+    /// The mode this scope presents in.
+    #[getter]
+    fn mode(&self, py: Python<'_>) -> PyResult<&'static str> {
+        guarded(py, || Ok(self.core.scope.mode().as_str()))
+    }
+
+    /// An agent scope under this one, presenting in `mode` (`None`: as this one does).
+    #[pyo3(signature = (label, mode = None))]
+    fn create_scope(
+        &self,
+        py: Python<'_>,
+        label: String,
+        mode: Option<String>,
+    ) -> PyResult<PyScope> {
+        guarded(py, || {
+            let scope = py
+                .detach(|| {
+                    let scope = self.core.scope.create_scope(label)?;
+                    if let Some(mode) = mode {
+                        let declared = parse_mode(&mode).and_then(|mode| scope.present_as(mode));
+                        match declared {
+                            // Removed with the scope when it closes.
+                            Ok(declaration) => declaration.keep(),
+                            Err(err) => {
+                                scope.close();
+                                return Err(err);
+                            }
+                        }
+                    }
+                    Ok(scope)
+                })
+                .map_err(|err| to_py_err(py, &err))?;
+            Ok(PyScope::new(scope, self.core.code.clone()))
+        })
+    }
+
+    /// Registers a tool described by the Python half; `invoke` is its adapter.
+    #[pyo3(signature = (*, name, description, input_schema, output_schema, invoke, is_async, timeout_ms = None, parallel = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn register(
+        &self,
+        py: Python<'_>,
+        name: String,
+        description: String,
+        input_schema: String,
+        output_schema: Option<String>,
+        invoke: Py<PyAny>,
+        is_async: bool,
+        timeout_ms: Option<f64>,
+        parallel: bool,
+    ) -> PyResult<PyDisposer> {
+        guarded(py, || {
+            let registered = py.detach(|| {
+                let invalid = |what: &str, err: serde_json::Error| {
+                    Error::new(
+                        ErrorCode::InvalidDefinition,
+                        format!("the {what} schema of tool `{name}` is not JSON: {err}"),
+                    )
+                };
+                let input_schema: JsonValue =
+                    serde_json::from_str(&input_schema).map_err(|err| invalid("input", err))?;
+                let output_schema: Option<JsonValue> = output_schema
+                    .map(|text| serde_json::from_str(&text))
+                    .transpose()
+                    .map_err(|err| invalid("output", err))?;
+                let depth = self.core.scope.registry().config().value_depth.get();
+                let definition = tool::definition(
+                    tool::ToolSpec {
+                        name: name.clone(),
+                        description,
+                        input_schema,
+                        output_schema,
+                        timeout_ms,
+                        parallel,
+                        invoke: PyFn::new(invoke, is_async),
+                    },
+                    depth,
+                )?;
+                self.core.scope.register(definition)
+            });
+            registered.map(disposer).map_err(|err| to_py_err(py, &err))
+        })
+    }
+
+    /// Restricts what this agent scope inherits.
+    #[pyo3(signature = (allow = None, deny = None))]
+    fn restrict(
+        &self,
+        py: Python<'_>,
+        allow: Option<Vec<String>>,
+        deny: Option<Vec<String>>,
+    ) -> PyResult<PyDisposer> {
+        guarded(py, || {
+            let (allow, deny) = (borrowed(allow.as_deref()), borrowed(deny.as_deref()));
+            self.core
+                .scope
+                .restrict(allow.as_deref(), deny.as_deref())
+                .map(disposer)
+                .map_err(|err| to_py_err(py, &err))
+        })
+    }
+
+    /// Adds a guard (a sync adapter answering a reason or `null`).
+    fn guard(&self, py: Python<'_>, guard: Py<PyAny>) -> PyResult<PyDisposer> {
+        guarded(py, || {
+            Ok(disposer(listeners::guard(
+                &self.core.scope,
+                PyFn::new(guard, false),
+            )))
+        })
+    }
+
+    /// Adds a `tools/pre-execute` listener.
+    #[pyo3(signature = (listener, is_async = false))]
+    fn on_pre_execute(
+        &self,
+        py: Python<'_>,
+        listener: Py<PyAny>,
+        is_async: bool,
+    ) -> PyResult<PyDisposer> {
+        guarded(py, || {
+            Ok(disposer(listeners::pre_execute(
+                &self.core.scope,
+                PyFn::new(listener, is_async),
+            )))
+        })
+    }
+
+    /// Adds a `tools/result` observer.
+    fn on_result(&self, py: Python<'_>, observer: Py<PyAny>) -> PyResult<PyDisposer> {
+        guarded(py, || {
+            Ok(disposer(listeners::on_result(
+                &self.core.scope,
+                PyFn::new(observer, false),
+            )))
+        })
+    }
+
+    /// The names of the tools this scope sees, sorted.
+    fn tool_names(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        guarded(py, || {
+            let mut names: Vec<String> = self
+                .core
+                .scope
+                .visible_tools()
+                .iter()
+                .map(|tool| tool.name().to_owned())
+                .collect();
+            names.sort();
+            Ok(names)
+        })
+    }
+
+    /// The SDK text of this scope's tools in `language`.
+    #[pyo3(signature = (language = "typescript".to_owned()))]
+    fn sdk(&self, py: Python<'_>, language: String) -> PyResult<String> {
+        guarded(py, || {
+            py.detach(|| {
+                let language: SdkLanguage = parse_language(&language)?;
+                let depth = self.core.scope.registry().config().value_depth;
+                Ok(render_sdk_section_within(
+                    language,
+                    &sdk_tools(&self.core.scope),
+                    depth,
+                ))
+            })
+            .map_err(|err: Error| to_py_err(py, &err))
+        })
+    }
+
+    /// What this scope's model is given, as JSON text: `{mode, language, tools,
+    /// self_describing, outputs, sections, instructions}`.
+    fn assemble(&self, py: Python<'_>) -> PyResult<String> {
+        guarded(py, || {
+            py.detach(|| {
+                let assembly = assemble(&self.core.scope)?;
+                let tools: Vec<JsonValue> = assembly.tools.iter().map(schema_json).collect();
+                let described: Vec<JsonValue> = assembly
+                    .self_describing_tools()
+                    .iter()
+                    .map(schema_json)
+                    .collect();
+                let sections: Vec<JsonValue> = assembly
+                    .sections
+                    .iter()
+                    .map(|section| json!({"id": section.id, "text": section.text}))
+                    .collect();
+                Ok(json!({
+                    "mode": assembly.mode.as_str(),
+                    "language": assembly.language.map(|language| language.as_str()),
+                    "tools": tools,
+                    "self_describing": described,
+                    "outputs": assembly.outputs,
+                    "sections": sections,
+                    "instructions": assembly.instructions(),
+                })
+                .to_string())
+            })
+            .map_err(|err: Error| to_py_err(py, &err))
+        })
+    }
+
+    /// Closes this agent scope (its registrations, listeners and scopes under it go).
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        guarded(py, || {
+            py.detach(|| self.core.scope.close());
+            Ok(())
+        })
+    }
+
+    /// Runs one call of `name` with `arguments` (JSON text) through the pipeline, as this
+    /// scope's model would: an awaitable of the result's JSON text.
+    fn execute<'py>(
+        &self,
+        py: Python<'py>,
+        name: String,
+        arguments: String,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        guarded(py, || {
+            let arguments: JsonValue = serde_json::from_str(&arguments).map_err(|err| {
+                crate::exception(
+                    py,
+                    "INVALID_ARGS",
+                    &format!("arguments are not JSON: {err}"),
+                )
+            })?;
+            let registry = self.core.scope.registry().clone();
+            let agent = self.core.scope.id();
+            let call_id = next_call_id();
+            awaitable(py, call_id.clone(), move |token| async move {
+                let input = ToolExecutionInput::new(call_id, name, arguments)
+                    .for_agent(agent)
+                    .with_signal(token);
+                let started = Instant::now();
+                let result = registry.execute(input).await;
+                Ok(results::tool_result(&result, started.elapsed()).to_string())
+            })
+        })
+    }
+
+    /// Runs one program in a fresh scope under this one that presents in code mode: an
+    /// awaitable of the run's JSON text.
+    #[pyo3(signature = (code, description, keep_sub_calls = None))]
+    fn run_code<'py>(
+        &self,
+        py: Python<'py>,
+        code: String,
+        description: String,
+        keep_sub_calls: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        guarded(py, || {
+            let scope = self.core.scope.clone();
+            let code_mode = self.core.code.clone();
+            let call_id = next_call_id();
+            awaitable(py, call_id.clone(), move |token| async move {
+                let program = Program::new(code, description)
+                    .with_call_id(call_id)
+                    .with_signal(token)
+                    .with_sub_call_limit(keep_sub_calls);
+                let slot = OutcomeSlot::default();
+                let started = Instant::now();
+                let run = OUTCOME
+                    .scope(slot.clone(), code_mode.run_program(&scope, program, None))
+                    .await;
+                let elapsed = started.elapsed();
+                match run {
+                    Ok(run) => {
+                        let outcome = results::take_outcome(&slot);
+                        Ok(results::run(&run, outcome.as_ref(), elapsed).to_string())
+                    }
+                    Err(err) => Err(crate::to_py_err_detached(&err)),
+                }
+            })
+        })
+    }
+}

@@ -1,0 +1,176 @@
+//! Results as the JSON documents the Python half turns into its dataclasses
+//! (`codemode._results`): one text crosses per call, parsed once on the Python side.
+//!
+//! - a tool result: `{ok, text, value?, error_code?, error_message?, content, duration_ms}`;
+//! - a run: the same fields for the outer `run_code` result, plus `logs`, `error_kind`
+//!   (`exception`, `timeout`, `abort`, `worker-exit`, `invalid-output`, `output-limit`,
+//!   `type-error`; `null` when it succeeded or failed before running), `typecheck` and
+//!   `sub_calls` (each with its name, arguments, result fields and timings, in submission
+//!   order);
+//! - a call, for listeners: `{name, arguments, call_id, root_call_id, nested}`.
+//!
+//! This module also owns [`CapturingRuntime`]: the runtime wrapper that hands a run's
+//! outcome (logs, failure kind) to the call that started it, since the `run_code` result
+//! carries them only inside its text when the run fails.
+//!
+//! This module owns the shape of what crosses; it must not run anything.
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use codemode::code::{ProgramRun, SubCallRecord};
+use codemode::runtime::{CodeRunOutcome, CodeRunRequest, CodeRuntime, Language};
+use codemode::tool::{ToolExecution, ToolExecutionResult};
+use codemode::{ContentBlock, JsonValue};
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use serde_json::{Map, json};
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
+
+/// The fields every result has.
+fn result_fields(result: &ToolExecutionResult, duration: Duration) -> Map<String, JsonValue> {
+    let mut fields = Map::new();
+    fields.insert("ok".into(), json!(!result.is_error()));
+    fields.insert("text".into(), json!(result.model_text()));
+    if let Some(value) = result.value() {
+        fields.insert("value".into(), value.clone());
+    }
+    if let Some(failure) = result.failure_info() {
+        fields.insert("error_code".into(), json!(failure.code.as_str()));
+        fields.insert("error_message".into(), json!(failure.message));
+    }
+    let content: Vec<JsonValue> = result
+        .content
+        .iter()
+        .map(|block: &ContentBlock| serde_json::to_value(block).unwrap_or(JsonValue::Null))
+        .collect();
+    fields.insert("content".into(), JsonValue::Array(content));
+    fields.insert("duration_ms".into(), json!(ms(duration)));
+    fields
+}
+
+/// A top-level call's result.
+pub(crate) fn tool_result(result: &ToolExecutionResult, duration: Duration) -> JsonValue {
+    JsonValue::Object(result_fields(result, duration))
+}
+
+/// A listener's view of a call.
+pub(crate) fn call(execution: &ToolExecution) -> JsonValue {
+    json!({
+        "name": execution.name,
+        "arguments": *execution.arguments,
+        "call_id": execution.call_id,
+        "root_call_id": execution.root_call_id,
+        "nested": execution.is_nested(),
+    })
+}
+
+fn sub_call(record: &SubCallRecord) -> JsonValue {
+    let mut fields = result_fields(&record.result, record.ran());
+    fields.insert("index".into(), json!(record.index));
+    fields.insert("call_id".into(), json!(record.sub_call_id));
+    fields.insert("name".into(), json!(record.name));
+    fields.insert("arguments".into(), record.arguments.clone());
+    fields.insert("mode".into(), json!(record.mode.map(|mode| mode.as_str())));
+    fields.insert("submitted_ms".into(), json!(ms(record.submitted)));
+    fields.insert("queued_ms".into(), json!(ms(record.queued())));
+    fields.insert("settled_ms".into(), json!(ms(record.settled)));
+    JsonValue::Object(fields)
+}
+
+/// A run: the outer result, the run's own outcome when it ran, every kept sub-call.
+pub(crate) fn run(
+    run: &ProgramRun,
+    outcome: Option<&CodeRunOutcome>,
+    duration: Duration,
+) -> JsonValue {
+    let result = &run.result;
+    let mut fields = result_fields(result, duration);
+    // On success the value is `{logs, value?, typecheck?}`: the program's value is inside.
+    let outer = fields.remove("value");
+    let mut logs = outcome.map(|o| o.logs.clone()).unwrap_or_default();
+    let mut typecheck = JsonValue::Null;
+    if let Some(JsonValue::Object(mut outer)) = outer {
+        if let Some(JsonValue::Array(items)) = outer.remove("logs") {
+            logs = items
+                .into_iter()
+                .filter_map(|item| item.as_str().map(str::to_owned))
+                .collect();
+        }
+        if let Some(value) = outer.remove("value") {
+            fields.insert("value".into(), value);
+        }
+        if let Some(note) = outer.remove("typecheck") {
+            typecheck = note;
+        }
+    }
+    let error_kind = match (
+        outcome.and_then(|o| o.error.as_ref()),
+        result.failure_info(),
+    ) {
+        (Some(error), _) => json!(error.kind.as_str()),
+        // Failed before running (the type check refused it, a policy denied `run_code`):
+        // the kind is in the text when there is one.
+        (None, Some(failure)) => failure
+            .message
+            .strip_prefix("code run failed (")
+            .and_then(|rest| rest.split_once(')'))
+            .map_or(JsonValue::Null, |(kind, _)| json!(kind)),
+        (None, None) => JsonValue::Null,
+    };
+    fields.insert("logs".into(), json!(logs));
+    fields.insert("error_kind".into(), error_kind);
+    fields.insert("typecheck".into(), typecheck);
+    fields.insert(
+        "sub_calls".into(),
+        JsonValue::Array(run.sub_calls.iter().map(sub_call).collect()),
+    );
+    fields.insert("sub_calls_dropped".into(), json!(run.sub_calls_dropped));
+    JsonValue::Object(fields)
+}
+
+/// Where a run's outcome goes: set for the task running one `run_program`.
+pub(crate) type OutcomeSlot = Arc<Mutex<Option<CodeRunOutcome>>>;
+
+tokio::task_local! {
+    /// The slot of the run the current task is running (the pipeline runs `run_code`'s body
+    /// in the task that called it).
+    pub(crate) static OUTCOME: OutcomeSlot;
+}
+
+/// Takes what a run left in `slot`.
+pub(crate) fn take_outcome(slot: &OutcomeSlot) -> Option<CodeRunOutcome> {
+    slot.lock().unwrap_or_else(PoisonError::into_inner).take()
+}
+
+/// A code runtime that also leaves each run's outcome in the [`OUTCOME`] slot of the task
+/// that started it.
+pub(crate) struct CapturingRuntime {
+    pub(crate) inner: Arc<dyn CodeRuntime>,
+}
+
+impl CodeRuntime for CapturingRuntime {
+    fn language(&self) -> Language {
+        self.inner.language()
+    }
+
+    fn isolation(&self) -> &'static str {
+        self.inner.isolation()
+    }
+
+    fn run(&self, request: CodeRunRequest) -> BoxFuture<'static, CodeRunOutcome> {
+        let slot = OUTCOME.try_with(Arc::clone).ok();
+        let run = self.inner.run(request);
+        async move {
+            let outcome = run.await;
+            if let Some(slot) = slot {
+                *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(outcome.clone());
+            }
+            outcome
+        }
+        .boxed()
+    }
+}

@@ -1,0 +1,340 @@
+"""The adapters between Python callables and the Rust half.
+
+Every callable the Rust half holds takes one JSON text and answers one JSON text, so all
+conversions between Python objects and JSON happen here:
+
+- :func:`tool_adapter`: the tool's arguments become its keyword arguments
+  (``ToolSpec.to_call_kwargs``), its return value JSON (``ToolSpec.to_json``); the answer
+  is ``{"value": ...}`` or ``{"code": ..., "message": ...}``. An exception the tool raises
+  is its error result (``TOOL_FAILED``, ``ExcType: message``); cancellation
+  (``asyncio.CancelledError``) is not caught.
+- :func:`guard_adapter`, :func:`pre_execute_adapter`, :func:`result_adapter`,
+  :func:`approver_adapter`: the pipeline's hooks.
+- :func:`schedule`: runs an async adapter's coroutine on the caller's event loop, from a
+  Rust thread, with a thread-safe ``cancel()``; :func:`run_alone` runs one on a private
+  loop when no caller's loop is known.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import inspect
+import json
+import sys
+import traceback
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from ._hints import ToolArgumentError, ToolResultError, ToolSpec
+from ._results import ToolCall, ToolResult
+
+__all__ = [
+    "Allow",
+    "Ask",
+    "Deny",
+    "Scheduled",
+    "approver_adapter",
+    "describe",
+    "guard_adapter",
+    "pre_execute_adapter",
+    "result_adapter",
+    "run_alone",
+    "schedule",
+    "tool_adapter",
+]
+
+
+def describe(exc: BaseException) -> str:
+    """``ExcType: message`` (what a model reads of a failed tool)."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, allow_nan=False)
+
+
+def _failure(code: str, message: str) -> str:
+    return _dumps({"code": code, "message": message})
+
+
+# ---------------------------------------------------------------------------------------
+# Tools
+# ---------------------------------------------------------------------------------------
+
+
+def _kwargs(spec: ToolSpec, text: str) -> dict[str, Any] | str:
+    try:
+        return spec.to_call_kwargs(json.loads(text))
+    except ToolArgumentError as exc:
+        return _failure("INVALID_ARGS", f"invalid arguments:\n- {exc}")
+
+
+def _answer(spec: ToolSpec, value: Any) -> str:
+    try:
+        return _dumps({"value": spec.to_json(value)})
+    except ToolResultError as exc:
+        return _failure("INVALID_TOOL_OUTPUT", f"invalid tool output:\n- {exc}")
+
+
+def tool_adapter(
+    spec: ToolSpec, fn: Callable[..., Any]
+) -> Callable[[str], str] | Callable[[str], Coroutine[Any, Any, str]]:
+    """The adapter the Rust half calls for the tool ``fn`` described by ``spec``."""
+    if spec.is_async:
+
+        async def invoke_async(text: str) -> str:
+            kwargs = _kwargs(spec, text)
+            if isinstance(kwargs, str):
+                return kwargs
+            try:
+                value = await fn(**kwargs)
+            except Exception as exc:
+                return _failure("TOOL_FAILED", describe(exc))
+            return _answer(spec, value)
+
+        return invoke_async
+
+    def invoke(text: str) -> str:
+        kwargs = _kwargs(spec, text)
+        if isinstance(kwargs, str):
+            return kwargs
+        try:
+            value = fn(**kwargs)
+        except Exception as exc:
+            return _failure("TOOL_FAILED", describe(exc))
+        if inspect.isawaitable(value):
+            # A sync callable that returned an awaitable (a partial of a coroutine function
+            # the hints did not see through): run it here, on this worker thread.
+            try:
+                value = run_alone(_awaited(value))
+            except Exception as exc:
+                return _failure("TOOL_FAILED", describe(exc))
+        return _answer(spec, value)
+
+    return invoke
+
+
+async def _awaited(awaitable: Awaitable[Any]) -> Any:
+    return await awaitable
+
+
+# ---------------------------------------------------------------------------------------
+# Guards, listeners, observers, the approver
+# ---------------------------------------------------------------------------------------
+
+
+class Allow:
+    """A pre-execute decision: run the call (later listeners are not asked)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "Allow()"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Allow)
+
+    def __hash__(self) -> int:
+        return hash(Allow)
+
+
+class Deny:
+    """A pre-execute decision: refuse the call with ``reason`` (``TOOL_DENIED``)."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return f"Deny({self.reason!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Deny) and other.reason == self.reason
+
+    def __hash__(self) -> int:
+        return hash((Deny, self.reason))
+
+
+class Ask:
+    """A pre-execute decision: run the call only if the registry's approver says yes
+    (``APPROVAL_DENIED`` otherwise)."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str | None = None) -> None:
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return f"Ask({self.reason!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Ask) and other.reason == self.reason
+
+    def __hash__(self) -> int:
+        return hash((Ask, self.reason))
+
+
+Decision = Allow | Deny | Ask | None
+
+
+def guard_adapter(fn: Callable[[ToolCall], str | None]) -> Callable[[str], str]:
+    """A guard: ``fn(call)`` answers a reason to deny the call, or ``None``."""
+
+    def guard(text: str) -> str:
+        reason = fn(ToolCall._from_json(json.loads(text)))
+        if reason is None:
+            return "null"
+        if not isinstance(reason, str):
+            return _dumps(f"the guard answered {reason!r}, not a reason (str) or None")
+        return _dumps(reason)
+
+    return guard
+
+
+def _decision(decision: Any) -> str:
+    if decision is None:
+        return _dumps({"decision": "next"})
+    if isinstance(decision, Allow):
+        return _dumps({"decision": "allow"})
+    if isinstance(decision, Deny):
+        return _dumps({"decision": "deny", "reason": decision.reason})
+    if isinstance(decision, Ask):
+        return _dumps({"decision": "ask", "reason": decision.reason})
+    raise TypeError(
+        f"a pre-execute listener answers Allow(), Deny(reason), Ask() or None, not {decision!r}"
+    )
+
+
+def pre_execute_adapter(
+    fn: Callable[[ToolCall], Any], is_async: bool
+) -> Callable[[str], str] | Callable[[str], Coroutine[Any, Any, str]]:
+    """A pre-execute listener: ``fn(call)`` answers a decision, or ``None`` to let the
+    next listener decide."""
+    if is_async:
+
+        async def listener_async(text: str) -> str:
+            return _decision(await fn(ToolCall._from_json(json.loads(text))))
+
+        return listener_async
+
+    def listener(text: str) -> str:
+        return _decision(fn(ToolCall._from_json(json.loads(text))))
+
+    return listener
+
+
+def result_adapter(fn: Callable[[ToolCall, ToolResult], object]) -> Callable[[str], str]:
+    """A result observer: ``fn(call, result)``; what it raises is printed, not raised."""
+
+    def observer(text: str) -> str:
+        data = json.loads(text)
+        try:
+            fn(ToolCall._from_json(data), ToolResult._from_json(data["result"]))
+        except Exception:
+            print("codemode: a result observer raised:", file=sys.stderr)
+            traceback.print_exc()
+        return "null"
+
+    return observer
+
+
+def approver_adapter(
+    fn: Callable[[ToolCall, str | None], Any], is_async: bool
+) -> Callable[[str], str] | Callable[[str], Coroutine[Any, Any, str]]:
+    """The approver: ``fn(call, reason)`` answers ``True`` to run an asked call once."""
+    if is_async:
+
+        async def approve_async(text: str) -> str:
+            data = json.loads(text)
+            answer = await fn(ToolCall._from_json(data), data.get("reason"))
+            return "true" if answer is True else "false"
+
+        return approve_async
+
+    def approve(text: str) -> str:
+        data = json.loads(text)
+        answer = fn(ToolCall._from_json(data), data.get("reason"))
+        return "true" if answer is True else "false"
+
+    return approve
+
+
+# ---------------------------------------------------------------------------------------
+# Running coroutines for the Rust half
+# ---------------------------------------------------------------------------------------
+
+
+class Scheduled:
+    """A coroutine scheduled on an event loop from another thread; ``cancel()`` may be
+    called from any thread. ``done(ok, value)`` is called on the loop with the result, or
+    ``ok=False`` and the exception (``asyncio.CancelledError`` when cancelled)."""
+
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        coroutine: Coroutine[Any, Any, Any],
+        done: Callable[[bool, Any], None],
+    ) -> None:
+        self._loop = loop
+        self._coroutine: Coroutine[Any, Any, Any] | None = coroutine
+        self._done = done
+        self._task: asyncio.Task[Any] | None = None
+        self._cancelled = False
+
+    def _start(self) -> None:
+        coroutine, self._coroutine = self._coroutine, None
+        if coroutine is None:
+            return
+        if self._cancelled:
+            coroutine.close()
+            self._done(False, asyncio.CancelledError())
+            return
+        # The task copies the context this callback runs in: the caller's contextvars.
+        self._task = self._loop.create_task(coroutine)
+        self._task.add_done_callback(self._finish)
+
+    def _finish(self, task: asyncio.Task[Any]) -> None:
+        if task.cancelled():
+            self._done(False, asyncio.CancelledError())
+            return
+        exc = task.exception()
+        if exc is not None:
+            self._done(False, exc)
+        else:
+            self._done(True, task.result())
+
+    def _cancel(self) -> None:
+        self._cancelled = True
+        if self._task is not None:
+            self._task.cancel()
+
+    def cancel(self) -> None:
+        """Cancels the task (thread-safe; returns at once)."""
+        try:
+            self._loop.call_soon_threadsafe(self._cancel)
+        except RuntimeError:  # the loop is closed: nothing runs there any more
+            pass
+
+
+def schedule(
+    loop: asyncio.AbstractEventLoop,
+    context: contextvars.Context,
+    coroutine: Coroutine[Any, Any, Any],
+    done: Callable[[bool, Any], None],
+) -> Scheduled:
+    """Runs ``coroutine`` as a task of ``loop`` (in a copy of ``context``); thread-safe."""
+    scheduled = Scheduled(loop, coroutine, done)
+    try:
+        loop.call_soon_threadsafe(scheduled._start, context=context)
+    except BaseException:
+        coroutine.close()
+        raise
+    return scheduled
+
+
+def run_alone(coroutine: Coroutine[Any, Any, Any]) -> Any:
+    """Runs ``coroutine`` to completion on a private event loop (this thread has none)."""
+    return asyncio.run(coroutine)

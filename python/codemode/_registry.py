@@ -1,0 +1,467 @@
+"""The registry and its scopes: :class:`Registry` (the global layer, plus what belongs to
+the whole registry: policies, the approver, Code Mode's settings) and :class:`Scope` (one
+layer: the global one, or an agent scope).
+
+Tools, restrictions, guards and listeners are registered through a scope and apply to its
+calls and those of the scopes under it. ``execute`` and ``run_code`` are coroutines: the
+Rust half runs them on its own threads (the GIL is released while it works), async tools
+run on the event loop that awaits the call, sync tools on a worker thread, and cancelling
+the awaiting task cancels the call and every call a program made.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal, TypeVar, cast, overload
+
+from . import _hints, _native
+from ._bridge import (
+    approver_adapter,
+    guard_adapter,
+    pre_execute_adapter,
+    result_adapter,
+    tool_adapter,
+)
+from ._errors import ConfigError, InvalidArgumentsError, ToolDefinitionError
+from ._results import RunResult, ToolCall, ToolResult
+
+__all__ = ["Registration", "Registry", "Scope"]
+
+Mode = Literal["native", "code", "both"]
+Language = Literal["typescript", "python"]
+Policy = Literal["allow", "deny", "ask"]
+ToolFormat = Literal["openai", "anthropic", "mcp"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Registration:
+    """One registration (a tool, restriction, guard or listener); :meth:`dispose` undoes
+    exactly it."""
+
+    __slots__ = ("_disposer", "_on_dispose", "what")
+
+    def __init__(
+        self,
+        disposer: _native.Disposer,
+        what: str,
+        on_dispose: Callable[[], object] | None = None,
+    ) -> None:
+        self._disposer = disposer
+        self._on_dispose = on_dispose
+        self.what = what
+
+    def dispose(self) -> bool:
+        """Undoes the registration; whether anything was removed (``False`` the second
+        time)."""
+        removed = self._disposer.dispose()
+        if removed and self._on_dispose is not None:
+            self._on_dispose()
+        return removed
+
+    def __repr__(self) -> str:
+        return f"<Registration {self.what}>"
+
+
+def _is_async(fn: Callable[..., Any]) -> bool:
+    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
+        getattr(fn, "__call__", None)
+    )
+
+
+def _arguments_text(arguments: Mapping[str, Any] | None) -> str:
+    try:
+        data = _hints.to_json({} if arguments is None else arguments)
+    except _hints.ToolResultError as exc:
+        raise InvalidArgumentsError(f"the arguments have no JSON form: {exc}") from None
+    if not isinstance(data, dict):
+        raise InvalidArgumentsError("the arguments must be a mapping (a JSON object)")
+    return json.dumps(data, ensure_ascii=False, allow_nan=False)
+
+
+class Scope:
+    """One layer of a :class:`Registry`: the global layer (the registry itself) or an agent
+    scope made by :meth:`scope`. A scope sees the tools of the layers above it (filtered by
+    their restrictions) and its own."""
+
+    def __init__(self, native: _native.Scope, registry: Registry | None) -> None:
+        self._native = native
+        self._registry_ref = registry
+        self._tools: dict[str, Registration] = {}
+
+    @property
+    def _registry(self) -> Registry:
+        if self._registry_ref is None:
+            if isinstance(self, Registry):
+                return self
+            raise RuntimeError("a scope without its registry")  # pragma: no cover
+        return self._registry_ref
+
+    # -- identity -------------------------------------------------------------------------
+
+    @property
+    def label(self) -> str:
+        """The scope's label (``global`` for the global layer)."""
+        return self._native.label
+
+    @property
+    def is_global(self) -> bool:
+        """Whether this is the global layer."""
+        return self._native.is_global
+
+    @property
+    def mode(self) -> Mode:
+        """How this scope presents its tools: ``native``, ``code`` or ``both``."""
+        return cast(Mode, self._native.mode)
+
+    def __repr__(self) -> str:
+        return f"<codemode.Scope {self.label!r} mode={self.mode}>"
+
+    def scope(self, label: str, *, mode: Mode | None = None) -> Scope:
+        """An agent scope under this one (``mode``: how it presents; by default as this
+        one does)."""
+        return Scope(self._native.create_scope(label, mode), self._registry)
+
+    def close(self) -> None:
+        """Closes this agent scope: its registrations, listeners and scopes go."""
+        self._native.close()
+
+    def __enter__(self) -> Scope:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if not self.is_global:
+            self.close()
+
+    # -- tools ----------------------------------------------------------------------------
+
+    @overload
+    def tool(self, fn: F, /) -> F: ...
+
+    @overload
+    def tool(
+        self,
+        fn: None = None,
+        /,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        input_schema: Mapping[str, Any] | None = None,
+        output_schema: Mapping[str, Any] | None = None,
+        infer_output: bool = True,
+        parallel_safe: bool = False,
+        timeout: float | None = None,
+        policy: Policy | None = None,
+    ) -> Callable[[F], F]: ...
+
+    def tool(
+        self,
+        fn: F | None = None,
+        /,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        input_schema: Mapping[str, Any] | None = None,
+        output_schema: Mapping[str, Any] | None = None,
+        infer_output: bool = True,
+        parallel_safe: bool = False,
+        timeout: float | None = None,
+        policy: Policy | None = None,
+    ) -> F | Callable[[F], F]:
+        """Registers a function as a tool (``@scope.tool`` or ``@scope.tool(...)``) and
+        returns it unchanged. See :meth:`add_tool` for the options."""
+
+        def register(fn: F) -> F:
+            self.add_tool(
+                fn,
+                name=name,
+                description=description,
+                input_schema=input_schema,
+                output_schema=output_schema,
+                infer_output=infer_output,
+                parallel_safe=parallel_safe,
+                timeout=timeout,
+                policy=policy,
+            )
+            return fn
+
+        if fn is not None:
+            return register(fn)
+        return register
+
+    def add_tool(
+        self,
+        fn: Callable[..., Any],
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        input_schema: Mapping[str, Any] | None = None,
+        output_schema: Mapping[str, Any] | None = None,
+        infer_output: bool = True,
+        parallel_safe: bool = False,
+        timeout: float | None = None,
+        policy: Policy | None = None,
+    ) -> Registration:
+        """Registers ``fn`` (sync or async) as a tool of this scope.
+
+        The name, description and input schema come from the function (its name, its
+        docstring, its type hints; see :func:`codemode.tool_spec`), the output schema from
+        its return annotation (``infer_output=False``: any JSON value). ``parallel_safe``
+        lets its calls overlap with other parallel calls (else each runs alone);
+        ``timeout`` (seconds) ends a call with ``TOOL_TIMEOUT``; ``policy`` (``allow``,
+        ``deny``, ``ask``) applies to the tool's name registry-wide (``ask`` needs the
+        registry's approver). Raises :class:`codemode.ToolDefinitionError` when the
+        function cannot be a tool.
+        """
+        try:
+            spec = _hints.tool_spec(
+                fn,
+                name=name,
+                description=description,
+                input_schema=input_schema,
+                output_schema=output_schema,
+                infer_output=infer_output,
+            )
+        except ToolDefinitionError:
+            raise
+        except _hints.ToolDefinitionError as exc:
+            raise ToolDefinitionError(str(exc)) from None
+        if timeout is not None and not timeout > 0:
+            raise ToolDefinitionError(
+                f"tool {spec.name!r}: timeout must be a positive number of seconds"
+            )
+        disposer = self._native.register(
+            name=spec.name,
+            description=spec.description,
+            input_schema=json.dumps(spec.input_schema, allow_nan=False),
+            output_schema=(
+                None
+                if spec.output_schema is None
+                else json.dumps(spec.output_schema, allow_nan=False)
+            ),
+            invoke=tool_adapter(spec, fn),
+            is_async=spec.is_async,
+            timeout_ms=None if timeout is None else timeout * 1000.0,
+            parallel=parallel_safe,
+        )
+        if policy is not None:
+            self._registry.set_policy(spec.name, policy)
+        tool = spec.name
+        registration = Registration(
+            disposer, f"tool {tool!r}", lambda: self._tools.pop(tool, None)
+        )
+        self._tools[tool] = registration
+        return registration
+
+    def remove_tool(self, name: str) -> bool:
+        """Unregisters the tool ``name`` registered through this scope object; whether it
+        was there."""
+        registration = self._tools.get(name)
+        return registration is not None and registration.dispose()
+
+    def tool_names(self) -> list[str]:
+        """The names of the tools this scope sees, sorted."""
+        return self._native.tool_names()
+
+    # -- visibility and policy --------------------------------------------------------------
+
+    def restrict(
+        self,
+        *,
+        allow: Sequence[str] | None = None,
+        deny: Sequence[str] | None = None,
+    ) -> Registration:
+        """Restricts what this agent scope inherits: ``allow`` keeps only those tools,
+        ``deny`` removes them; restrictions intersect; its own tools stay visible."""
+        disposer = self._native.restrict(
+            None if allow is None else list(allow), None if deny is None else list(deny)
+        )
+        return Registration(disposer, "restriction")
+
+    def guard(self, fn: Callable[[ToolCall], str | None]) -> Registration:
+        """Adds a guard: ``fn(call)`` (sync) answers a reason to deny the call
+        (``GUARD_DENIED``), or ``None``. Guards run after the pre-execute listeners and
+        nothing overrides their denial; one that raises denies."""
+        if _is_async(fn):
+            raise TypeError("a guard is a plain (sync) function")
+        return Registration(self._native.guard(guard_adapter(fn)), "guard")
+
+    def on_pre_execute(self, fn: Callable[[ToolCall], Any]) -> Registration:
+        """Adds a ``tools/pre-execute`` listener: ``fn(call)`` (sync or async) answers
+        :class:`codemode.Allow`, :class:`codemode.Deny`, :class:`codemode.Ask`, or ``None``
+        to let the next listener decide. One that raises fails the call
+        (``LISTENER_FAILED``)."""
+        is_async = _is_async(fn)
+        return Registration(
+            self._native.on_pre_execute(pre_execute_adapter(fn, is_async), is_async),
+            "pre-execute listener",
+        )
+
+    def on_result(self, fn: Callable[[ToolCall, ToolResult], object]) -> Registration:
+        """Adds an observer of every final result: ``fn(call, result)`` (sync; what it
+        raises is printed and ignored)."""
+        if _is_async(fn):
+            raise TypeError("a result observer is a plain (sync) function")
+        return Registration(self._native.on_result(result_adapter(fn)), "result observer")
+
+    # -- calls ------------------------------------------------------------------------------
+
+    async def execute(self, name: str, arguments: Mapping[str, Any] | None = None) -> ToolResult:
+        """Runs one call of the tool ``name`` through the pipeline, as this scope's model
+        would (in ``code`` mode only ``run_code`` is callable). A failed call is a result
+        (``ok`` false, with ``error_code``), not an exception."""
+        text = await self._native.execute(name, _arguments_text(arguments))
+        return ToolResult._from_json(json.loads(text))
+
+    async def run_code(
+        self,
+        code: str,
+        *,
+        description: str = "a program",
+        language: Language | None = None,
+        keep_sub_calls: int | None = None,
+    ) -> RunResult:
+        """Runs ``code`` (the body of an async function; ``await tools.x(args)`` calls a
+        tool of this scope through the pipeline) and returns the run. A failed program is a
+        result (``ok`` false, ``error_kind``), not an exception. ``keep_sub_calls`` bounds
+        how many sub-call records the result keeps."""
+        language = language or self._registry.language
+        if language != "typescript":
+            raise ConfigError(
+                f"this build runs TypeScript programs only (language={language!r})"
+            )
+        text = await self._native.run_code(code, description, keep_sub_calls)
+        return RunResult._from_json(json.loads(text))
+
+    # -- presentation -----------------------------------------------------------------------
+
+    def sdk(self, language: Language | None = None) -> str:
+        """The SDK text of this scope's tools (TypeScript or Python): the instructions and
+        one fenced block declaring ``tools``, byte-stable for an unchanged tool set."""
+        return self._native.sdk(language or self._registry.language)
+
+    def _assembly(self) -> dict[str, Any]:
+        data = json.loads(self._native.assemble())
+        assert isinstance(data, dict)
+        return data
+
+    def system_prompt(self) -> str:
+        """The prompt sections this scope's model needs besides its tools (in ``code`` and
+        ``both`` mode: the code-only rule and the SDK; empty in ``native`` mode)."""
+        return "\n\n".join(section["text"] for section in self._assembly()["sections"])
+
+    def tool_definitions(
+        self, format: ToolFormat = "openai", *, include_sdk: bool = True
+    ) -> list[dict[str, Any]]:
+        """The tools this scope's model is given, in the shape a model API takes:
+        ``openai`` (``{"type": "function", "function": {...}}``), ``anthropic``
+        (``{"name", "description", "input_schema"}``) or ``mcp`` (``{"name",
+        "description", "inputSchema", "outputSchema"?}``). In ``code`` mode that is
+        ``run_code`` alone. With ``include_sdk`` (always for ``mcp``) ``run_code``'s
+        description carries the SDK; without it, put :meth:`system_prompt` in the
+        system prompt instead."""
+        assembly = self._assembly()
+        key = "self_describing" if include_sdk or format == "mcp" else "tools"
+        tools: list[dict[str, Any]] = assembly[key]
+        outputs: dict[str, Any] = assembly["outputs"]
+        shaped: list[dict[str, Any]] = []
+        for tool in tools:
+            name, description, parameters = (
+                tool["name"],
+                tool["description"],
+                tool["parameters"],
+            )
+            if format == "openai":
+                shaped.append(
+                    {
+                        "type": "function",
+                        "function": {
+                            "name": name,
+                            "description": description,
+                            "parameters": parameters,
+                        },
+                    }
+                )
+            elif format == "anthropic":
+                shaped.append(
+                    {"name": name, "description": description, "input_schema": parameters}
+                )
+            elif format == "mcp":
+                entry = {"name": name, "description": description, "inputSchema": parameters}
+                output = outputs.get(name)
+                # MCP allows object-rooted output schemas only; the transport has none.
+                if isinstance(output, dict) and output.get("type") == "object":
+                    entry["outputSchema"] = output
+                shaped.append(entry)
+            else:
+                raise ValueError(f"format must be 'openai', 'anthropic' or 'mcp', not {format!r}")
+        return shaped
+
+
+class Registry(Scope):
+    """A tool registry with Code Mode: the global layer of its scopes.
+
+    ``mode`` is how scopes present their tools unless they say otherwise (``native``:
+    every tool; ``code``: ``run_code`` and the SDK; ``both``). ``language`` is the
+    language of programs and of the SDK (TypeScript in this build). The limits of each
+    program: ``compute_ms`` (CPU time), ``wall_ms``, ``heap_mb``, ``max_output_bytes``,
+    ``max_json_depth``; ``max_parallel_sub_calls`` bounds how many of a program's calls
+    overlap; ``warm_pool`` engines are kept ready; ``typecheck`` (``off``, ``warn``,
+    ``refuse``) type-checks TypeScript programs before they run; ``sdk_max_tokens``
+    replaces a larger SDK by a compact index. ``approver(call, reason)`` (sync or async)
+    answers ``True`` to run a call a policy asks about.
+    """
+
+    def __init__(
+        self,
+        *,
+        mode: Mode = "native",
+        language: Language = "typescript",
+        compute_ms: int | None = None,
+        wall_ms: int | None = None,
+        heap_mb: int | None = None,
+        max_output_bytes: int | None = None,
+        max_json_depth: int | None = None,
+        max_parallel_sub_calls: int | None = None,
+        warm_pool: int | None = None,
+        typecheck: Literal["off", "warn", "refuse"] = "off",
+        sdk_max_tokens: int | None = None,
+        approver: Callable[[ToolCall, str | None], Any] | None = None,
+    ) -> None:
+        if language not in ("typescript", "python"):
+            raise ConfigError(f"language must be 'typescript' or 'python', not {language!r}")
+        self.language: Language = language
+        self._native_registry = _native.Registry(
+            mode=mode,
+            compute_ms=compute_ms,
+            wall_ms=wall_ms,
+            heap_mb=heap_mb,
+            max_output_bytes=max_output_bytes,
+            warm_pool=warm_pool,
+            max_json_depth=max_json_depth,
+            max_parallel_sub_calls=max_parallel_sub_calls,
+            typecheck=typecheck,
+            sdk_max_tokens=sdk_max_tokens,
+        )
+        super().__init__(self._native_registry.global_scope(), None)
+        if approver is not None:
+            self.set_approver(approver)
+
+    def __repr__(self) -> str:
+        return f"<codemode.Registry mode={self.mode} tools={self.tool_names()!r}>"
+
+    def set_policy(self, name: str, policy: Policy | None) -> None:
+        """Sets the policy of calls of the tool ``name`` (in every scope): ``allow``,
+        ``deny`` (``TOOL_DENIED``) or ``ask`` (the approver decides; ``APPROVAL_DENIED``
+        without one); ``None`` removes it."""
+        self._native_registry.set_policy(name, policy)
+
+    def set_approver(self, approver: Callable[[ToolCall, str | None], Any] | None) -> None:
+        """Installs the approver of asked calls (``None``: asked calls are denied)."""
+        if approver is None:
+            self._native_registry.set_approver(None, False)
+            return
+        is_async = _is_async(approver)
+        self._native_registry.set_approver(approver_adapter(approver, is_async), is_async)

@@ -1,0 +1,577 @@
+"""The registry from Python: tools from type hints, native calls through the pipeline,
+validation, failures as results, scopes, restrictions, guards, listeners, policies and
+the approver, errors as exceptions with codes.
+
+Run against the installed wheel (python/README.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import dataclasses
+from typing import Any, TypedDict
+
+import pytest
+
+import codemode
+
+@dataclasses.dataclass
+class Point:
+    x: float
+    y: float
+
+
+class Box(TypedDict):
+    low: Point
+    high: Point
+
+
+def make_registry(**options: Any) -> codemode.Registry:
+    options.setdefault("warm_pool", 0)
+    return codemode.Registry(**options)
+
+
+def test_the_installed_package_is_the_one_tested() -> None:
+    # The compiled half is importable, so this is the built package, not the source tree
+    # (which has no extension module).
+    assert codemode._native.__file__ is not None  # type: ignore[attr-defined]
+    assert codemode.__version__ == "0.1.0"
+    assert "INVALID_ARGS" in codemode.ERROR_CODES
+
+
+# -- registration ---------------------------------------------------------------------------
+
+
+def test_a_tool_is_registered_from_its_hints_and_docstring() -> None:
+    reg = make_registry()
+
+    @reg.tool
+    def add(a: int, b: int = 2) -> int:
+        """Add two numbers.
+
+        Args:
+            a: the first
+            b: the second
+        """
+        return a + b
+
+    assert add(1) == 3  # the decorator returns the function unchanged
+    assert reg.tool_names() == ["add"]
+    [definition] = reg.tool_definitions("anthropic")
+    assert definition["name"] == "add"
+    assert definition["description"] == "Add two numbers."
+    schema = definition["input_schema"]
+    assert schema["type"] == "object"
+    assert schema["required"] == ["a"]
+    assert schema["properties"]["a"]["type"] == "integer"
+    assert schema["properties"]["a"]["description"] == "the first"
+    assert schema["properties"]["b"]["default"] == 2
+
+
+def test_a_function_that_cannot_be_a_tool_is_refused_naming_the_parameter() -> None:
+    reg = make_registry()
+    with pytest.raises(codemode.ToolDefinitionError) as caught:
+
+        @reg.tool
+        def bad(paths: set[int]) -> None:
+            """Has a set."""
+
+    assert "paths" in str(caught.value)
+    assert caught.value.code == "INVALID_DEFINITION"
+    assert isinstance(caught.value, TypeError)
+    assert isinstance(caught.value, codemode.CodemodeError)
+    assert reg.tool_names() == []
+
+
+def test_a_name_registered_twice_in_one_layer_is_refused_with_a_code() -> None:
+    reg = make_registry()
+
+    def echo(text: str) -> str:
+        return text
+
+    reg.add_tool(echo)
+    with pytest.raises(codemode.ToolDefinitionError) as caught:
+        reg.add_tool(echo)
+    assert caught.value.code == "INVALID_DEFINITION"
+
+
+def test_an_explicit_schema_outside_the_subset_is_unsupported() -> None:
+    reg = make_registry()
+
+    def f(**kwargs: Any) -> None:
+        pass
+
+    with pytest.raises(codemode.UnsupportedSchemaError) as caught:
+        reg.add_tool(
+            f,
+            name="f",
+            input_schema={"type": "object", "properties": {"x": {"type": "string", "format": "uri"}}},
+        )
+    assert caught.value.code == "UNSUPPORTED_SCHEMA"
+    assert "format" in str(caught.value)
+
+
+def test_a_registration_is_disposed() -> None:
+    reg = make_registry()
+
+    def ping() -> str:
+        return "pong"
+
+    registration = reg.add_tool(ping)
+    assert reg.tool_names() == ["ping"]
+    assert registration.dispose() is True
+    assert registration.dispose() is False
+    assert reg.tool_names() == []
+
+    @reg.tool
+    def pong() -> str:
+        """Pong."""
+        return "ping"
+
+    assert reg.remove_tool("pong") is True
+    assert reg.remove_tool("pong") is False
+    assert reg.tool_names() == []
+
+
+def test_bad_settings_are_config_errors() -> None:
+    with pytest.raises(codemode.ConfigError) as caught:
+        codemode.Registry(mode="sideways")  # type: ignore[arg-type]
+    assert caught.value.code == "INVALID_CONFIG"
+    with pytest.raises(codemode.ConfigError, match="compute_ms"):
+        codemode.Registry(compute_ms=0)
+    with pytest.raises(codemode.ConfigError, match="max_parallel_sub_calls"):
+        codemode.Registry(max_parallel_sub_calls=0)
+
+
+def test_a_panic_in_the_rust_half_is_a_codemode_error() -> None:
+    with pytest.raises(codemode.PanicError, match="on purpose") as caught:
+        codemode._native._panic_for_tests("on purpose")  # type: ignore[attr-defined]
+    assert isinstance(caught.value, codemode.CodemodeError)
+    assert caught.value.code == "HOST_FAILED"
+
+
+# -- native calls ----------------------------------------------------------------------------
+
+
+async def test_sync_and_async_tools_execute_through_the_pipeline() -> None:
+    reg = make_registry()
+
+    @reg.tool
+    def add(a: int, b: int) -> int:
+        """Add."""
+        return a + b
+
+    @reg.tool
+    async def shout(text: str) -> str:
+        """Shout."""
+        await asyncio.sleep(0.01)
+        return text.upper()
+
+    result = await reg.execute("add", {"a": 1, "b": 2})
+    assert result.ok and result.value == 3 and result.text == "3"
+    assert result.error_code is None and result.duration_ms >= 0
+    assert result.unwrap() == 3
+    result = await reg.execute("shout", {"text": "hi"})
+    assert (result.ok, result.value, result.text) == (True, "HI", "HI")
+
+
+async def test_arguments_become_the_annotated_types() -> None:
+    reg = make_registry()
+
+    @reg.tool
+    def area(box: Box) -> float:
+        """Area of a box."""
+        assert isinstance(box["low"], Point)
+        return (box["high"].x - box["low"].x) * (box["high"].y - box["low"].y)
+
+    result = await reg.execute("area", {"box": {"low": {"x": 0, "y": 0}, "high": {"x": 2, "y": 3}}})
+    assert result.ok, result.text
+    assert result.value == 6
+
+
+async def test_invalid_arguments_are_reported_with_their_paths() -> None:
+    reg = make_registry()
+
+    @reg.tool
+    def add(a: int, b: int) -> int:
+        """Add."""
+        return a + b
+
+    result = await reg.execute("add", {"a": "1"})
+    assert not result.ok
+    assert result.error_code == "INVALID_ARGS"
+    assert "$.a: expected integer, got string" in result.text
+    assert "$.b: required property is missing" in result.text
+    assert result.value is None
+    with pytest.raises(codemode.ToolCallError) as caught:
+        result.unwrap()
+    assert caught.value.code == "INVALID_ARGS"
+
+
+async def test_arguments_without_a_json_form_are_refused_before_the_call() -> None:
+    reg = make_registry()
+    with pytest.raises(codemode.InvalidArgumentsError) as caught:
+        await reg.execute("anything", {"x": {1, 2}})
+    assert caught.value.code == "INVALID_ARGS"
+    assert "$.x" in str(caught.value)
+
+
+async def test_an_exception_in_a_tool_is_its_error_result() -> None:
+    reg = make_registry()
+
+    @reg.tool
+    def explode(message: str) -> None:
+        """Fails."""
+        raise ValueError(message)
+
+    @reg.tool
+    async def explode_later() -> None:
+        """Fails later."""
+        await asyncio.sleep(0)
+        raise KeyError("missing")
+
+    result = await reg.execute("explode", {"message": "boom"})
+    assert not result.ok
+    assert result.error_code == "TOOL_FAILED"
+    assert result.error_message == "ValueError: boom"
+    assert result.text == "Error: ValueError: boom"
+    result = await reg.execute("explode_later")
+    assert (result.error_code, result.error_message) == ("TOOL_FAILED", "KeyError: 'missing'")
+
+
+async def test_a_return_value_without_json_form_names_its_path() -> None:
+    reg = make_registry()
+
+    @reg.tool(infer_output=False)
+    def odd() -> Any:
+        """Returns a set."""
+        return {"items": [1, {2, 3}]}
+
+    result = await reg.execute("odd")
+    assert result.error_code == "INVALID_TOOL_OUTPUT"
+    assert "$.items[1]: a set is not JSON" in result.text
+
+
+async def test_a_value_outside_the_output_schema_is_refused_by_the_pipeline() -> None:
+    reg = make_registry()
+
+    @reg.tool
+    def count() -> int:
+        """Counts wrongly."""
+        return "three"  # type: ignore[return-value]
+
+    result = await reg.execute("count")
+    assert result.error_code == "INVALID_TOOL_OUTPUT"
+    assert "expected integer" in result.text
+
+
+async def test_unknown_tools_and_code_mode_scopes_refuse_direct_calls() -> None:
+    reg = make_registry()
+
+    @reg.tool
+    def ping() -> str:
+        """Ping."""
+        return "pong"
+
+    result = await reg.execute("nope")
+    assert result.error_code == "UNKNOWN_TOOL"
+    coder = reg.scope("coder", mode="code")
+    result = await coder.execute("ping")
+    assert result.error_code == "UNKNOWN_TOOL"
+    assert (await reg.scope("native-agent").execute("ping")).value == "pong"
+
+
+async def test_a_tool_that_never_returns_ends_at_its_timeout() -> None:
+    reg = make_registry()
+    cancelled = asyncio.Event()
+
+    @reg.tool(timeout=0.3)
+    async def hang() -> None:
+        """Never returns."""
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    result = await reg.execute("hang")
+    assert result.error_code == "TOOL_TIMEOUT", result.text
+    assert loop.time() - started < 10
+    await asyncio.wait_for(cancelled.wait(), 10)
+
+
+async def test_a_sync_tool_that_never_returns_ends_at_its_timeout() -> None:
+    import threading
+
+    reg = make_registry()
+    release = threading.Event()
+
+    @reg.tool(timeout=0.3)
+    def block() -> None:
+        """Blocks its worker thread."""
+        release.wait(30)
+
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    try:
+        result = await reg.execute("block")
+        elapsed = loop.time() - started
+        assert result.error_code == "TOOL_TIMEOUT", result.text
+        # Answered at the timeout, not after the pipeline's 2 s grace for a body that
+        # ignores cancellation (the function itself runs on, unread).
+        assert elapsed < 2.0, elapsed
+    finally:
+        release.set()
+
+
+async def test_cancelling_the_awaiting_task_cancels_the_call() -> None:
+    reg = make_registry()
+    started, cancelled = asyncio.Event(), asyncio.Event()
+
+    @reg.tool
+    async def slow() -> None:
+        """Slow."""
+        started.set()
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+
+    task = asyncio.ensure_future(reg.execute("slow"))
+    await asyncio.wait_for(started.wait(), 10)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await asyncio.wait_for(cancelled.wait(), 10)
+
+
+async def test_a_sync_tool_runs_on_a_worker_thread_not_the_loop() -> None:
+    import threading
+    import time
+
+    reg = make_registry()
+    loop_thread = threading.get_ident()
+    seen: list[int] = []
+
+    @reg.tool
+    def nap() -> str:
+        """Sleeps."""
+        seen.append(threading.get_ident())
+        time.sleep(0.5)
+        return "rested"
+
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticker = asyncio.ensure_future(tick())
+    try:
+        result = await reg.execute("nap")
+    finally:
+        ticker.cancel()
+    assert result.value == "rested"
+    assert seen and seen[0] != loop_thread
+    assert ticks >= 10  # the loop kept running while the tool slept
+
+
+async def test_async_tools_see_the_callers_contextvars() -> None:
+    reg = make_registry()
+    request: contextvars.ContextVar[str] = contextvars.ContextVar("request", default="none")
+
+    @reg.tool
+    async def who() -> str:
+        """Which request."""
+        return request.get()
+
+    request.set("req-7")
+    assert (await reg.execute("who")).value == "req-7"
+
+
+# -- scopes, restrictions, guards, listeners, policies ---------------------------------------
+
+
+async def test_scopes_inherit_and_restrict() -> None:
+    reg = make_registry()
+
+    @reg.tool
+    def read() -> str:
+        """Read."""
+        return "r"
+
+    @reg.tool
+    def write() -> str:
+        """Write."""
+        return "w"
+
+    agent = reg.scope("agent")
+    assert agent.label == "agent" and not agent.is_global and reg.is_global
+
+    @agent.tool
+    def own() -> str:
+        """The agent's own."""
+        return "o"
+
+    assert agent.tool_names() == ["own", "read", "write"]
+    assert reg.tool_names() == ["read", "write"]
+    restriction = agent.restrict(deny=["write"])
+    assert agent.tool_names() == ["own", "read"]
+    assert (await agent.execute("write")).error_code == "UNKNOWN_TOOL"
+    assert (await reg.execute("write")).value == "w"
+    restriction.dispose()
+    assert agent.tool_names() == ["own", "read", "write"]
+    with pytest.raises(codemode.ToolDefinitionError):
+        agent.restrict(allow=["no-such-tool"])
+    with pytest.raises(codemode.ToolDefinitionError):
+        reg.restrict(deny=["read"])  # the global layer inherits nothing
+    agent.close()
+    with pytest.raises(codemode.CodemodeError):
+        agent.scope("under-a-closed-one")
+
+
+async def test_guards_deny_and_fail_closed() -> None:
+    reg = make_registry()
+
+    @reg.tool
+    def divide(a: float, b: float) -> float:
+        """Divide."""
+        return a / b
+
+    calls: list[codemode.ToolCall] = []
+
+    def no_zero(call: codemode.ToolCall) -> str | None:
+        calls.append(call)
+        return "b must not be 0" if call.arguments.get("b") == 0 else None
+
+    guard = reg.guard(no_zero)
+    assert (await reg.execute("divide", {"a": 1, "b": 2})).value == 0.5
+    result = await reg.execute("divide", {"a": 1, "b": 0})
+    assert result.error_code == "GUARD_DENIED"
+    assert "b must not be 0" in result.text
+    assert calls[0].name == "divide" and calls[0].arguments == {"a": 1, "b": 2}
+    assert not calls[0].nested
+    guard.dispose()
+
+    def broken(call: codemode.ToolCall) -> str | None:
+        raise RuntimeError("guard bug")
+
+    reg.guard(broken)
+    result = await reg.execute("divide", {"a": 1, "b": 2})
+    assert result.error_code == "GUARD_DENIED"
+    assert "RuntimeError: guard bug" in result.text
+
+
+async def test_pre_execute_listeners_allow_deny_and_ask() -> None:
+    asked: list[tuple[str, str | None]] = []
+
+    async def approver(call: codemode.ToolCall, reason: str | None) -> bool:
+        asked.append((call.name, reason))
+        return call.arguments.get("ok") is True
+
+    reg = make_registry(approver=approver)
+
+    @reg.tool
+    def act(ok: bool = False) -> str:
+        """Acts."""
+        return "done"
+
+    def deny_unlucky(call: codemode.ToolCall) -> codemode.Deny | None:
+        return codemode.Deny("unlucky") if call.arguments.get("ok") is None else None
+
+    async def ask_always(call: codemode.ToolCall) -> codemode.Ask:
+        await asyncio.sleep(0)
+        return codemode.Ask("sure?")
+
+    reg.on_pre_execute(deny_unlucky)
+    reg.on_pre_execute(ask_always)
+    # Approvals are asked for an agent's calls; a call of the global view has nobody.
+    agent = reg.scope("agent")
+    result = await agent.execute("act")
+    assert result.error_code == "TOOL_DENIED" and "unlucky" in result.text
+    result = await agent.execute("act", {"ok": True})
+    assert result.ok and result.value == "done"
+    result = await agent.execute("act", {"ok": False})
+    assert result.error_code == "APPROVAL_DENIED"
+    assert asked == [("act", "sure?"), ("act", "sure?")]
+    result = await reg.execute("act", {"ok": True})
+    assert result.error_code == "APPROVAL_DENIED" and "no agent" in result.text
+
+
+async def test_a_listener_that_raises_fails_the_call() -> None:
+    reg = make_registry()
+
+    @reg.tool
+    def ping() -> str:
+        """Ping."""
+        return "pong"
+
+    def broken(call: codemode.ToolCall) -> None:
+        raise LookupError("listener bug")
+
+    reg.on_pre_execute(broken)
+    result = await reg.execute("ping")
+    assert result.error_code == "LISTENER_FAILED"
+    assert "LookupError: listener bug" in result.text
+
+
+async def test_tool_policies_deny_or_ask() -> None:
+    reg = make_registry()
+
+    @reg.tool(policy="deny")
+    def rm() -> str:
+        """Removes."""
+        return "gone"
+
+    @reg.tool(policy="ask")
+    def deploy() -> str:
+        """Deploys."""
+        return "deployed"
+
+    agent = reg.scope("agent")
+    assert (await agent.execute("rm")).error_code == "TOOL_DENIED"
+    result = await agent.execute("deploy")
+    assert result.error_code == "APPROVAL_DENIED"  # no approver
+    assert "no approval service" in result.text
+    reg.set_approver(lambda call, reason: True)
+    assert (await agent.execute("deploy")).value == "deployed"
+    reg.set_policy("rm", None)
+    assert (await agent.execute("rm")).value == "gone"
+
+
+async def test_result_observers_see_every_final_result(capsys: pytest.CaptureFixture[str]) -> None:
+    reg = make_registry()
+
+    @reg.tool
+    def ping() -> str:
+        """Ping."""
+        return "pong"
+
+    seen: list[tuple[str, bool, str]] = []
+    reg.on_result(lambda call, result: seen.append((call.name, result.ok, result.text)))
+
+    def broken(call: codemode.ToolCall, result: codemode.ToolResult) -> None:
+        raise ValueError("observer bug")
+
+    reg.on_result(broken)
+    await reg.execute("ping")
+    await reg.execute("nope")
+    assert seen[0] == ("ping", True, "pong")
+    assert seen[1][:2] == ("nope", False)
+    assert seen[1][2].startswith("Error: unknown tool")
+    assert "observer bug" in capsys.readouterr().err
+
+
+def test_async_guards_and_observers_are_refused() -> None:
+    reg = make_registry()
+
+    async def guard(call: codemode.ToolCall) -> None:
+        return None
+
+    with pytest.raises(TypeError):
+        reg.guard(guard)  # type: ignore[arg-type]

@@ -16,7 +16,8 @@
 //! - [`listeners`]: guards, pre-execute listeners, result observers and the approver as
 //!   Python callables;
 //! - [`results`]: results and runs as the JSON text the Python half turns into dataclasses;
-//! - [`registry`]: the `Registry` and `Scope` classes.
+//! - [`registry`]: the `Registry` and `Scope` classes;
+//! - [`bench`]: hooks for `benches/python_bench.py` (not API).
 //!
 //! Rules: no `unwrap`/`expect` on data from outside; no `unsafe`; the GIL is never held
 //! while Rust waits (every await happens on tokio, outside `Python::attach`); a panic
@@ -27,6 +28,7 @@ use std::panic::AssertUnwindSafe;
 use codemode::{Error, ErrorCode};
 use pyo3::prelude::*;
 
+mod bench;
 mod listeners;
 mod pycall;
 mod registry;
@@ -45,6 +47,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let codes: Vec<&str> = ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
     m.add("ERROR_CODES", codes)?;
     m.add_function(wrap_pyfunction!(panic_for_tests, m)?)?;
+    bench::add_to(m)?;
+    runtime::register_at_exit(m)?;
     Ok(())
 }
 

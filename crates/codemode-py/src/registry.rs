@@ -269,6 +269,11 @@ impl PyScope {
             core: OffThread::new(ScopeCore { scope, code }),
         }
     }
+
+    /// The codemode scope (for the benchmark hooks of [`crate::bench`]).
+    pub(crate) fn scope(&self) -> &Scope {
+        &self.core.scope
+    }
 }
 
 /// Undoes one registration.

@@ -1,0 +1,57 @@
+"""A process that used the package exits cleanly: the interpreter finalizing while codemode's
+threads still held (or were about to take) the GIL crashed it (SIGSEGV or "PyGILState_Release:
+thread state must be current") in about two runs of three of this script before the fix."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+SCRIPT = textwrap.dedent(
+    """
+    import asyncio
+    import codemode
+
+    reg = codemode.Registry(mode="both")
+
+    @reg.tool
+    def noop() -> None:
+        \"\"\"Does nothing.\"\"\"
+
+    @reg.tool
+    async def anoop() -> None:
+        \"\"\"Does nothing, asynchronously.\"\"\"
+
+    async def main() -> None:
+        for _ in range(50):
+            await reg.execute("noop", {})
+            await reg.execute("anoop", {})
+        run = await reg.run_code("await tools.noop({}); await tools.anoop({}); return 1")
+        assert run.value == 1, run
+
+    asyncio.run(main())
+    print("done")
+    """
+)
+
+
+def test_processes_that_used_the_package_exit_cleanly(tmp_path: Path) -> None:
+    script = tmp_path / "exit.py"
+    script.write_text(SCRIPT, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    failures = []
+    for _ in range(12):
+        done = subprocess.run(
+            [sys.executable, str(script)],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if done.returncode != 0 or done.stdout != "done\n":
+            failures.append(f"exit status {done.returncode}: {done.stderr[-500:]}")
+    assert not failures, f"{len(failures)} of 12 runs failed; first: {failures[0]}"

@@ -14,7 +14,7 @@
 //! This module owns nothing the package needs; deleting it (and its lines in `lib.rs`)
 //! changes no behaviour.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use codemode::tool::{ToolDefinition, ToolExecutionInput, ToolOutput};
 use codemode::{Error, ErrorCode, JsonValue};
@@ -47,15 +47,18 @@ pub(crate) fn add_native_noop(py: Python<'_>, scope: &PyScope, name: String) -> 
 
 /// Times `rounds` calls of `name` with `arguments` (JSON text) through the pipeline, as
 /// `Scope.execute` makes them, from Rust (the GIL released, the calls driven by
-/// `block_on` on this thread). Each call's seconds; a failed call is an error.
+/// `block_on` on this thread), each after a pause of `pause_ms` (untimed: lets an engine's
+/// warm pool refill, as `benches/runtime.rs` waits for it). Each call's seconds; a failed
+/// call is an error.
 #[pyfunction]
-#[pyo3(name = "_bench_time_execute")]
+#[pyo3(name = "_bench_time_execute", signature = (scope, name, arguments, rounds, pause_ms = 0.0))]
 pub(crate) fn time_execute(
     py: Python<'_>,
     scope: &PyScope,
     name: String,
     arguments: String,
     rounds: usize,
+    pause_ms: f64,
 ) -> PyResult<Vec<f64>> {
     guarded(py, || {
         let arguments: JsonValue = serde_json::from_str(&arguments).map_err(|err| {
@@ -69,7 +72,11 @@ pub(crate) fn time_execute(
             let registry = scope.scope().registry().clone();
             let agent = scope.scope().id();
             let mut seconds = Vec::with_capacity(rounds);
+            let pause = Duration::from_secs_f64(pause_ms.max(0.0) / 1000.0);
             for round in 0..rounds {
+                if !pause.is_zero() {
+                    std::thread::sleep(pause);
+                }
                 let input =
                     ToolExecutionInput::new(format!("bench-{round}"), &name, arguments.clone())
                         .for_agent(agent);
@@ -88,17 +95,25 @@ pub(crate) fn time_execute(
 
 /// Times `rounds` runs of `code` through `run_code` in `scope` (which must present in
 /// `code` or `both` mode), as `benches/runtime.rs` does: `Registry::execute` of
-/// `run_code`, from Rust. Each run's seconds.
+/// `run_code`, from Rust, each after a pause of `pause_ms`. Each run's seconds.
 #[pyfunction]
-#[pyo3(name = "_bench_time_run_code")]
+#[pyo3(name = "_bench_time_run_code", signature = (scope, code, rounds, pause_ms = 0.0))]
 pub(crate) fn time_run_code(
     py: Python<'_>,
     scope: &PyScope,
     code: String,
     rounds: usize,
+    pause_ms: f64,
 ) -> PyResult<Vec<f64>> {
     let arguments = json!({"code": code, "description": "benchmark"}).to_string();
-    time_execute(py, scope, "run_code".to_owned(), arguments, rounds)
+    time_execute(
+        py,
+        scope,
+        "run_code".to_owned(),
+        arguments,
+        rounds,
+        pause_ms,
+    )
 }
 
 /// Adds the hooks to the module `codemode._native`.

@@ -10,6 +10,7 @@
 //!   every synchronous entry point goes through ([`guarded`]);
 //! - [`runtime`]: the process-wide tokio runtime, Rust futures as asyncio awaitables with
 //!   cancellation, and which event loop each top-level call came from;
+//! - [`driver`]: those futures polled by the thread of the event loop that awaits them;
 //! - [`pycall`]: calling Python callables from the pipeline (sync ones on tokio's blocking
 //!   pool, async ones on the caller's event loop);
 //! - [`tool`]: a Python function as a codemode [`ToolDefinition`](codemode::tool::ToolDefinition);
@@ -20,7 +21,8 @@
 //! - [`bench`]: hooks for `benches/python_bench.py` (not API).
 //!
 //! Rules: no `unwrap`/`expect` on data from outside; no `unsafe`; the GIL is never held
-//! while Rust waits (every await happens on tokio, outside `Python::attach`); a panic
+//! while Rust waits (every future is polled outside `Python::attach`: on tokio, or on an
+//! event loop's thread with the GIL released); a panic
 //! becomes `codemode.PanicError`, never a crash or pyo3's `PanicException`.
 
 use std::panic::AssertUnwindSafe;
@@ -29,6 +31,7 @@ use codemode::{Error, ErrorCode};
 use pyo3::prelude::*;
 
 mod bench;
+mod driver;
 mod listeners;
 mod pycall;
 mod registry;

@@ -20,7 +20,6 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::task::{Context, Poll, Waker};
@@ -31,6 +30,8 @@ use pyo3::types::PyDict;
 use pyo3::{IntoPyObjectExt, intern, prelude::*};
 use pyo3_async_runtimes::TaskLocals;
 use tokio_util::sync::CancellationToken;
+
+use crate::driver::CallFuture;
 
 /// Each thread's stack: `serde_json::Value`'s clone, drop and serialization recurse over
 /// deep values (the command gives its threads the same).
@@ -166,13 +167,12 @@ pub(crate) fn next_call_id() -> String {
 /// (and the caller's contextvars). Cancelling the future cancels the token `work` got; the
 /// work then winds down on its own. A panic in the work is `codemode.PanicError`.
 ///
-/// The work is polled once here first (the GIL released, inside the runtime's context): a
-/// call that needs no waiting (a Rust tool, a refusal by the pipeline) is answered with a
-/// future that is already done, and no thread is woken. Otherwise it becomes a tokio task
-/// whose end sets the future's result through the loop's `call_soon_threadsafe`, taking
-/// the GIL on the tokio thread for that short moment. Each thread that is woken on a
-/// loaded machine costs tens of microseconds, so a call crosses as few as it can: the
-/// caller's thread, the threads the work itself needs, and the loop's.
+/// The work is driven by the loop's own thread ([`crate::driver`]): polled once here (the
+/// GIL released) and again whenever it is woken, so a call that needs no waiting (a Rust
+/// tool, a refusal by the pipeline) is answered with a future that is already done, and
+/// any other crosses only the threads its work needs. A loop that cannot hold a driver
+/// gets the work polled once here and then run as a tokio task, whose end sets the future
+/// through the loop's `call_soon_threadsafe`.
 pub(crate) fn awaitable<'py, F, T>(
     py: Python<'py>,
     call_id: String,
@@ -185,15 +185,19 @@ where
     let runtime = runtime()?;
     let locals = pyo3_async_runtimes::tokio::get_current_locals(py)?;
     let event_loop = locals.event_loop(py);
-    let future = event_loop.call_method0(intern!(py, "create_future"))?;
     let token = CancellationToken::new();
     let registration = register_loop(call_id, locals.clone());
     let work = work(token.clone());
-    let mut task: Pin<Box<dyn Future<Output = PyResult<T>> + Send>> = Box::pin(async move {
+    let task: CallFuture<T> = Box::pin(async move {
         // The loop stays known until the work is over, also after a cancelled future.
         let _registration = registration;
         work.await
     });
+    let mut task = match crate::driver::drive(&event_loop, runtime, token.clone(), task)? {
+        Ok(future) => return Ok(future),
+        Err(task) => task,
+    };
+    let future = event_loop.call_method0(intern!(py, "create_future"))?;
     let first = py.detach(|| {
         let _context = runtime.enter();
         let mut cx = Context::from_waker(Waker::noop());

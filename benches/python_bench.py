@@ -106,6 +106,9 @@ async def one_round(reg: codemode.Registry, code: codemode.Scope, calls: int) ->
     native = reg._native  # the _native.Scope the hooks take
     got["plain Python call"] = plain_call(calls * 100)
     got["execute, from Python"] = await each_call(calls, lambda: reg.execute("noop", {}))
+    got["execute, from Python (async tool)"] = await each_call(
+        calls, lambda: reg.execute("anoop", {})
+    )
     got["execute, from Python (Rust tool)"] = await each_call(
         calls, lambda: reg.execute("rust_noop", {})
     )

@@ -48,8 +48,40 @@ trait Pollable: Send + Sync {
     fn hand_off(&self);
 }
 
+thread_local! {
+    /// While this thread polls a call for an event loop: that loop's address.
+    static POLLING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The address of the event loop this thread is polling a call for right now (the loop's
+/// own thread, the GIL released), if any: work for that loop can be handed to it here,
+/// without another thread.
+pub(crate) fn polling_loop() -> Option<usize> {
+    match POLLING.with(std::cell::Cell::get) {
+        0 => None,
+        address => Some(address),
+    }
+}
+
+/// Sets [`POLLING`] for its life.
+struct Polling(usize);
+
+impl Polling {
+    fn enter(address: usize) -> Polling {
+        Polling(POLLING.with(|polling| polling.replace(address)))
+    }
+}
+
+impl Drop for Polling {
+    fn drop(&mut self) {
+        POLLING.with(|polling| polling.set(self.0));
+    }
+}
+
 /// The shared part of a loop's driver.
 struct Shared {
+    /// The loop's address (the loop holds the driver, so it outlives every poll).
+    event_loop: usize,
     read: UnixStream,
     write: UnixStream,
     ready: Mutex<Vec<Arc<dyn Pollable>>>,
@@ -121,6 +153,7 @@ fn driver_of(event_loop: &Bound<'_, PyAny>) -> PyResult<Option<Arc<Shared>>> {
         })?;
     }
     let shared = Arc::new(Shared {
+        event_loop: event_loop.as_ptr() as usize,
         read,
         write,
         ready: Mutex::new(Vec::new()),
@@ -188,8 +221,10 @@ where
             return; // finished, or handed to tokio
         };
         let runtime = self.runtime;
+        let event_loop = self.shared.event_loop;
         let polled = py.detach(|| {
             let _context = runtime.enter();
+            let _polling = Polling::enter(event_loop);
             let mut cx = Context::from_waker(&waker);
             std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(&mut cx)))
         });

@@ -119,7 +119,12 @@ impl PyFn {
         let completion = Completion {
             tx: Mutex::new(Some(tx)),
         };
-        let handle = blocking(move |py| {
+        // Polled by the thread of the call's own loop (crate::driver): schedule it from
+        // here, with no worker thread in between.
+        let on_its_loop = crate::driver::polling_loop().is_some_and(|address| {
+            Python::attach(|py| locals.event_loop(py).as_ptr() as usize == address)
+        });
+        let schedule = move |py: Python<'_>| -> PyResult<Py<PyAny>> {
             let coroutine = func.call1(py, (arg,))?;
             let scheduled = py.import("codemode._bridge")?.call_method1(
                 "schedule",
@@ -131,8 +136,12 @@ impl PyFn {
                 ),
             )?;
             Ok(scheduled.unbind())
-        })
-        .await?;
+        };
+        let handle = if on_its_loop {
+            Python::attach(|py| schedule(py).map_err(|err| describe_py_err(py, &err)))?
+        } else {
+            blocking(schedule).await?
+        };
         let mut task = CancelOnDrop {
             handle: Some(handle),
         };

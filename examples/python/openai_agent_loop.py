@@ -34,9 +34,11 @@ def temperature(city: str) -> float:
     return {"Lisbon": 24.5, "Oslo": 7.0, "Nairobi": 22.0}[city]
 
 
+agent = reg.scope("assistant")  # one agent's view of the registry (mode "code")
+
+
 # The agent loop: offer run_code, run the programs the model writes, until it answers.
 async def agent_loop(client: Any, question: str) -> str:
-    agent = reg.scope("assistant")
     tools = agent.tool_definitions("openai")  # [{"type": "function", "function": run_code}]
     messages: list[dict[str, Any]] = [{"role": "user", "content": question}]
     while True:

@@ -21,7 +21,7 @@ direct call goes through::
 
 from __future__ import annotations
 
-from ._bridge import Allow, Ask, Deny
+from ._bridge import Accept, Allow, Ask, Block, Deny
 from ._errors import (
     CodemodeError,
     ConfigError,
@@ -33,12 +33,12 @@ from ._errors import (
     UnsupportedSchemaError,
 )
 from ._hints import ToolArgumentError, ToolResultError, ToolSpec, to_json, tool_spec
-from ._results import RunResult, SubCall, ToolCall, ToolResult
+from ._results import RunResult, ServerStatus, SubCall, ToolCall, ToolResult
 
 try:
     from ._native import ERROR_CODES
     from ._native import __version__ as __version__
-    from ._registry import Registration, Registry, Scope
+    from ._registry import McpServers, Registration, Registry, Scope, ToolOptions
 except ImportError as _missing:
     # The source tree without a built extension: the pure-Python parts (codemode._hints)
     # still import; the registry says how to get the rest.
@@ -47,7 +47,15 @@ except ImportError as _missing:
     _NATIVE_MISSING = str(_missing)
 
     def __getattr__(name: str) -> object:
-        if name in {"ERROR_CODES", "__version__", "Registration", "Registry", "Scope"}:
+        if name in {
+            "ERROR_CODES",
+            "__version__",
+            "McpServers",
+            "Registration",
+            "Registry",
+            "Scope",
+            "ToolOptions",
+        }:
             raise ImportError(
                 f"codemode.{name} needs the compiled extension codemode._native, which is "
                 f"not built ({_NATIVE_MISSING}); build and install the wheel "
@@ -57,23 +65,28 @@ except ImportError as _missing:
 
 __all__ = [
     "ERROR_CODES",
+    "Accept",
     "Allow",
     "Ask",
+    "Block",
     "CodemodeError",
     "ConfigError",
     "Deny",
     "HostError",
     "InvalidArgumentsError",
+    "McpServers",
     "PanicError",
     "Registration",
     "Registry",
     "RunResult",
     "Scope",
+    "ServerStatus",
     "SubCall",
     "ToolArgumentError",
     "ToolCall",
     "ToolCallError",
     "ToolDefinitionError",
+    "ToolOptions",
     "ToolResult",
     "ToolResultError",
     "ToolSpec",

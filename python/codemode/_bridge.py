@@ -20,23 +20,26 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import inspect
-import json
 import sys
 import traceback
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from ._hints import ToolArgumentError, ToolResultError, ToolSpec
+from . import _json
+from ._hints import ToolArgumentError, ToolResultError, ToolSpec, to_json
 from ._results import ToolCall, ToolResult
 
 __all__ = [
+    "Accept",
     "Allow",
     "Ask",
+    "Block",
     "Deny",
     "Scheduled",
     "approver_adapter",
     "describe",
     "guard_adapter",
+    "post_execute_adapter",
     "pre_execute_adapter",
     "result_adapter",
     "run_alone",
@@ -52,7 +55,7 @@ def describe(exc: BaseException) -> str:
 
 
 def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, allow_nan=False)
+    return _json.dumps(data)
 
 
 def _failure(code: str, message: str) -> str:
@@ -66,7 +69,7 @@ def _failure(code: str, message: str) -> str:
 
 def _kwargs(spec: ToolSpec, text: str) -> dict[str, Any] | str:
     try:
-        return spec.to_call_kwargs(json.loads(text))
+        return spec.to_call_kwargs(_json.loads(text))
     except ToolArgumentError as exc:
         return _failure("INVALID_ARGS", f"invalid arguments:\n- {exc}")
 
@@ -180,11 +183,59 @@ class Ask:
 Decision = Allow | Deny | Ask | None
 
 
+_UNSET: Any = object()
+
+
+class Accept:
+    """A post-execute decision: keep the result, optionally replacing its ``value`` (a
+    JSON value, checked against the tool's output schema again and rendered again) or its
+    ``content`` (the text the model reads; the value stays) — not both."""
+
+    __slots__ = ("content", "value")
+
+    def __init__(self, *, value: Any = _UNSET, content: str | None = None) -> None:
+        if value is not _UNSET and content is not None:
+            raise ValueError("Accept replaces the value or the content, not both")
+        self.value = value
+        self.content = content
+
+    @property
+    def replaces_value(self) -> bool:
+        """Whether this decision replaces the value."""
+        return self.value is not _UNSET
+
+    def __repr__(self) -> str:
+        if self.replaces_value:
+            return f"Accept(value={self.value!r})"
+        if self.content is not None:
+            return f"Accept(content={self.content!r})"
+        return "Accept()"
+
+
+class Block:
+    """A post-execute decision: turn the result into a failure (``RESULT_BLOCKED``) whose
+    text is ``feedback`` (what the model reads instead of the result)."""
+
+    __slots__ = ("feedback",)
+
+    def __init__(self, feedback: str) -> None:
+        self.feedback = feedback
+
+    def __repr__(self) -> str:
+        return f"Block({self.feedback!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Block) and other.feedback == self.feedback
+
+    def __hash__(self) -> int:
+        return hash((Block, self.feedback))
+
+
 def guard_adapter(fn: Callable[[ToolCall], str | None]) -> Callable[[str], str]:
     """A guard: ``fn(call)`` answers a reason to deny the call, or ``None``."""
 
     def guard(text: str) -> str:
-        reason = fn(ToolCall._from_json(json.loads(text)))
+        reason = fn(ToolCall._from_json(_json.loads(text)))
         if reason is None:
             return "null"
         if not isinstance(reason, str):
@@ -216,12 +267,56 @@ def pre_execute_adapter(
     if is_async:
 
         async def listener_async(text: str) -> str:
-            return _decision(await fn(ToolCall._from_json(json.loads(text))))
+            return _decision(await fn(ToolCall._from_json(_json.loads(text))))
 
         return listener_async
 
     def listener(text: str) -> str:
-        return _decision(fn(ToolCall._from_json(json.loads(text))))
+        return _decision(fn(ToolCall._from_json(_json.loads(text))))
+
+    return listener
+
+
+def _post_decision(decision: Any) -> str:
+    if decision is None:
+        return _dumps({"decision": "next"})
+    if isinstance(decision, Accept):
+        if decision.replaces_value:
+            try:
+                value = to_json(decision.value)
+            except ToolResultError as exc:
+                raise TypeError(f"the replacement value has no JSON form: {exc}") from None
+            return _dumps({"decision": "accept", "value": value})
+        if decision.content is not None:
+            return _dumps({"decision": "accept", "content": decision.content})
+        return _dumps({"decision": "accept"})
+    if isinstance(decision, Block):
+        return _dumps({"decision": "block", "feedback": decision.feedback})
+    raise TypeError(
+        "a post-execute listener answers Accept(...), Block(feedback) or None, "
+        f"not {decision!r}"
+    )
+
+
+def post_execute_adapter(
+    fn: Callable[[ToolCall, ToolResult], Any], is_async: bool
+) -> Callable[[str], str] | Callable[[str], Coroutine[Any, Any, str]]:
+    """A post-execute listener: ``fn(call, result)`` answers a decision, or ``None`` to
+    let the next listener decide."""
+
+    def parts(text: str) -> tuple[ToolCall, ToolResult]:
+        data = _json.loads(text)
+        return ToolCall._from_json(data), ToolResult._from_json(data["result"])
+
+    if is_async:
+
+        async def listener_async(text: str) -> str:
+            return _post_decision(await fn(*parts(text)))
+
+        return listener_async
+
+    def listener(text: str) -> str:
+        return _post_decision(fn(*parts(text)))
 
     return listener
 
@@ -230,7 +325,7 @@ def result_adapter(fn: Callable[[ToolCall, ToolResult], object]) -> Callable[[st
     """A result observer: ``fn(call, result)``; what it raises is printed, not raised."""
 
     def observer(text: str) -> str:
-        data = json.loads(text)
+        data = _json.loads(text)
         try:
             fn(ToolCall._from_json(data), ToolResult._from_json(data["result"]))
         except Exception:
@@ -248,14 +343,14 @@ def approver_adapter(
     if is_async:
 
         async def approve_async(text: str) -> str:
-            data = json.loads(text)
+            data = _json.loads(text)
             answer = await fn(ToolCall._from_json(data), data.get("reason"))
             return "true" if answer is True else "false"
 
         return approve_async
 
     def approve(text: str) -> str:
-        data = json.loads(text)
+        data = _json.loads(text)
         answer = fn(ToolCall._from_json(data), data.get("reason"))
         return "true" if answer is True else "false"
 

@@ -13,21 +13,27 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, TypeVar, cast, overload
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, TypeVar, cast, overload
 
-from . import _hints, _native
+from . import _hints, _json, _native
 from ._bridge import (
     approver_adapter,
     guard_adapter,
+    post_execute_adapter,
     pre_execute_adapter,
     result_adapter,
     tool_adapter,
 )
 from ._errors import ConfigError, InvalidArgumentsError, ToolDefinitionError
-from ._results import RunResult, ToolCall, ToolResult
+from ._results import RunResult, ServerStatus, ToolCall, ToolResult
 
-__all__ = ["Registration", "Registry", "Scope"]
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+__all__ = ["McpServers", "Registration", "Registry", "Scope", "ToolOptions"]
 
 Mode = Literal["native", "code", "both"]
 Language = Literal["typescript", "python"]
@@ -35,6 +41,19 @@ Policy = Literal["allow", "deny", "ask"]
 ToolFormat = Literal["openai", "anthropic", "mcp"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class ToolOptions(TypedDict, total=False):
+    """The options of ``@scope.tool(...)`` (see :meth:`Scope.add_tool`)."""
+
+    name: str | None
+    description: str | None
+    input_schema: Mapping[str, Any] | None
+    output_schema: Mapping[str, Any] | None
+    infer_output: bool
+    parallel_safe: bool
+    timeout: float | None
+    policy: Policy | None
 
 
 class Registration:
@@ -78,7 +97,69 @@ def _arguments_text(arguments: Mapping[str, Any] | None) -> str:
         raise InvalidArgumentsError(f"the arguments have no JSON form: {exc}") from None
     if not isinstance(data, dict):
         raise InvalidArgumentsError("the arguments must be a mapping (a JSON object)")
-    return json.dumps(data, ensure_ascii=False, allow_nan=False)
+    return _json.dumps(data)
+
+
+def _toml_value(value: Any, what: str) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        # A JSON string without \\u escapes of non-ASCII text is a TOML basic string.
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (int, float)):
+        text = json.dumps(value, allow_nan=False)
+        return text
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(item, what) for item in value) + "]"
+    if isinstance(value, dict):
+        items = (f"{_toml_value(str(k), what)} = {_toml_value(v, what)}" for k, v in value.items())
+        return "{" + ", ".join(items) + "}"
+    raise ConfigError(f"{what}: {value!r} is not a string, number, boolean, list or table")
+
+
+def _mcp_entry(entry: Mapping[str, Any], tools: Mapping[str, Mapping[str, Any]]) -> str:
+    """The ``[[mcp]]`` entry of ``entry`` (and its ``[mcp.tools.NAME]`` tables) as TOML."""
+    lines = ["[[mcp]]"]
+    for key, value in entry.items():
+        lines.append(f"{key} = {_toml_value(value, key)}")
+    for tool, settings in tools.items():
+        lines.append(f"[mcp.tools.{_toml_value(str(tool), 'tools')}]")
+        for key, value in settings.items():
+            if key == "timeout":
+                key, value = "timeout_ms", float(value) * 1000.0
+            lines.append(f"{key} = {_toml_value(value, f'tools[{tool!r}]')}")
+    return "\n".join(lines) + "\n"
+
+
+class McpServers:
+    """MCP servers started by :meth:`Scope.add_mcp_server`: their status, the names their
+    tools were registered under, and :meth:`close`. Usable as ``async with``."""
+
+    def __init__(self, native: _native.McpServers) -> None:
+        self._native = native
+        self.status: list[ServerStatus] = [
+            ServerStatus._from_json(item) for item in json.loads(native.status())
+        ]
+        self.tool_names: list[str] = native.tool_names()
+
+    async def close(self) -> None:
+        """Unregisters the servers' tools and ends the servers (a stdio server's processes
+        are killed)."""
+        await self._native.close()
+
+    async def __aenter__(self) -> McpServers:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        return f"<codemode.McpServers {[s.name for s in self.status]!r} tools={self.tool_names!r}>"
 
 
 class Scope:
@@ -141,50 +222,16 @@ class Scope:
     def tool(self, fn: F, /) -> F: ...
 
     @overload
-    def tool(
-        self,
-        fn: None = None,
-        /,
-        *,
-        name: str | None = None,
-        description: str | None = None,
-        input_schema: Mapping[str, Any] | None = None,
-        output_schema: Mapping[str, Any] | None = None,
-        infer_output: bool = True,
-        parallel_safe: bool = False,
-        timeout: float | None = None,
-        policy: Policy | None = None,
-    ) -> Callable[[F], F]: ...
+    def tool(self, fn: None = None, /, **options: Unpack[ToolOptions]) -> Callable[[F], F]: ...
 
     def tool(
-        self,
-        fn: F | None = None,
-        /,
-        *,
-        name: str | None = None,
-        description: str | None = None,
-        input_schema: Mapping[str, Any] | None = None,
-        output_schema: Mapping[str, Any] | None = None,
-        infer_output: bool = True,
-        parallel_safe: bool = False,
-        timeout: float | None = None,
-        policy: Policy | None = None,
+        self, fn: F | None = None, /, **options: Unpack[ToolOptions]
     ) -> F | Callable[[F], F]:
         """Registers a function as a tool (``@scope.tool`` or ``@scope.tool(...)``) and
         returns it unchanged. See :meth:`add_tool` for the options."""
 
         def register(fn: F) -> F:
-            self.add_tool(
-                fn,
-                name=name,
-                description=description,
-                input_schema=input_schema,
-                output_schema=output_schema,
-                infer_output=infer_output,
-                parallel_safe=parallel_safe,
-                timeout=timeout,
-                policy=policy,
-            )
+            self.add_tool(fn, **options)
             return fn
 
         if fn is not None:
@@ -299,12 +346,77 @@ class Scope:
             "pre-execute listener",
         )
 
+    def on_post_execute(self, fn: Callable[[ToolCall, ToolResult], Any]) -> Registration:
+        """Adds a ``tools/post-execute`` listener: ``fn(call, result)`` (sync or async) sees
+        each call's result before it is final and answers :class:`codemode.Accept` (keep
+        it, or replace its ``value`` or ``content``), :class:`codemode.Block` (the model
+        reads the feedback instead; ``RESULT_BLOCKED``), or ``None`` to let the next
+        listener decide. One that raises fails the call (``LISTENER_FAILED``)."""
+        is_async = _is_async(fn)
+        return Registration(
+            self._native.on_post_execute(post_execute_adapter(fn, is_async), is_async),
+            "post-execute listener",
+        )
+
     def on_result(self, fn: Callable[[ToolCall, ToolResult], object]) -> Registration:
         """Adds an observer of every final result: ``fn(call, result)`` (sync; what it
         raises is printed and ignored)."""
         if _is_async(fn):
             raise TypeError("a result observer is a plain (sync) function")
         return Registration(self._native.on_result(result_adapter(fn)), "result observer")
+
+    # -- MCP servers ------------------------------------------------------------------------
+
+    async def add_mcp_server(
+        self,
+        name: str,
+        *,
+        command: Sequence[str] | None = None,
+        url: str | None = None,
+        env: Mapping[str, str] | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+        startup_timeout: float | None = None,
+        include: Sequence[str] | None = None,
+        exclude: Sequence[str] | None = None,
+        tools: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> McpServers:
+        """Starts an MCP server and registers its tools in this scope: a process speaking
+        MCP on its standard streams (``command``, with ``env`` and ``cwd``) or a
+        streamable-HTTP endpoint (``url``, with ``headers``). The settings are those of an
+        ``[[mcp]]`` entry of ``codemode.toml`` and are checked the same way: ``timeout``
+        bounds each call and ``startup_timeout`` the start (seconds), ``include`` /
+        ``exclude`` pick tools by their names on the server, ``tools`` sets per-tool
+        ``policy`` / ``concurrency_safe`` / ``timeout``. A tool keeps its name unless this
+        scope already sees one by that name (then it is ``<server>__<tool>``).
+
+        Raises :class:`codemode.ConfigError` for settings ``codemode.toml`` would refuse,
+        and :class:`codemode.HostError` when the server cannot be started or listed. The
+        returned :class:`McpServers` closes it (also as an ``async with`` block)."""
+        entry: dict[str, Any] = {"name": name}
+        if command is not None:
+            entry["command"] = list(command)
+        if url is not None:
+            entry["url"] = url
+        if env is not None:
+            entry["env"] = dict(env)
+        if cwd is not None:
+            entry["cwd"] = os.fspath(cwd)
+        if headers is not None:
+            entry["headers"] = dict(headers)
+        if timeout is not None:
+            entry["timeout_ms"] = float(timeout) * 1000.0
+        if startup_timeout is not None:
+            entry["startup_timeout_ms"] = float(startup_timeout) * 1000.0
+        if include is not None:
+            entry["include"] = list(include)
+        if exclude is not None:
+            entry["exclude"] = list(exclude)
+        table = _mcp_entry(entry, tools or {})
+        place = os.path.join(os.getcwd(), f"add_mcp_server({name!r})")
+        native = await self._native.add_mcp_servers(table, place)
+        return McpServers(native)
 
     # -- calls ------------------------------------------------------------------------------
 
@@ -313,7 +425,7 @@ class Scope:
         would (in ``code`` mode only ``run_code`` is callable). A failed call is a result
         (``ok`` false, with ``error_code``), not an exception."""
         text = await self._native.execute(name, _arguments_text(arguments))
-        return ToolResult._from_json(json.loads(text))
+        return ToolResult._from_json(_json.loads(text))
 
     async def run_code(
         self,
@@ -333,7 +445,7 @@ class Scope:
                 f"this build runs TypeScript programs only (language={language!r})"
             )
         text = await self._native.run_code(code, description, keep_sub_calls)
-        return RunResult._from_json(json.loads(text))
+        return RunResult._from_json(_json.loads(text))
 
     # -- presentation -----------------------------------------------------------------------
 
@@ -432,22 +544,58 @@ class Registry(Scope):
     ) -> None:
         if language not in ("typescript", "python"):
             raise ConfigError(f"language must be 'typescript' or 'python', not {language!r}")
-        self.language: Language = language
-        self._native_registry = _native.Registry(
-            mode=mode,
-            compute_ms=compute_ms,
-            wall_ms=wall_ms,
-            heap_mb=heap_mb,
-            max_output_bytes=max_output_bytes,
-            warm_pool=warm_pool,
-            max_json_depth=max_json_depth,
-            max_parallel_sub_calls=max_parallel_sub_calls,
-            typecheck=typecheck,
-            sdk_max_tokens=sdk_max_tokens,
+        native = _native.Registry(
+            {
+                "mode": mode,
+                "compute_ms": compute_ms,
+                "wall_ms": wall_ms,
+                "heap_mb": heap_mb,
+                "max_output_bytes": max_output_bytes,
+                "warm_pool": warm_pool,
+                "max_json_depth": max_json_depth,
+                "max_parallel_sub_calls": max_parallel_sub_calls,
+                "typecheck": typecheck,
+                "sdk_max_tokens": sdk_max_tokens,
+            }
         )
-        super().__init__(self._native_registry.global_scope(), None)
+        self._adopt(native, language, [])
         if approver is not None:
             self.set_approver(approver)
+
+    def _adopt(
+        self, native: _native.Registry, language: Language, servers: list[ServerStatus]
+    ) -> None:
+        self.language: Language = language
+        self.servers: list[ServerStatus] = servers
+        self._native_registry = native
+        super().__init__(native.global_scope(), None)
+
+    @classmethod
+    async def from_config(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        approver: Callable[[ToolCall, str | None], Any] | None = None,
+    ) -> Registry:
+        """The registry a ``codemode.toml`` describes, built as the ``codemode`` command
+        builds it: its mode, runtime budgets, built-in and command tools, policies, and its
+        ``[[mcp]]`` servers started (a server that cannot start is reported in
+        :attr:`servers`, not raised; the other tools still work). ``path`` ``None``:
+        ``./codemode.toml`` if it exists, else the defaults (the built-in file tools over
+        the working directory). Raises :class:`codemode.ConfigError` (with the file, line
+        and column) for a configuration the command refuses."""
+        native, servers, language = await _native.Registry.from_config(
+            None if path is None else os.fspath(path)
+        )
+        registry = cls.__new__(cls)
+        registry._adopt(
+            native,
+            cast(Language, language),
+            [ServerStatus._from_json(item) for item in json.loads(servers)],
+        )
+        if approver is not None:
+            registry.set_approver(approver)
+        return registry
 
     def __repr__(self) -> str:
         return f"<codemode.Registry mode={self.mode} tools={self.tool_names()!r}>"

@@ -13,7 +13,7 @@ from typing import Any
 
 from ._errors import ToolCallError
 
-__all__ = ["RunResult", "SubCall", "ToolCall", "ToolResult"]
+__all__ = ["RunResult", "ServerStatus", "SubCall", "ToolCall", "ToolResult"]
 
 
 def _optional_str(data: Mapping[str, Any], key: str) -> str | None:
@@ -170,4 +170,30 @@ class ToolCall:
             call_id=str(data["call_id"]),
             root_call_id=str(data["root_call_id"]),
             nested=bool(data["nested"]),
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class ServerStatus:
+    """What became of one MCP server: ``ok`` with how many ``tools`` it serves, the tools
+    registered under another name (``renamed``: name on the server -> registered name)
+    and those left out (``skipped``: name -> why); or not ``ok``, with the ``message``
+    saying why it could not be started."""
+
+    name: str
+    ok: bool
+    tools: int = 0
+    renamed: dict[str, str] = dataclasses.field(default_factory=dict)
+    skipped: dict[str, str] = dataclasses.field(default_factory=dict)
+    message: str | None = None
+
+    @classmethod
+    def _from_json(cls, data: Mapping[str, Any]) -> ServerStatus:
+        return cls(
+            name=str(data["name"]),
+            ok=bool(data["ok"]),
+            tools=int(data.get("tools", 0)),
+            renamed={str(a): str(b) for a, b in data.get("renamed", [])},
+            skipped={str(a): str(b) for a, b in data.get("skipped", [])},
+            message=_optional_str(data, "message"),
         )

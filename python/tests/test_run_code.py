@@ -177,17 +177,17 @@ async def test_cancelling_a_computing_run_stops_the_program() -> None:
     assert calls == []  # the program was stopped before it got there
 
 
-async def test_twenty_runs_from_one_loop() -> None:
+async def test_fifty_concurrent_runs_from_one_loop() -> None:
     reg = make_registry()
     tools(reg)
     runs = await asyncio.gather(
         *(
             reg.run_code(f"return await tools.add({{a: {i}, b: await tools.greet({{name: 'x'}}) === 'hello x' ? 1 : 0}})")
-            for i in range(20)
+            for i in range(50)
         )
     )
-    assert [run.value for run in runs] == [i + 1 for i in range(20)]
-    assert all(len(run.sub_calls) == 2 for run in runs)
+    assert [run.value for run in runs] == [i + 1 for i in range(50)]
+    assert all(run.ok and len(run.sub_calls) == 2 for run in runs)
 
 
 async def test_other_python_threads_run_while_a_program_computes() -> None:
@@ -217,9 +217,3 @@ async def test_other_python_threads_run_while_a_program_computes() -> None:
     assert elapsed >= 1.4
     # The spinning thread kept the GIL busy the whole time: it counted.
     assert during > 10_000, during
-
-
-async def test_programs_may_be_written_in_typescript_only_in_this_build() -> None:
-    reg = make_registry()
-    with pytest.raises(codemode.ConfigError):
-        await reg.run_code("return 1", language="python")

@@ -18,6 +18,7 @@
 //!   Python callables;
 //! - [`results`]: results and runs as the JSON text the Python half turns into dataclasses;
 //! - [`registry`]: the `Registry` and `Scope` classes;
+//! - [`mcp`]: MCP servers as tool sources, configured as `codemode.toml` configures them;
 //! - [`bench`]: hooks for `benches/python_bench.py` (not API).
 //!
 //! Rules: no `unwrap`/`expect` on data from outside; no `unsafe`; the GIL is never held
@@ -33,6 +34,7 @@ use pyo3::prelude::*;
 mod bench;
 mod driver;
 mod listeners;
+mod mcp;
 mod pycall;
 mod registry;
 mod results;
@@ -46,6 +48,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<registry::PyScope>()?;
     m.add_class::<registry::PyDisposer>()?;
     m.add_class::<pycall::Completion>()?;
+    m.add_class::<mcp::PyMcpServers>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     let codes: Vec<&str> = ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
     m.add("ERROR_CODES", codes)?;

@@ -5,6 +5,10 @@
 //!   `null`. A guard that raises denies the call: guards fail closed.
 //! - A pre-execute listener (sync or async) answers `{"decision": "next" | "allow" |
 //!   "deny" | "ask", "reason"?}`; one that raises fails the call with `LISTENER_FAILED`.
+//! - A post-execute listener (sync or async) sees the call and its result and answers
+//!   `{"decision": "next" | "accept" | "block", ...}`: `accept` may carry a replacement
+//!   `value` or `content` (text), `block` the `feedback` the model reads instead
+//!   (`RESULT_BLOCKED`); one that raises fails the call with `LISTENER_FAILED`.
 //! - A result observer is synchronous and sees each final result; what it raises is
 //!   reported on stderr by its adapter and changes nothing.
 //! - The approver (sync or async) answers `true` to run an `ask`ed call once; anything
@@ -16,8 +20,11 @@
 use std::sync::Arc;
 
 use codemode::registry::{ApprovalService, Disposer, Scope};
-use codemode::tool::{ApprovalAnswer, PreToolDecision, ToolExecution};
-use codemode::{Error, ErrorCode, JsonValue};
+use codemode::tool::{
+    ApprovalAnswer, PostToolDecision, PreToolDecision, Replacement, ToolExecution,
+    ToolExecutionResult,
+};
+use codemode::{ContentBlock, Error, ErrorCode, JsonValue};
 use futures::FutureExt;
 use futures::future::BoxFuture;
 
@@ -78,16 +85,75 @@ pub(crate) fn pre_execute(scope: &Scope, listener: PyFn) -> Disposer {
     })
 }
 
+/// The call with its result, as post-execute listeners and observers see it.
+fn call_with_result(execution: &ToolExecution, result: &ToolExecutionResult) -> JsonValue {
+    let mut event = results::call(execution);
+    if let JsonValue::Object(fields) = &mut event {
+        fields.insert(
+            "result".into(),
+            results::tool_result(result, std::time::Duration::ZERO),
+        );
+    }
+    event
+}
+
+/// Installs the post-execute `listener` on `scope`.
+pub(crate) fn post_execute(scope: &Scope, listener: PyFn) -> Disposer {
+    scope.on_post_execute(move |execution, result, next| {
+        let listener = listener.clone();
+        async move {
+            let event = call_with_result(&execution, &result).to_string();
+            let failed = |what: String| Error::new(ErrorCode::ListenerFailed, what);
+            let mut answer = listener
+                .call(&execution.root_call_id, event, &execution.signal)
+                .await
+                .map_err(|failure| failed(format!("a post-execute listener raised {failure}")))?;
+            let text = |answer: &JsonValue, key: &str| {
+                answer
+                    .get(key)
+                    .and_then(JsonValue::as_str)
+                    .map(str::to_owned)
+            };
+            match answer.get("decision").and_then(JsonValue::as_str) {
+                Some("next") => next.run().await,
+                Some("accept") => {
+                    let replace = match (
+                        answer.get_mut("value").map(JsonValue::take),
+                        text(&answer, "content"),
+                    ) {
+                        (Some(value), None) => Some(Replacement::Value(value)),
+                        (None, Some(content)) => {
+                            Some(Replacement::Content(vec![ContentBlock::text(content)]))
+                        }
+                        (None, None) => None,
+                        (Some(_), Some(_)) => {
+                            return Err(failed(
+                                "a post-execute listener replaced both the value and the content"
+                                    .to_owned(),
+                            ));
+                        }
+                    };
+                    Ok(PostToolDecision::Accept {
+                        replace,
+                        additional_contexts: Vec::new(),
+                    })
+                }
+                Some("block") => Ok(PostToolDecision::Block {
+                    feedback: vec![ContentBlock::text(
+                        text(&answer, "feedback").unwrap_or_default(),
+                    )],
+                    additional_contexts: Vec::new(),
+                }),
+                _ => Err(failed(format!("a post-execute listener answered {answer}"))),
+            }
+        }
+    })
+}
+
 /// Installs the result `observer` on `scope`.
 pub(crate) fn on_result(scope: &Scope, observer: PyFn) -> Disposer {
     scope.on_result(move |execution, result| {
-        let mut event = results::call(execution);
-        if let JsonValue::Object(fields) = &mut event {
-            fields.insert(
-                "result".into(),
-                results::tool_result(result, std::time::Duration::ZERO),
-            );
-        }
+        let event = call_with_result(execution, result);
         // The adapter reports its own exceptions; nothing to do about one here.
         let _ = observer.call_blocking(event.to_string());
     })

@@ -178,7 +178,9 @@ async fn blocking<T: Send + 'static>(
 }
 
 fn parse_answer(text: &str) -> Result<JsonValue, CallFailure> {
-    serde_json::from_str(text)
+    // Iterative (serde_json's own parser stops at 128 levels); the depth is the registry's
+    // business, checked where the value is used.
+    codemode::json::parse_within(text, usize::MAX)
         .map_err(|err| format!("codemode's Python adapter answered malformed JSON: {err}"))
 }
 

@@ -13,6 +13,7 @@
 //! bridge live in their own modules.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Instant;
@@ -22,9 +23,11 @@ use codemode::code::{
     CodeMode, CodeModeConfig, PresentationMode, Program, ScopePresentation, TypeCheck, assemble,
     sdk_tools,
 };
+use codemode::config::Config;
+use codemode::host::{Engine, Host};
 use codemode::json::DepthLimit;
 use codemode::registry::{Disposer, Policy, Registry, RegistryConfig, Scope};
-use codemode::runtime::{EngineConfig, JsEngine, Language};
+use codemode::runtime::{CodeRuntime, EngineConfig, JsEngine, Language};
 use codemode::tool::{ToolExecutionInput, ToolSchema};
 use codemode::{Error, ErrorCode, JsonValue};
 use pyo3::prelude::*;
@@ -35,7 +38,8 @@ use crate::results::{self, CapturingRuntime, OUTCOME, OutcomeSlot};
 use crate::runtime::{OffThread, awaitable, next_call_id};
 use crate::{guarded, listeners, to_py_err, tool};
 
-type Policies = Arc<RwLock<HashMap<String, Policy>>>;
+/// The registry's policy table (`set_policy`, MCP tools' settings), asked at each call.
+pub(crate) type Policies = Arc<RwLock<HashMap<String, Policy>>>;
 
 /// A registry with Code Mode over the JavaScript engine.
 #[pyclass(module = "codemode._native", name = "Registry", frozen)]
@@ -68,8 +72,9 @@ fn parse_language(language: &str) -> Result<Language, Error> {
     }
 }
 
-/// The registry's settings, as the Python constructor passes them.
-#[derive(Debug)]
+/// The registry's settings, as the Python constructor passes them (a dict with every key).
+#[derive(Debug, FromPyObject)]
+#[pyo3(from_item_all)]
 struct Settings {
     mode: String,
     compute_ms: Option<u64>,
@@ -114,85 +119,122 @@ fn build(settings: Settings) -> Result<(Registry, CodeMode), Error> {
     let depth = DepthLimit::for_programs(engine.max_json_depth)?;
     let registry = Registry::with_config(RegistryConfig::default().with_value_depth(depth));
     let code = CodeMode::install(&registry, config)?;
-    let engine = JsEngine::new(engine)?;
-    code.set_runtime(Arc::new(CapturingRuntime {
-        inner: Arc::new(engine),
-    }))?;
+    code.set_runtime(code_runtime(Language::TypeScript, engine)?)?;
     Ok((registry, code))
+}
+
+/// The code runtime of programs in `language`, wrapped to report each run's outcome.
+fn code_runtime(language: Language, engine: EngineConfig) -> Result<Arc<dyn CodeRuntime>, Error> {
+    let inner: Arc<dyn CodeRuntime> = match language {
+        Language::TypeScript => Arc::new(JsEngine::new(engine)?),
+        other => {
+            return Err(invalid_config(format!(
+                "this build of the package runs TypeScript programs only, not {}",
+                other.as_str()
+            )));
+        }
+    };
+    Ok(Arc::new(CapturingRuntime { inner }))
+}
+
+/// `Registry.from_config`: the registry `codemode.toml` at `path` describes (`None`:
+/// `./codemode.toml` if there is one, else the defaults: the built-in tools over the
+/// working directory), built as the command builds it, MCP servers started.
+async fn from_config(
+    path: Option<PathBuf>,
+) -> Result<(RegistryCore, JsonValue, &'static str), Error> {
+    let path = path.or_else(|| Some(PathBuf::from("codemode.toml")).filter(|p| p.is_file()));
+    let config = match path {
+        Some(path) => Config::load(&path)?,
+        None => {
+            let cwd = std::env::current_dir().map_err(|err| {
+                Error::new(
+                    ErrorCode::HostFailed,
+                    format!("cannot read the working directory: {err}"),
+                )
+            })?;
+            Config::defaults(cwd)
+        }
+    };
+    let language = config.language;
+    let runtime = code_runtime(language, config.engine)?;
+    let host = Host::builder(config)
+        .engine(Engine::Always)
+        .runtime(runtime)
+        .build()
+        .await?;
+    let servers = crate::mcp::statuses(host.servers());
+    Ok((
+        RegistryCore {
+            registry: host.registry().clone(),
+            code: host.code_mode().clone(),
+        },
+        servers,
+        language.as_str(),
+    ))
+}
+
+impl PyRegistry {
+    /// `core`, with the policy table installed in its global layer.
+    fn wrap(core: RegistryCore) -> Self {
+        let policies = Policies::default();
+        let lookup = policies.clone();
+        core.registry
+            .global()
+            .install_policy_lookup(move |name| {
+                lookup
+                    .read()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .get(name)
+                    .copied()
+            })
+            .keep();
+        PyRegistry {
+            core: OffThread::new(core),
+            policies,
+        }
+    }
 }
 
 #[pymethods]
 impl PyRegistry {
+    /// `settings`: the Python constructor's keyword arguments, as a dict (see [`Settings`]).
     #[new]
-    #[pyo3(signature = (
-        *,
-        mode = "native".to_owned(),
-        compute_ms = None,
-        wall_ms = None,
-        heap_mb = None,
-        max_output_bytes = None,
-        warm_pool = None,
-        max_json_depth = None,
-        max_parallel_sub_calls = None,
-        typecheck = "off".to_owned(),
-        sdk_max_tokens = None,
-    ))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        py: Python<'_>,
-        mode: String,
-        compute_ms: Option<u64>,
-        wall_ms: Option<u64>,
-        heap_mb: Option<u64>,
-        max_output_bytes: Option<u64>,
-        warm_pool: Option<usize>,
-        max_json_depth: Option<usize>,
-        max_parallel_sub_calls: Option<usize>,
-        typecheck: String,
-        sdk_max_tokens: Option<usize>,
-    ) -> PyResult<Self> {
+    fn new(py: Python<'_>, settings: Settings) -> PyResult<Self> {
         guarded(py, || {
             let runtime = crate::runtime::runtime()?;
-            let settings = Settings {
-                mode,
-                compute_ms,
-                wall_ms,
-                heap_mb,
-                max_output_bytes,
-                warm_pool,
-                max_json_depth,
-                max_parallel_sub_calls,
-                typecheck,
-                sdk_max_tokens,
-            };
             let (registry, code) = py
                 .detach(|| {
                     let _entered = runtime.enter();
                     build(settings)
                 })
                 .map_err(|err| to_py_err(py, &err))?;
-            let policies = Policies::default();
-            let lookup = policies.clone();
-            registry
-                .global()
-                .install_policy_lookup(move |name| {
-                    lookup
-                        .read()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .get(name)
-                        .copied()
-                })
-                .keep();
-            Ok(PyRegistry {
-                core: OffThread::new(RegistryCore { registry, code }),
-                policies,
+            Ok(PyRegistry::wrap(RegistryCore { registry, code }))
+        })
+    }
+
+    /// `Registry.from_config(path)`: an awaitable of `(registry, servers' status as JSON
+    /// text, language)`.
+    #[staticmethod]
+    #[pyo3(signature = (path = None))]
+    fn from_config(py: Python<'_>, path: Option<PathBuf>) -> PyResult<Bound<'_, PyAny>> {
+        guarded(py, || {
+            awaitable(py, next_call_id(), move |_token| async move {
+                let (core, servers, language) = from_config(path)
+                    .await
+                    .map_err(|err| crate::to_py_err_detached(&err))?;
+                Ok((PyRegistry::wrap(core), servers.to_string(), language))
             })
         })
     }
 
     /// The global layer.
     fn global_scope(&self) -> PyScope {
-        PyScope::new(self.core.registry.global(), self.core.code.clone())
+        PyScope::new(
+            self.core.registry.global(),
+            self.core.code.clone(),
+            self.policies.clone(),
+        )
     }
 
     /// The registry's default presentation mode.
@@ -261,12 +303,17 @@ pub(crate) struct PyScope {
 struct ScopeCore {
     scope: Scope,
     code: CodeMode,
+    policies: Policies,
 }
 
 impl PyScope {
-    fn new(scope: Scope, code: CodeMode) -> Self {
+    fn new(scope: Scope, code: CodeMode, policies: Policies) -> Self {
         PyScope {
-            core: OffThread::new(ScopeCore { scope, code }),
+            core: OffThread::new(ScopeCore {
+                scope,
+                code,
+                policies,
+            }),
         }
     }
 
@@ -352,7 +399,11 @@ impl PyScope {
                     Ok(scope)
                 })
                 .map_err(|err| to_py_err(py, &err))?;
-            Ok(PyScope::new(scope, self.core.code.clone()))
+            Ok(PyScope::new(
+                scope,
+                self.core.code.clone(),
+                self.core.policies.clone(),
+            ))
         })
     }
 
@@ -448,6 +499,22 @@ impl PyScope {
         })
     }
 
+    /// Adds a `tools/post-execute` listener.
+    #[pyo3(signature = (listener, is_async = false))]
+    fn on_post_execute(
+        &self,
+        py: Python<'_>,
+        listener: Py<PyAny>,
+        is_async: bool,
+    ) -> PyResult<PyDisposer> {
+        guarded(py, || {
+            Ok(disposer(listeners::post_execute(
+                &self.core.scope,
+                PyFn::new(listener, is_async),
+            )))
+        })
+    }
+
     /// Adds a `tools/result` observer.
     fn on_result(&self, py: Python<'_>, observer: Py<PyAny>) -> PyResult<PyDisposer> {
         guarded(py, || {
@@ -455,6 +522,25 @@ impl PyScope {
                 &self.core.scope,
                 PyFn::new(observer, false),
             )))
+        })
+    }
+
+    /// Starts the MCP servers of `text` (`[[mcp]]` entries, named `path` in errors) and
+    /// registers their tools in this scope: an awaitable of a `McpServers`.
+    fn add_mcp_servers<'py>(
+        &self,
+        py: Python<'py>,
+        text: String,
+        path: String,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        guarded(py, || {
+            crate::mcp::add_mcp_servers(
+                py,
+                self.core.scope.clone(),
+                self.core.policies.clone(),
+                text,
+                path,
+            )
         })
     }
 
@@ -539,13 +625,16 @@ impl PyScope {
         arguments: String,
     ) -> PyResult<Bound<'py, PyAny>> {
         guarded(py, || {
-            let arguments: JsonValue = serde_json::from_str(&arguments).map_err(|err| {
-                crate::exception(
-                    py,
-                    "INVALID_ARGS",
-                    &format!("arguments are not JSON: {err}"),
-                )
-            })?;
+            // Iterative (serde_json's own parser stops at 128 levels): the Python half wrote
+            // the text from a value it checked; the pipeline checks the depth.
+            let arguments =
+                codemode::json::parse_within(&arguments, usize::MAX).map_err(|err| {
+                    crate::exception(
+                        py,
+                        "INVALID_ARGS",
+                        &format!("the arguments are not JSON: {err}"),
+                    )
+                })?;
             let registry = self.core.scope.registry().clone();
             let agent = self.core.scope.id();
             let call_id = next_call_id();

@@ -124,6 +124,10 @@ async def one_round(reg: codemode.Registry, code: codemode.Scope, calls: int) ->
     got["run_code return 1, Rust host"] = median_of(
         time_run_code(code._native, "return 1", calls, PAUSE_MS)
     )
+    # The Python API's calls carry a cancellation token; a Rust host's call may not.
+    got["run_code return 1, Rust host + signal"] = median_of(
+        time_run_code(code._native, "return 1", calls, PAUSE_MS, True)
+    )
     got["sub-call, sync Python tool"] = await sub_call_seconds(code, "noop", calls)
     got["sub-call, async Python tool"] = await sub_call_seconds(code, "anoop", calls)
     got["sub-call, Rust tool"] = await sub_call_seconds(code, "rust_noop", calls)
@@ -146,6 +150,11 @@ RATIOS = [
         "run_code return 1: from Python / Rust host",
         "run_code return 1, from Python",
         "run_code return 1, Rust host",
+    ),
+    (
+        "run_code return 1: from Python / Rust host + signal",
+        "run_code return 1, from Python",
+        "run_code return 1, Rust host + signal",
     ),
     ("sub-call: sync Python tool / Rust tool", "sub-call, sync Python tool", "sub-call, Rust tool"),
     (

@@ -20,6 +20,7 @@ use codemode::tool::{ToolDefinition, ToolExecutionInput, ToolOutput};
 use codemode::{Error, ErrorCode, JsonValue};
 use pyo3::prelude::*;
 use serde_json::json;
+use tokio_util::sync::CancellationToken;
 
 use crate::registry::PyScope;
 use crate::runtime::runtime;
@@ -47,11 +48,12 @@ pub(crate) fn add_native_noop(py: Python<'_>, scope: &PyScope, name: String) -> 
 
 /// Times `rounds` calls of `name` with `arguments` (JSON text) through the pipeline, as
 /// `Scope.execute` makes them, from Rust (the GIL released, the calls driven by
-/// `block_on` on this thread), each after a pause of `pause_ms` (untimed: lets an engine's
+/// `block_on` on this thread; with `signal`, each carrying a cancellation token as the
+/// Python API's calls do), each after a pause of `pause_ms` (untimed: lets an engine's
 /// warm pool refill, as `benches/runtime.rs` waits for it). Each call's seconds; a failed
 /// call is an error.
 #[pyfunction]
-#[pyo3(name = "_bench_time_execute", signature = (scope, name, arguments, rounds, pause_ms = 0.0))]
+#[pyo3(name = "_bench_time_execute", signature = (scope, name, arguments, rounds, pause_ms = 0.0, signal = false))]
 pub(crate) fn time_execute(
     py: Python<'_>,
     scope: &PyScope,
@@ -59,6 +61,7 @@ pub(crate) fn time_execute(
     arguments: String,
     rounds: usize,
     pause_ms: f64,
+    signal: bool,
 ) -> PyResult<Vec<f64>> {
     guarded(py, || {
         let arguments: JsonValue = serde_json::from_str(&arguments).map_err(|err| {
@@ -77,9 +80,13 @@ pub(crate) fn time_execute(
                 if !pause.is_zero() {
                     std::thread::sleep(pause);
                 }
-                let input =
+                let mut input =
                     ToolExecutionInput::new(format!("bench-{round}"), &name, arguments.clone())
                         .for_agent(agent);
+                if signal {
+                    // As the Python API's calls carry one (their cancellation).
+                    input = input.with_signal(CancellationToken::new());
+                }
                 let started = Instant::now();
                 let result = host.block_on(registry.execute(input));
                 seconds.push(started.elapsed().as_secs_f64());
@@ -95,15 +102,17 @@ pub(crate) fn time_execute(
 
 /// Times `rounds` runs of `code` through `run_code` in `scope` (which must present in
 /// `code` or `both` mode), as `benches/runtime.rs` does: `Registry::execute` of
-/// `run_code`, from Rust, each after a pause of `pause_ms`. Each run's seconds.
+/// `run_code`, from Rust, each after a pause of `pause_ms` (with `signal`: carrying a
+/// cancellation token). Each run's seconds.
 #[pyfunction]
-#[pyo3(name = "_bench_time_run_code", signature = (scope, code, rounds, pause_ms = 0.0))]
+#[pyo3(name = "_bench_time_run_code", signature = (scope, code, rounds, pause_ms = 0.0, signal = false))]
 pub(crate) fn time_run_code(
     py: Python<'_>,
     scope: &PyScope,
     code: String,
     rounds: usize,
     pause_ms: f64,
+    signal: bool,
 ) -> PyResult<Vec<f64>> {
     let arguments = json!({"code": code, "description": "benchmark"}).to_string();
     time_execute(
@@ -113,6 +122,7 @@ pub(crate) fn time_run_code(
         arguments,
         rounds,
         pause_ms,
+        signal,
     )
 }
 

@@ -109,4 +109,6 @@ return {
   settleCall,
   fireTimer,
   engineGlobals: deletedEngineGlobals,
+  // The names a program keeps (V8's startup snapshot asks, to reseal its contexts).
+  keptGlobals,
 };

@@ -32,12 +32,17 @@ log() { printf '[v8-archive %s] %s\n' "$(date +%T)" "$*"; }
 stamp() { [ -e "$CACHE/stamps/$1" ]; }
 done_step() { mkdir -p "$CACHE/stamps"; touch "$CACHE/stamps/$1"; }
 
+# The patch series the archive is built with: an archive made with another is not this one.
+PATCHES="$(cd "$(dirname "$0")/.." && pwd)/vendor/v8-patches"
+SERIES="$(cat "$PATCHES"/*.patch 2>/dev/null | sha256sum | cut -c1-16)"
+built() { [ -s "$OUT_ARCHIVE" ] && [ "$(cat "$OUT_ARCHIVE.series" 2>/dev/null)" = "$SERIES" ]; }
+
 case "${1:-}" in
   --print-path)
-    [ -s "$OUT_ARCHIVE" ] && { echo "$OUT_ARCHIVE"; exit 0; }
+    built && { echo "$OUT_ARCHIVE"; exit 0; }
     exit 1 ;;
   --status)
-    if [ -s "$OUT_ARCHIVE" ]; then echo "built: $OUT_ARCHIVE"; exit 0; fi
+    if built; then echo "built: $OUT_ARCHIVE"; exit 0; fi
     ls "$CACHE/stamps" 2>/dev/null | sed 's/^/done: /' || true
     if [ -d "$R/out" ]; then
       log="$CACHE/ninja.log"
@@ -136,8 +141,27 @@ if ! stamp "source-$V8_VERSION"; then
   cp -a "$V8_SRC" "$R/src"
   mkdir -p "$R/src/third_party/icu/common"
   cp "$ICU_SRC/src/icudtl.dat" "$R/src/third_party/icu/common/"
+  rm -f "$CACHE"/stamps/patches-* "$CACHE/patched-files"
   done_step "source-$V8_VERSION"
   rm -f "$CACHE/stamps/gn-gen-$V8_VERSION"
+fi
+
+# codemode's patches to V8 (vendor/v8-patches, each says what and why), applied to the copy.
+# A changed series restores the files the last one touched from the crate's source (with a
+# new time, so ninja rebuilds them) and applies the new one: only those files recompile.
+if ! stamp "patches-$V8_VERSION-$SERIES"; then
+  log "patches: vendor/v8-patches ($SERIES)"
+  if [ -f "$CACHE/patched-files" ]; then
+    while read -r file; do cp "$V8_SRC/$file" "$R/src/$file"; done <"$CACHE/patched-files"
+  fi
+  : >"$CACHE/patched-files"
+  for patch_file in "$PATCHES"/*.patch; do
+    [ -e "$patch_file" ] || continue
+    patch -d "$R/src" -p1 --forward --quiet <"$patch_file"
+    sed -n 's#^+++ b/##p' "$patch_file" >>"$CACHE/patched-files"
+  done
+  rm -f "$CACHE"/stamps/patches-*
+  done_step "patches-$V8_VERSION-$SERIES"
 fi
 
 # What the v8 build script passes for a release build with the features deno_core turns on
@@ -166,4 +190,5 @@ log "gzip the archive"
 mkdir -p "$(dirname "$OUT_ARCHIVE")"
 gzip -9 -c "$R/out/obj/librusty_v8.a" >"$OUT_ARCHIVE.part"
 mv "$OUT_ARCHIVE.part" "$OUT_ARCHIVE"
+echo "$SERIES" >"$OUT_ARCHIVE.series"
 echo "$OUT_ARCHIVE"

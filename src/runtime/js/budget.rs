@@ -66,6 +66,9 @@ pub(crate) struct RunStop {
     wake: tokio::sync::Notify,
     /// The caller gave up waiting for the run to stop (see `Pool::write_off`).
     written_off: std::sync::atomic::AtomicBool,
+    /// The engine thread will never come back from the run (V8 ran out of heap inside one
+    /// operation and its thread is held: see `natives::out_of_memory`).
+    held: std::sync::atomic::AtomicBool,
 }
 
 impl RunStop {
@@ -85,6 +88,18 @@ impl RunStop {
             self.wake.notify_waiters();
         }
         decided
+    }
+
+    /// Marks the run's engine thread as held for good, and wakes the run's waiters.
+    #[cfg(feature = "v8")]
+    pub(crate) fn hold(&self) {
+        self.held.store(true, Ordering::Release);
+        self.wake.notify_waiters();
+    }
+
+    /// Whether the run's engine thread is held for good (see [`RunStop::hold`]).
+    pub(crate) fn held(&self) -> bool {
+        self.held.load(Ordering::Acquire)
     }
 
     /// Marks the run written off; `false` if it already was.

@@ -3,7 +3,8 @@
 //! JavaScript it runs.
 //!
 //! Each run gets a fresh sandbox (a bare isolate and context with the bootstrap of
-//! `js-runtime/` loaded: `sandbox`, its host functions: `natives`) on its own engine
+//! `js-runtime/` loaded: `sandbox`, its host functions: `natives`, on V8 the budget of its
+//! `ArrayBuffer`s: `buffers`) on its own engine
 //! thread, from a warm pool (`pool`); the program runs there under its budgets (`budget`)
 //! driven by the run's own event loop (`event_loop`, `timers`). No deno_core `JsRuntime`
 //! is created and no op exists. The caller's side of a run lives here: it
@@ -28,6 +29,8 @@ use super::{
 use crate::error::{Error, ErrorCode};
 
 mod budget;
+#[cfg(feature = "v8")]
+mod buffers;
 mod clock;
 mod event_loop;
 mod natives;
@@ -35,6 +38,8 @@ mod pool;
 mod run;
 mod sandbox;
 mod scripts;
+#[cfg(feature = "v8")]
+mod snapshot;
 pub mod strip;
 mod threads;
 mod timers;
@@ -47,6 +52,14 @@ use run::{Job, written_off_outcome};
 
 /// How long the caller waits for a stopped run to end before it answers without it.
 pub const STOP_GRACE: Duration = Duration::from_millis(100);
+
+/// The JavaScript engine this build runs programs on: `"quickjs"` (the default feature) or
+/// `"v8"` (the `v8` feature). deno_core links one V8 API, so a build carries one engine.
+pub const ENGINE: &str = if cfg!(feature = "v8") {
+    "v8"
+} else {
+    "quickjs"
+};
 
 /// The JavaScript/TypeScript code runtime.
 ///
@@ -193,6 +206,11 @@ async fn run_on_pool(
         // Stopped: the engine has the grace to end the run, then the run is written off.
         None => match tokio::time::timeout(STOP_GRACE, &mut outcome).await {
             Ok(settled) => settled,
+            // V8 ran out of heap inside one operation: its thread will never answer.
+            Err(_) if stop.held() && pool.release_held(&stop) => {
+                stop_if_dropped.0 = None;
+                return written_off_outcome(&stop, &ledger, &config);
+            }
             Err(_) if pool.write_off(&stop) => {
                 stop_if_dropped.0 = None;
                 return written_off_outcome(&stop, &ledger, &config);

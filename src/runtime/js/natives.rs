@@ -27,7 +27,8 @@
 //! fails the run with the first one still unhandled after a microtask checkpoint), and the
 //! near-heap-limit callback stops the run and, on QuickJS, raises the limit once by 8 MiB
 //! for the unwinding: the heap stays within its budget plus about 9 MiB whatever the
-//! program allocates (see `sandbox::engine_heap_limit`).
+//! program allocates (see `sandbox::engine_heap_limit`). On V8 the limit grows by at most
+//! 32 MiB in a run, and an operation that needs more holds its thread (`out_of_memory`).
 //!
 //! This module owns the natives and [`RunState`]; it must not know how runs are driven.
 
@@ -152,8 +153,12 @@ pub(crate) fn run_state(scope: &v8::PinScope<'_, '_>) -> Option<Rc<RunState>> {
 /// What the near-heap-limit callback of this thread's isolate knows of the run.
 struct HeapWatch {
     stop: Arc<RunStop>,
-    /// Whether the run already got its unwinding room.
-    widened: bool,
+    /// How much the heap limit has grown in this run.
+    raised: usize,
+    /// A program's run (its heap budget, in bytes), which V8's heap exhaustion may hold; or
+    /// the type checker's run, which it may not (the limit grows as V8 embedders do).
+    #[cfg_attr(not(feature = "v8"), allow(dead_code))]
+    budget: Option<usize>,
 }
 
 thread_local! {
@@ -164,14 +169,28 @@ thread_local! {
 /// Room the heap limit grows by once per run when it is reached, so the engine can settle
 /// the out-of-memory error (rejecting a promise allocates) while the termination takes
 /// effect at its next interrupt poll.
+#[cfg(not(feature = "v8"))]
 const UNWIND_HEADROOM: usize = 8 << 20;
 
+/// On V8, how much the heap limit grows each time it is reached in a run ...
+#[cfg(feature = "v8")]
+const V8_HEAP_STEP: usize = 8 << 20;
+
+/// ... and how much at most in all: past it V8 declares the heap exhausted (see
+/// [`out_of_memory`]).
+#[cfg(feature = "v8")]
+const V8_HEAP_OVERRUN: usize = 32 << 20;
+
 /// Sets (or clears) the run the heap callback of this thread's isolate stops.
-pub(crate) fn watch_heap(stop: Option<Arc<RunStop>>) {
+///
+/// `budget`: the program's heap budget in bytes; `None` for the type checker, whose thread
+/// is never held (on V8 its limit grows by half each time it is reached).
+pub(crate) fn watch_heap(stop: Option<Arc<RunStop>>, budget: Option<usize>) {
     HEAP_WATCH.with(|watch| {
         *watch.borrow_mut() = stop.map(|stop| HeapWatch {
             stop,
-            widened: false,
+            raised: 0,
+            budget,
         });
     });
 }
@@ -182,16 +201,32 @@ pub(crate) fn install_isolate_callbacks(isolate: &mut v8::Isolate) {
     isolate.set_promise_reject_callback(promise_rejected);
     isolate.set_prepare_stack_trace_callback(prepare_stack_trace);
     isolate.add_near_heap_limit_callback(near_heap_limit, std::ptr::null_mut());
+    #[cfg(feature = "v8")]
+    {
+        isolate.set_oom_error_handler(out_of_memory);
+        isolate.add_gc_prologue_callback(
+            before_collection,
+            std::ptr::null_mut(),
+            v8::GCType::kGCTypeAll,
+        );
+    }
 }
 
-/// Near the heap limit: stop the run. On QuickJS the limit grows once per run, by
-/// [`UNWIND_HEADROOM`], and never again: after that the allocation that reaches it fails,
-/// and the termination the stop requests takes effect at the engine's next interrupt poll,
-/// so a program that catches the out-of-memory error cannot go on allocating. (Raising the
-/// limit by half on every call, as V8 embedders do, let such a program grow the heap
-/// without bound on QuickJS.) V8 cannot fail an allocation: a callback that does not raise
-/// the limit makes it abort the process, so there the limit grows on every call while the
-/// termination takes effect at V8's next stack-guard check.
+/// Near the heap limit: stop the run, and grow the limit a little for the unwinding.
+///
+/// On QuickJS the limit grows once per run, by [`UNWIND_HEADROOM`], and never again: after
+/// that the allocation that reaches it fails, and the termination the stop requests takes
+/// effect at the engine's next interrupt poll, so a program that catches the out-of-memory
+/// error cannot go on allocating. (Raising the limit by half on every call, as V8 embedders
+/// do, let such a program grow the heap without bound on QuickJS.)
+///
+/// V8 cannot fail an allocation: when the limit is not raised it declares the heap
+/// exhausted. The termination takes effect at V8's next stack-guard check, which a program's
+/// loop reaches at once but a single builtin filling a huge array does not; so the limit
+/// grows by [`V8_HEAP_STEP`] a call, at most [`V8_HEAP_OVERRUN`] past the budget in a run.
+/// Past that, returning the limit unchanged would not bound the heap either (V8 collects once
+/// more, then lets the allocation through whatever its size, and declares the heap exhausted
+/// at the next collection: [`out_of_memory`]), so the engine thread is held here, as there.
 unsafe extern "C" fn near_heap_limit(_data: *mut c_void, current: usize, _initial: usize) -> usize {
     HEAP_WATCH.with(|watch| {
         let Ok(mut watch) = watch.try_borrow_mut() else {
@@ -201,15 +236,115 @@ unsafe extern "C" fn near_heap_limit(_data: *mut c_void, current: usize, _initia
             return current;
         };
         watch.stop.request(StopReason::Heap);
-        if cfg!(feature = "v8") {
+        #[cfg(feature = "v8")]
+        if watch.budget.is_none() {
             return current.saturating_add((current / 2).max(16 << 20));
         }
-        if watch.widened {
-            return current;
+        #[cfg(feature = "v8")]
+        let room = V8_HEAP_STEP.min(V8_HEAP_OVERRUN.saturating_sub(watch.raised));
+        // Past the overrun V8 would collect once more and then let the allocation through
+        // anyway (its last resort), however large: the thread is held here instead.
+        #[cfg(feature = "v8")]
+        if room == 0 {
+            watch.stop.request(StopReason::Heap);
+            watch.stop.hold();
+            loop {
+                std::thread::park();
+            }
         }
-        watch.widened = true;
-        current.saturating_add(UNWIND_HEADROOM)
+        #[cfg(not(feature = "v8"))]
+        let room = if watch.raised == 0 {
+            UNWIND_HEADROOM
+        } else {
+            0
+        };
+        watch.raised += room;
+        current.saturating_add(room)
     })
+}
+
+/// Before each collection of a program's isolate, while it runs: V8 checks its heap limit
+/// only when a full collection leaves the heap over it, so a program that allocates fast
+/// inside one builtin (a dictionary doubling in `Array.prototype.fill` over a huge array)
+/// can take far past the limit between two. Each collection compares the heap with the
+/// budget plus the overrun, and past it holds the thread, as [`out_of_memory`] does.
+#[cfg(feature = "v8")]
+unsafe extern "C" fn before_collection(
+    isolate: v8::UnsafeRawIsolatePtr,
+    _type: v8::GCType,
+    _flags: v8::GCCallbackFlags,
+    _data: *mut c_void,
+) {
+    let Some(budget) = HEAP_WATCH.with(|watch| {
+        watch
+            .try_borrow()
+            .ok()
+            .and_then(|watch| watch.as_ref().and_then(|watch| watch.budget))
+    }) else {
+        return;
+    };
+    // SAFETY: V8 passes the isolate being collected, on its own thread, and it stays alive
+    // for the whole callback; `Isolate` is a non-owning handle (dropping it disposes
+    // nothing), and reading the heap's statistics neither allocates on the heap nor runs
+    // JavaScript, which is what a collection callback may not do.
+    let mut isolate = unsafe { v8::Isolate::from_raw_isolate_ptr_unchecked(isolate) };
+    let used = isolate.get_heap_statistics().used_heap_size();
+    if used > budget.saturating_add(V8_HEAP_OVERRUN) {
+        hold_watched_run();
+    }
+}
+
+/// Holds this engine thread for good if it runs a watched program (see [`out_of_memory`]);
+/// returns otherwise.
+#[cfg(feature = "v8")]
+fn hold_watched_run() {
+    let held = HEAP_WATCH.with(|watch| {
+        let Ok(watch) = watch.try_borrow() else {
+            return None;
+        };
+        // A program's run only: the type checker's caller does not expect its thread held.
+        let stop = watch
+            .as_ref()
+            .filter(|watch| watch.budget.is_some())?
+            .stop
+            .clone();
+        stop.request(StopReason::Heap);
+        stop.hold();
+        Some(())
+    });
+    if held.is_none() {
+        return;
+    }
+    loop {
+        std::thread::park();
+    }
+}
+
+/// V8's heap is exhausted: past the budget and the overrun, inside one operation the
+/// termination did not interrupt. V8 aborts the process when this handler returns, so it
+/// does not return while a run is being watched: the run is marked held (its caller answers
+/// `worker-exit` at once and the pool replaces the thread) and this engine thread sleeps for
+/// good, keeping the isolate's memory (the budget plus the overrun; the engine refuses runs
+/// after [`MAX_HELD`](super::pool::MAX_HELD) such threads). Outside a run (no program is
+/// running) V8's own abort follows, as without the handler.
+#[cfg(feature = "v8")]
+unsafe extern "C" fn out_of_memory(_location: *const std::ffi::c_char, _details: &v8::OomDetails) {
+    hold_watched_run();
+}
+
+/// An `ArrayBuffer` was refused for the isolate's buffer budget (V8; see
+/// [`buffers`](super::buffers)): the run on this thread ends as a heap exhaustion. Called on
+/// the isolate's thread when the program allocates; a refusal on another thread (none is
+/// known) finds no run here and only fails the allocation.
+#[cfg(feature = "v8")]
+pub(crate) fn buffers_exhausted() {
+    HEAP_WATCH.with(|watch| {
+        if let Ok(watch) = watch.try_borrow()
+            && let Some(watch) = watch.as_ref()
+        {
+            watch.stop.request(StopReason::Heap);
+        }
+    });
 }
 
 /// Records a promise rejected with no handler, and forgets it when a handler comes later.
@@ -297,33 +432,63 @@ fn prepare_stack_trace<'s>(
     }
 }
 
+/// The natives of the `host` object: each name and its callback.
+macro_rules! natives {
+    ($callback:ident) => {
+        $callback!(
+            "log" => log,
+            "call" => call,
+            "uncaught" => uncaught,
+            "createTimer" => create_timer,
+            "cancelTimer" => cancel_timer,
+            "enqueueMicrotask" => enqueue_microtask,
+            "getPromiseDetails" => promise_details,
+            "getProxyDetails" => proxy_details,
+            "loadInspector" => load_inspector,
+            "kindsOf" => kinds_of,
+        )
+    };
+}
+
 /// The `host` object handed to the bootstrap.
 pub(crate) fn host_object<'s>(
     scope: &mut v8::PinScope<'s, '_>,
 ) -> Option<v8::Local<'s, v8::Object>> {
     let host = v8::Object::new(scope);
-    macro_rules! natives {
+    #[cfg(feature = "v8")]
+    for (name, callback) in native_callbacks() {
+        let function = v8::Function::new_raw(scope, callback)?;
+        let key = v8::String::new(scope, name)?;
+        host.set(scope, key.into(), function.into())?;
+    }
+    #[cfg(not(feature = "v8"))]
+    {
+        macro_rules! set_natives {
+            ($($name:literal => $callback:expr),* $(,)?) => {
+                $(
+                    let function = v8::Function::new(scope, $callback)?;
+                    let key = v8::String::new(scope, $name)?;
+                    host.set(scope, key.into(), function.into())?;
+                )*
+            };
+        }
+        natives!(set_natives);
+    }
+    Some(host)
+}
+
+/// The natives as V8 calls them: each name and the one address of its callback, which the
+/// `host` object's functions hold and the startup snapshot's external references name (a
+/// snapshot refers to a native by its address; each is taken once, here).
+#[cfg(feature = "v8")]
+pub(crate) fn native_callbacks() -> Vec<(&'static str, v8::FunctionCallback)> {
+    use deno_core::v8::MapFnTo;
+    macro_rules! callbacks {
         ($($name:literal => $callback:expr),* $(,)?) => {
-            $(
-                let function = v8::Function::new(scope, $callback)?;
-                let key = v8::String::new(scope, $name)?;
-                host.set(scope, key.into(), function.into())?;
-            )*
+            vec![$(($name, $callback.map_fn_to())),*]
         };
     }
-    natives!(
-        "log" => log,
-        "call" => call,
-        "uncaught" => uncaught,
-        "createTimer" => create_timer,
-        "cancelTimer" => cancel_timer,
-        "enqueueMicrotask" => enqueue_microtask,
-        "getPromiseDetails" => promise_details,
-        "getProxyDetails" => proxy_details,
-        "loadInspector" => load_inspector,
-        "kindsOf" => kinds_of,
-    );
-    Some(host)
+    natives!(callbacks)
 }
 
 /// A predicate of [`KINDS`].

@@ -66,6 +66,11 @@ pub(crate) const MAX_DEMAND_POOL: usize = 8;
 /// hostile programs cannot multiply them.
 pub(crate) const MAX_WRITTEN_OFF: usize = 2;
 
+/// The most engine threads V8's heap exhaustion may hold (see `natives::out_of_memory`):
+/// each keeps its isolate's memory for good, so past this many the engine refuses runs
+/// instead of letting hostile programs take the host's memory one budget at a time.
+pub(crate) const MAX_HELD: usize = 4;
+
 pub(crate) struct Pool {
     shared: Arc<Shared>,
 }
@@ -106,6 +111,8 @@ struct PoolState {
     written_off: usize,
     /// Runs written off since the engine started (for the log, which counts them).
     written_off_total: u64,
+    /// Threads held for good by V8's heap exhaustion (never exit; see [`MAX_HELD`]).
+    held: usize,
     shutdown: bool,
 }
 
@@ -198,6 +205,15 @@ impl Pool {
         let mut state = lock(&self.shared);
         let in_flight = state.in_flight() + 1;
         state.note_demand(in_flight, Instant::now());
+        if state.held >= MAX_HELD {
+            drop(state);
+            refuse(
+                job,
+                "the engine holds as many sandboxes as it may after V8 ran out of heap \
+                 (their memory cannot be freed); restart the host to run programs again",
+            );
+            return;
+        }
         loop {
             if state.shutdown {
                 drop(state);
@@ -254,6 +270,31 @@ impl Pool {
         false
     }
 
+    /// Lets go of a run whose engine thread is held for good (V8's heap exhaustion): it is
+    /// no longer running, nothing waits for its thread, and a fresh thread takes its place.
+    /// `false` if the run is not running.
+    pub(crate) fn release_held(&self, stop: &Arc<RunStop>) -> bool {
+        let mut state = lock(&self.shared);
+        let Some(id) = state
+            .running
+            .iter()
+            .find_map(|(id, run)| Arc::ptr_eq(run, stop).then_some(*id))
+        else {
+            return false;
+        };
+        state.running.remove(&id);
+        state.held += 1;
+        let held = state.held;
+        drop(state);
+        tracing::error!(
+            held,
+            max = MAX_HELD,
+            "a code run exhausted V8's heap inside one operation; its engine thread and memory are held for good"
+        );
+        replenish(&self.shared);
+        true
+    }
+
     /// Stops running programs, releases idle threads and waits for every thread to exit.
     pub(crate) fn shutdown(&self) {
         let mut state = lock(&self.shared);
@@ -268,7 +309,7 @@ impl Pool {
             stop.request(StopReason::Shutdown);
         }
         let deadline = Instant::now() + SHUTDOWN_WAIT;
-        while state.threads > state.written_off {
+        while state.threads > state.written_off + state.held {
             let now = Instant::now();
             if now >= deadline {
                 tracing::warn!(

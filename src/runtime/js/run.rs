@@ -74,7 +74,7 @@ pub(crate) async fn execute(
                 config.max_call_bytes,
             ));
             sandbox.isolate.set_slot(run.clone());
-            watch_heap(Some(job.stop.clone()));
+            watch_heap(Some(job.stop.clone()), Some(config.heap_bytes()));
             job.stop.attach(sandbox.isolate.thread_safe_handle());
             let budget = TimeBudget {
                 compute: Duration::from_millis(config.compute_ms),
@@ -84,7 +84,7 @@ pub(crate) async fn execute(
             let ending = drive(sandbox, &run, prepared, job, config).await;
             drop(watch);
             job.stop.detach();
-            watch_heap(None);
+            watch_heap(None, None);
             // Host calls still in flight are dropped with the run's state, after the answer
             // and before the isolate their handles belong to.
             sandbox.isolate.remove_slot::<Rc<RunState>>();
@@ -216,6 +216,21 @@ fn settled_ending(
     let stop = &*job.stop;
     match settled {
         Settled::Stopped => stop_ending(stop, config),
+        // On V8 the heap limit is soft (it grows for the unwinding, and V8 lets one last
+        // allocation through after its last-resort collection): a program can finish after
+        // it passed its heap budget, and still failed it.
+        Settled::Fulfilled(_) if stop.reason() == Some(StopReason::Heap) => {
+            stop_ending(stop, config)
+        }
+        // V8 checks its limit at collections, and the first object of its young
+        // large-object space is allocated whatever its size: a program that made one huge
+        // value (a 100 MiB `JSON.stringify`) and finished before a collection passed its
+        // budget unseen. It failed it all the same.
+        #[cfg(feature = "v8")]
+        Settled::Fulfilled(_) if sandbox.heap_used() > config.heap_bytes() => {
+            stop.request(StopReason::Heap);
+            stop_ending(stop, config)
+        }
         Settled::Fulfilled(value) => fulfilled_ending(sandbox, &value, job, config),
         Settled::Rejected(error) => match sandbox.describe_thrown(&error) {
             Ok(message) => thrown(with_member_hint(sandbox, job, message), config),

@@ -73,19 +73,52 @@ pub(crate) enum ScriptFailure {
 /// halves cost about the same; a caller may let other threads run in between).
 pub(crate) struct BareIsolate {
     isolate: v8::OwnedIsolate,
+    /// Made from the startup snapshot (V8): its default context is already bootstrapped.
+    from_snapshot: bool,
 }
 
 impl BareIsolate {
-    /// Creates an isolate whose heap allocations fail past `heap_bytes`.
+    /// Creates an isolate whose heap allocations fail past `heap_bytes`; on V8, from the
+    /// process's startup snapshot (made by the first call).
     pub(crate) fn create(heap_bytes: usize) -> BareIsolate {
-        let limit = engine_heap_limit(heap_bytes);
-        let mut isolate = v8::Isolate::new(v8::CreateParams::default().heap_limits(0, limit));
-        isolate.set_microtasks_policy(v8::MicrotasksPolicy::Explicit);
-        natives::install_isolate_callbacks(&mut isolate);
-        BareIsolate { isolate }
+        #[cfg(feature = "v8")]
+        if let Some(blob) = super::snapshot::blob(snapshot_bootstrap) {
+            return BareIsolate::with(heap_bytes, Some(blob));
+        }
+        BareIsolate::with(heap_bytes, None)
     }
 
-    /// Creates the context and loads the bootstrap.
+    /// Creates an isolate that runs the bootstrap itself, even on V8.
+    #[cfg(test)]
+    fn create_plain(heap_bytes: usize) -> BareIsolate {
+        BareIsolate::with(heap_bytes, None)
+    }
+
+    fn with(heap_bytes: usize, snapshot: Option<&'static [u8]>) -> BareIsolate {
+        let limit = engine_heap_limit(heap_bytes);
+        let params = v8::CreateParams::default().heap_limits(0, limit);
+        // V8 keeps ArrayBuffers outside its heap: they get a budget of their own, the same
+        // size (QuickJS counts them in its heap).
+        #[cfg(feature = "v8")]
+        let params = params.array_buffer_allocator(super::buffers::allocator(heap_bytes));
+        #[cfg(feature = "v8")]
+        let params = match snapshot {
+            Some(blob) => params
+                .snapshot_blob(v8::StartupData::from(blob))
+                .external_references(super::snapshot::external_references()),
+            None => params,
+        };
+        let mut isolate = v8::Isolate::new(params);
+        isolate.set_microtasks_policy(v8::MicrotasksPolicy::Explicit);
+        natives::install_isolate_callbacks(&mut isolate);
+        BareIsolate {
+            isolate,
+            from_snapshot: snapshot.is_some(),
+        }
+    }
+
+    /// Creates the context and loads the bootstrap (or, made from the snapshot, finds it
+    /// loaded).
     pub(crate) fn boot(self) -> Result<Sandbox, String> {
         // Debug builds (every test) check that the names are still all there is to delete.
         self.boot_sealing(
@@ -101,19 +134,46 @@ impl BareIsolate {
         engine_globals: Option<&str>,
         check_seal: bool,
     ) -> Result<Sandbox, String> {
-        let BareIsolate { mut isolate } = self;
+        let BareIsolate {
+            mut isolate,
+            from_snapshot,
+        } = self;
         let (context, api) = {
             v8::scope!(let scope, &mut isolate);
             let context = v8::Context::new(scope, Default::default());
             let scope = &mut v8::ContextScope::new(scope, context);
             v8::tc_scope!(let scope, scope);
-            let api = bootstrap(scope, engine_globals, check_seal).ok_or_else(|| {
-                let reason = scope
-                    .exception()
-                    .map(|exception| exception.to_rust_string_lossy(scope))
-                    .unwrap_or_else(|| "no exception".to_owned());
-                format!("the runtime bootstrap failed: {reason}")
-            })?;
+            let functions = if from_snapshot {
+                #[cfg(feature = "v8")]
+                super::snapshot::reseal(scope, context, check_seal)?;
+                snapshot_api(scope)
+                    .ok_or_else(|| "the startup snapshot's context has no host API".to_owned())?
+            } else {
+                bootstrap(scope, engine_globals, check_seal, true).ok_or_else(|| {
+                    let reason = scope
+                        .exception()
+                        .map(|exception| exception.to_rust_string_lossy(scope))
+                        .unwrap_or_else(|| "no exception".to_owned());
+                    format!("the runtime bootstrap failed: {reason}")
+                })?
+            };
+            let [
+                prepare_run,
+                check_lossless,
+                describe_thrown,
+                missing_member,
+                settle_call,
+                fire_timer,
+                ..,
+            ] = functions.map(|function| v8::Global::new(scope, function));
+            let api = HostApi {
+                prepare_run,
+                check_lossless,
+                describe_thrown,
+                missing_member,
+                settle_call,
+                fire_timer,
+            };
             (v8::Global::new(scope, context), api)
         };
         Ok(Sandbox {
@@ -121,6 +181,74 @@ impl BareIsolate {
             context,
             isolate,
         })
+    }
+}
+
+/// The host API's functions, in the order of [`HostApi`]'s fields, and last `keptGlobals`
+/// (the names of the globals a program keeps, which only the V8 snapshot's maker asks for).
+const API_FUNCTIONS: [&str; 7] = [
+    "prepareRun",
+    "checkLossless",
+    "describeThrown",
+    "missingMember",
+    "settleCall",
+    "fireTimer",
+    "keptGlobals",
+];
+
+/// Runs the bootstrap in the snapshot creator's context and keeps the host API's functions,
+/// in order, as the context's snapshot data.
+#[cfg(feature = "v8")]
+fn snapshot_bootstrap(
+    scope: &mut v8::PinScope<'_, '_>,
+    context: v8::Local<'_, v8::Context>,
+) -> Result<(), String> {
+    v8::tc_scope!(let scope, scope);
+    // The creator's context lists its own globals (V8 leaves `WebAssembly` out of it): the
+    // list is not the one a context made without the snapshot would need.
+    let Some(functions) = bootstrap(scope, None, cfg!(debug_assertions), false) else {
+        return Err(scope
+            .exception()
+            .map(|exception| exception.to_rust_string_lossy(scope))
+            .unwrap_or_else(|| "the bootstrap failed".to_owned()));
+    };
+    let [api @ .., kept_globals] = functions;
+    let receiver = v8::undefined(scope).into();
+    let kept = kept_globals
+        .call(scope, receiver, &[])
+        .and_then(|names| v8::Local::<v8::Array>::try_from(names).ok())
+        .ok_or_else(|| "the bootstrap did not list the kept globals".to_owned())?;
+    let mut names = Vec::with_capacity(kept.length() as usize);
+    for index in 0..kept.length() {
+        let name = kept
+            .get_index(scope, index)
+            .ok_or_else(|| "the bootstrap did not list the kept globals".to_owned())?;
+        names.push(name.to_rust_string_lossy(scope));
+    }
+    super::snapshot::keep_globals(names);
+    for function in api {
+        scope.add_context_data(context, function);
+    }
+    Ok(())
+}
+
+/// The host API's functions from the snapshot data of a context made from the snapshot.
+fn snapshot_api<'s>(scope: &v8::PinScope<'s, '_>) -> Option<[v8::Local<'s, v8::Function>; 7]> {
+    #[cfg(feature = "v8")]
+    {
+        // The snapshot keeps the first six; the seventh (`keptGlobals`) is not used again
+        // and stands in as the sixth.
+        let mut functions = Vec::with_capacity(API_FUNCTIONS.len());
+        for index in 0..API_FUNCTIONS.len() - 1 {
+            functions.push(super::snapshot::take_function(scope, index)?);
+        }
+        functions.push(*functions.last()?);
+        functions.try_into().ok()
+    }
+    #[cfg(not(feature = "v8"))]
+    {
+        let _ = scope;
+        None
     }
 }
 
@@ -210,6 +338,12 @@ impl Sandbox {
         let function = self.api.fire_timer.clone();
         self.invoke(&function, &[Arg::Number(f64::from(id)), Arg::Bool(repeats)])
             .map(|_| ())
+    }
+
+    /// The bytes the isolate's heap holds now (V8).
+    #[cfg(feature = "v8")]
+    pub(crate) fn heap_used(&mut self) -> usize {
+        self.isolate.get_heap_statistics().used_heap_size()
     }
 
     /// Compiles and runs `script` as the file `name`; its completion value.
@@ -333,12 +467,13 @@ static ENGINE_GLOBALS: OnceLock<String> = OnceLock::new();
 
 /// Runs the bootstrap function with the natives and the seal's arguments; the host API, or
 /// `None` with an exception pending in `scope`. A bootstrap that listed the engine's globals
-/// leaves their names in [`ENGINE_GLOBALS`].
+/// leaves their names in [`ENGINE_GLOBALS`] when `record_globals`.
 fn bootstrap<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     engine_globals: Option<&str>,
     check_seal: bool,
-) -> Option<HostApi> {
+    record_globals: bool,
+) -> Option<[v8::Local<'s, v8::Function>; 7]> {
     let function = scripts::BOOTSTRAP_SCRIPT.evaluate(scope)?;
     let function = v8::Local::<v8::Function>::try_from(function).ok()?;
     let host = natives::host_object(scope)?;
@@ -350,27 +485,20 @@ fn bootstrap<'s>(
     let check_seal = v8::Boolean::new(scope, check_seal).into();
     let api = function.call(scope, receiver, &[host.into(), names, check_seal])?;
     let api = v8::Local::<v8::Object>::try_from(api).ok()?;
-    if engine_globals.is_none() && ENGINE_GLOBALS.get().is_none() {
+    if record_globals && engine_globals.is_none() && ENGINE_GLOBALS.get().is_none() {
         let key = v8::String::new(scope, "engineGlobals")?;
         let found = api.get(scope, key.into())?;
         if found.is_string() {
             let _ = ENGINE_GLOBALS.set(found.to_rust_string_lossy(scope));
         }
     }
-    let function = |name: &str| -> Option<v8::Global<v8::Function>> {
+    let mut functions = Vec::with_capacity(API_FUNCTIONS.len());
+    for name in API_FUNCTIONS {
         let key = v8::String::new(scope, name)?;
         let value = api.get(scope, key.into())?;
-        let function = v8::Local::<v8::Function>::try_from(value).ok()?;
-        Some(v8::Global::new(scope, function))
-    };
-    Some(HostApi {
-        prepare_run: function("prepareRun")?,
-        check_lossless: function("checkLossless")?,
-        describe_thrown: function("describeThrown")?,
-        missing_member: function("missingMember")?,
-        settle_call: function("settleCall")?,
-        fire_timer: function("fireTimer")?,
-    })
+        functions.push(v8::Local::<v8::Function>::try_from(value).ok()?);
+    }
+    functions.try_into().ok()
 }
 
 /// An argument of a host API call.
@@ -395,7 +523,8 @@ mod tests {
         spawn_engine_thread(
             "codemode-test",
             move || {
-                let booted = BareIsolate::create(64 << 20).boot_sealing(engine_globals, check_seal);
+                let booted =
+                    BareIsolate::create_plain(64 << 20).boot_sealing(engine_globals, check_seal);
                 let _ = send.send(booted.err());
             },
             move |reason| {
@@ -476,5 +605,94 @@ mod tests {
             answered += 1;
         }
         assert_eq!(answered, THREADS);
+    }
+}
+
+/// The binding crossing on V8, measured both ways the design names: a call's answer as JSON
+/// text parsed by the engine (what the engine does) against `serde_v8` building the value
+/// from the host's `serde_json` value, and back. Run by hand:
+/// `cargo test --release --no-default-features --features v8,cli,python --lib crossing -- --ignored --nocapture`.
+#[cfg(all(test, feature = "v8"))]
+mod crossing {
+    use std::time::Instant;
+
+    use deno_core::serde_v8;
+
+    use super::*;
+
+    /// A typical tool result: 100 issues of a tracker, about 40 KB of JSON.
+    fn sample() -> serde_json::Value {
+        let issues: Vec<serde_json::Value> = (0..100)
+            .map(|i| {
+                serde_json::json!({
+                    "number": i, "title": format!("Issue {i}: something is off"),
+                    "state": if i % 3 == 0 { "closed" } else { "open" },
+                    "labels": ["bug", "triage"], "comments": i * 2, "locked": false,
+                    "user": { "login": format!("user{i}"), "id": 1000 + i },
+                    "body": "A longer body of text that describes the problem in a sentence or two."
+                })
+            })
+            .collect();
+        serde_json::Value::Array(issues)
+    }
+
+    #[test]
+    #[ignore = "a measurement, run by hand"]
+    fn crossing_json_text_against_serde_v8() {
+        const ROUNDS: u32 = 2_000;
+        let value = sample();
+        let text = serde_json::to_string(&value).unwrap_or_default();
+        let mut sandbox = match BareIsolate::create_plain(256 << 20).boot() {
+            Ok(sandbox) => sandbox,
+            Err(reason) => panic!("{reason}"),
+        };
+        v8::scope_with_context!(let scope, &mut sandbox.isolate, &sandbox.context);
+        let time = |f: &mut dyn FnMut()| {
+            for _ in 0..50 {
+                f();
+            }
+            let started = Instant::now();
+            for _ in 0..ROUNDS {
+                f();
+            }
+            started.elapsed() / ROUNDS
+        };
+        let into_text = time(&mut || {
+            v8::scope!(let scope, scope);
+            let string = v8::String::new(scope, &text).unwrap_or_else(|| v8::String::empty(scope));
+            assert!(v8::json::parse(scope, string).is_some());
+        });
+        let into_serde = time(&mut || {
+            v8::scope!(let scope, scope);
+            assert!(serde_v8::to_v8(scope, &value).is_ok());
+        });
+        let object = {
+            let string = v8::String::new(scope, &text).unwrap_or_else(|| v8::String::empty(scope));
+            v8::Global::new(
+                scope,
+                v8::json::parse(scope, string).unwrap_or_else(|| v8::undefined(scope).into()),
+            )
+        };
+        let out_text = time(&mut || {
+            v8::scope!(let scope, scope);
+            let local = v8::Local::new(scope, &object);
+            let string = v8::json::stringify(scope, local).map(|s| s.to_rust_string_lossy(scope));
+            assert!(
+                string
+                    .and_then(|s| serde_json::from_str::<serde_json::Value>(&s).ok())
+                    .is_some()
+            );
+        });
+        let out_serde = time(&mut || {
+            v8::scope!(let scope, scope);
+            let local = v8::Local::new(scope, &object);
+            assert!(serde_v8::from_v8::<serde_json::Value>(scope, local).is_ok());
+        });
+        println!(
+            "CROSSING {} bytes: into the engine: JSON text {into_text:?}, serde_v8 {into_serde:?} ({:.2}x); out: JSON text + serde_json {out_text:?}, serde_v8 {out_serde:?} ({:.2}x)",
+            text.len(),
+            into_serde.as_secs_f64() / into_text.as_secs_f64(),
+            out_serde.as_secs_f64() / out_text.as_secs_f64(),
+        );
     }
 }

@@ -421,7 +421,7 @@ fn serve(
         }
         let stop = Arc::new(RunStop::default());
         stop.attach(isolate.thread_safe_handle());
-        natives::watch_heap(Some(stop.clone()));
+        natives::watch_heap(Some(stop.clone()), None);
         let guard = watchdog.watch(
             stop.clone(),
             TimeBudget {
@@ -437,7 +437,7 @@ fn serve(
             &job.program,
         );
         drop(guard);
-        natives::watch_heap(None);
+        natives::watch_heap(None, None);
         stop.detach();
         let result = match (result, stop.reason()) {
             (_, Some(reason)) => Err(Failure::Stopped(reason)),

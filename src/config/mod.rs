@@ -165,6 +165,7 @@ struct RawRuntime {
     language: Option<Spanned<String>>,
     typecheck: Option<Spanned<String>>,
     allow_unconfined: Option<bool>,
+    engine: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -440,6 +441,10 @@ impl Config {
             if let Some(allow) = runtime.allow_unconfined.take() {
                 self.allow_unconfined = allow;
             }
+            if let Some(engine) = runtime.engine.take() {
+                check_engine(engine.get_ref())
+                    .map_err(|message| place.error(engine.span(), message))?;
+            }
             self.engine = engine_config(place, runtime)?;
         }
         Ok(())
@@ -558,6 +563,21 @@ fn base_dir_of(path: &Path) -> PathBuf {
         })
         .unwrap_or(Path::new("."))
         .to_path_buf()
+}
+
+/// `[runtime] engine`: the JavaScript engine the configuration needs, which must be the one
+/// this build carries (a build carries one: the `quickjs` or the `v8` feature).
+fn check_engine(wanted: &str) -> Result<(), String> {
+    let built = crate::runtime::ENGINE;
+    match wanted {
+        "quickjs" | "v8" if wanted == built => Ok(()),
+        "quickjs" | "v8" => Err(format!(
+            "`engine = \"{wanted}\"`, but this codemode was built with {built}: a build carries one engine (build with `--features {wanted}`; README, Engines)"
+        )),
+        other => Err(format!(
+            "`engine` must be \"quickjs\" or \"v8\", not {other:?}"
+        )),
+    }
 }
 
 fn engine_config(place: &Place<'_>, raw: RawRuntime) -> Result<EngineConfig, Error> {
@@ -773,6 +793,24 @@ policy = "allow"
         );
         let config = parse("[runtime]\nlanguage = \"python\"\n").unwrap();
         assert_eq!(config.language, Language::Python);
+    }
+
+    #[test]
+    fn the_engine_named_must_be_the_one_built_in() {
+        let built = crate::runtime::ENGINE;
+        let other = if built == "v8" { "quickjs" } else { "v8" };
+        assert!(parse(&format!("[runtime]\nengine = \"{built}\"\n")).is_ok());
+        let err = parse(&format!("[runtime]\nengine = \"{other}\"\n")).unwrap_err();
+        assert!(
+            err.message().contains(":2:10:")
+                && err.message().contains(&format!("built with {built}")),
+            "{err}"
+        );
+        let err = parse("[runtime]\nengine = \"spidermonkey\"\n").unwrap_err();
+        assert!(
+            err.message().contains("must be \"quickjs\" or \"v8\""),
+            "{err}"
+        );
     }
 
     #[test]

@@ -27,7 +27,7 @@ mod ledger;
 pub mod python;
 
 pub use config::EngineConfig;
-pub use js::JsEngine;
+pub use js::{ENGINE, JsEngine};
 
 /// The largest program a runtime accepts, in bytes (model-written programs are far smaller):
 /// a limit of the seam, so that every runtime refuses the same programs (the JavaScript

@@ -150,29 +150,25 @@ impl BareIsolate {
                     .ok_or_else(|| "the startup snapshot's context has no host API".to_owned())?
             } else {
                 bootstrap(scope, engine_globals, check_seal, true).ok_or_else(|| {
-                    let reason = scope
-                        .exception()
-                        .map(|exception| exception.to_rust_string_lossy(scope))
-                        .unwrap_or_else(|| "no exception".to_owned());
-                    format!("the runtime bootstrap failed: {reason}")
+                    bootstrap_failure(scope.exception().map(|e| e.to_rust_string_lossy(scope)))
                 })?
             };
-            let [
-                prepare_run,
-                check_lossless,
-                describe_thrown,
-                missing_member,
-                settle_call,
-                fire_timer,
-                ..,
-            ] = functions.map(|function| v8::Global::new(scope, function));
+            // In the order of `API_FUNCTIONS`, which is the order of the fields.
+            let mut globals = functions
+                .into_iter()
+                .map(|function| v8::Global::new(scope, function));
+            let mut next = || {
+                globals
+                    .next()
+                    .ok_or_else(|| "the host API is incomplete".to_owned())
+            };
             let api = HostApi {
-                prepare_run,
-                check_lossless,
-                describe_thrown,
-                missing_member,
-                settle_call,
-                fire_timer,
+                prepare_run: next()?,
+                check_lossless: next()?,
+                describe_thrown: next()?,
+                missing_member: next()?,
+                settle_call: next()?,
+                fire_timer: next()?,
             };
             (v8::Global::new(scope, context), api)
         };
@@ -182,6 +178,12 @@ impl BareIsolate {
             isolate,
         })
     }
+}
+
+/// Why the bootstrap failed, from the exception it left pending (if any).
+fn bootstrap_failure(exception: Option<String>) -> String {
+    let reason = exception.unwrap_or_else(|| "no exception".to_owned());
+    format!("the runtime bootstrap failed: {reason}")
 }
 
 /// The host API's functions, in the order of [`HostApi`]'s fields, and last `keptGlobals`
@@ -207,10 +209,9 @@ fn snapshot_bootstrap(
     // The creator's context lists its own globals (V8 leaves `WebAssembly` out of it): the
     // list is not the one a context made without the snapshot would need.
     let Some(functions) = bootstrap(scope, None, cfg!(debug_assertions), false) else {
-        return Err(scope
-            .exception()
-            .map(|exception| exception.to_rust_string_lossy(scope))
-            .unwrap_or_else(|| "the bootstrap failed".to_owned()));
+        return Err(bootstrap_failure(
+            scope.exception().map(|e| e.to_rust_string_lossy(scope)),
+        ));
     };
     let [api @ .., kept_globals] = functions;
     let receiver = v8::undefined(scope).into();

@@ -67,12 +67,18 @@ pub(crate) struct Reach(pub Option<ScopeId>);
 pub struct DispatchExecution {
     execution: Arc<ToolExecution>,
     signal: Signal,
+    /// Whether a wrapper substituted `signal` (else it is the caller's own).
+    substituted: bool,
 }
 
 impl DispatchExecution {
     pub(crate) fn new(execution: Arc<ToolExecution>) -> Self {
         let signal = execution.signal.clone();
-        DispatchExecution { execution, signal }
+        DispatchExecution {
+            execution,
+            signal,
+            substituted: false,
+        }
     }
 
     /// The frozen call.
@@ -90,6 +96,17 @@ impl DispatchExecution {
         DispatchExecution {
             execution: self.execution.clone(),
             signal,
+            substituted: true,
+        }
+    }
+
+    /// The signal the body sees: the delegate's, with the caller's fused back in when a
+    /// wrapper substituted it (a substitute can never detach caller cancellation).
+    pub(crate) fn body_signal(&self) -> Signal {
+        if self.substituted {
+            self.execution.signal.fuse(&self.signal)
+        } else {
+            self.signal.clone()
         }
     }
 }

@@ -621,8 +621,10 @@ async fn run_body(
 ) -> ToolExecutionResult {
     let execution = dispatch.execution().clone();
     let name = execution.name.clone();
-    // The caller's signal is fused back in: a wrapper's substitute cannot detach it.
-    let signal = execution.signal.fuse(dispatch.signal());
+    // The caller's signal is fused back in: a wrapper's substitute cannot detach it. (Not
+    // fused with itself when nothing was substituted: each extra source costs a forwarding
+    // task wherever a single token is asked for.)
+    let signal = dispatch.body_signal();
     if signal.is_cancelled() {
         return ToolExecutionResult::failure(aborted_before_dispatch(&name));
     }

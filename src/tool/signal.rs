@@ -58,9 +58,14 @@ impl Signal {
     }
 
     /// A new token that is cancelled when this signal fires, for APIs that want a single
-    /// token. Forwarding runs as a small task on the current tokio runtime and ends when
-    /// either side fires.
+    /// token. With one source it is that token's child; with several, forwarding runs as a
+    /// small task on the current tokio runtime and ends when either side fires.
     pub fn child_token(&self) -> CancellationToken {
+        if let [only] = self.sources.as_slice() {
+            // One source (a caller's token): tokio-util's child token follows it with no
+            // task, so no runtime thread is woken for every call that carries a signal.
+            return only.child_token();
+        }
         let child = CancellationToken::new();
         if self.is_cancelled() {
             child.cancel();

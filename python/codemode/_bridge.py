@@ -37,6 +37,7 @@ __all__ = [
     "Deny",
     "Scheduled",
     "approver_adapter",
+    "around_adapter",
     "describe",
     "guard_adapter",
     "post_execute_adapter",
@@ -319,6 +320,37 @@ def post_execute_adapter(
         return _post_decision(fn(*parts(text)))
 
     return listener
+
+
+def around_adapter(
+    fn: Callable[[ToolCall, Callable[[], Awaitable[ToolResult]]], Awaitable[ToolResult]],
+) -> Callable[[str], Coroutine[Any, Any, str]]:
+    """An around-dispatch wrapper: ``await fn(call, call_next)``, where ``await
+    call_next()`` runs the rest of the chain (the tool) and gives its result; ``fn`` returns
+    one of the results ``call_next`` gave it."""
+    from . import _native
+
+    async def wrapper(text: str) -> str:
+        data = _json.loads(text)
+        handle = int(data["next"])
+        given: list[tuple[ToolResult, int]] = []
+
+        async def call_next() -> ToolResult:
+            answer = _json.loads(await _native._call_next(handle))
+            result = ToolResult._from_json(answer)
+            given.append((result, int(answer["index"])))
+            return result
+
+        returned = await fn(ToolCall._from_json(data), call_next)
+        for result, index in given:
+            if returned is result:
+                return _dumps({"result": index})
+        raise TypeError(
+            "an around-dispatch wrapper returns a result call_next() gave it, "
+            f"not {returned!r}"
+        )
+
+    return wrapper
 
 
 def result_adapter(fn: Callable[[ToolCall, ToolResult], object]) -> Callable[[str], str]:

@@ -14,13 +14,14 @@ from __future__ import annotations
 import inspect
 import json
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, TypeVar, cast, overload
 
 from . import _hints, _json, _native
 from ._bridge import (
     approver_adapter,
+    around_adapter,
     guard_adapter,
     post_execute_adapter,
     pre_execute_adapter,
@@ -357,6 +358,21 @@ class Scope:
             self._native.on_post_execute(post_execute_adapter(fn, is_async), is_async),
             "post-execute listener",
         )
+
+    def on_execute(
+        self,
+        fn: Callable[[ToolCall, Callable[[], Awaitable[ToolResult]]], Awaitable[ToolResult]],
+    ) -> Registration:
+        """Adds a ``tools/execute`` (around-dispatch) wrapper, a middleware around each
+        allowed call's dispatch: ``async def fn(call, call_next)`` awaits ``call_next()``
+        (the rest of the chain: later wrappers, then the tool, its output check and
+        timeout) as many times as it likes (a retry) and returns one of the
+        :class:`codemode.ToolResult` objects it got. The first registered wrapper is the
+        outermost. One that raises, or returns anything else, fails the call
+        (``LISTENER_FAILED``)."""
+        if not _is_async(fn):
+            raise TypeError("an around-dispatch wrapper is an async function")
+        return Registration(self._native.on_execute(around_adapter(fn)), "around-dispatch wrapper")
 
     def on_result(self, fn: Callable[[ToolCall, ToolResult], object]) -> Registration:
         """Adds an observer of every final result: ``fn(call, result)`` (sync; what it

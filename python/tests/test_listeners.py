@@ -7,6 +7,7 @@ Run against the installed wheel (python/README.md)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -171,3 +172,114 @@ async def test_a_post_execute_listener_of_an_agent_scope_sees_only_its_calls() -
     assert result.error_code == "RESULT_BLOCKED"
     agent.close()
     assert (await reg.execute("ping")).ok
+
+
+# -- around-dispatch ----------------------------------------------------------------------------
+
+
+async def test_an_around_dispatch_wrapper_sees_the_call_and_its_result() -> None:
+    reg = make_registry()
+    log: list[str] = []
+
+    async def timed(
+        call: codemode.ToolCall, call_next: Callable[[], Awaitable[codemode.ToolResult]]
+    ) -> codemode.ToolResult:
+        log.append(f"before {call.name}")
+        result = await call_next()
+        log.append(f"after {call.name}: {result.value}")
+        return result
+
+    registration = reg.on_execute(timed)
+    result = await reg.execute("ping", {"word": "hi"})
+    assert (result.ok, result.value) == (True, "hi")
+    assert log == ["before ping", "after ping: hi"]
+    registration.dispose()
+    await reg.execute("ping")
+    assert len(log) == 2
+
+
+async def test_around_dispatch_wrappers_nest_first_outermost_and_wrap_program_calls() -> None:
+    reg = make_registry()
+    log: list[str] = []
+
+    def wrapper(tag: str) -> Any:
+        async def wrap(
+            call: codemode.ToolCall, call_next: Callable[[], Awaitable[codemode.ToolResult]]
+        ) -> codemode.ToolResult:
+            log.append(f"{tag}>")
+            result = await call_next()
+            log.append(f"<{tag}")
+            return result
+
+        return wrap
+
+    reg.on_execute(wrapper("outer"))
+    reg.on_execute(wrapper("inner"))
+    run = await reg.run_code("return await tools.ping({word: 'x'})")
+    assert run.ok and run.value == "x", run.text
+    # run_code itself is dispatched too: its wrappers enclose the program's call's.
+    assert log[:2] == ["outer>", "inner>"]
+    assert log == ["outer>", "inner>", "outer>", "inner>", "<inner", "<outer", "<inner", "<outer"]
+
+
+async def test_an_around_dispatch_wrapper_may_retry() -> None:
+    reg = make_registry()
+    attempts = 0
+
+    @reg.tool
+    def flaky() -> str:
+        """Fails twice, then works."""
+        nonlocal attempts
+        attempts += 1
+        if attempts < 3:
+            raise ConnectionError("try again")
+        return "finally"
+
+    async def retry(
+        call: codemode.ToolCall, call_next: Callable[[], Awaitable[codemode.ToolResult]]
+    ) -> codemode.ToolResult:
+        result = await call_next()
+        for _ in range(5):
+            if result.ok:
+                break
+            result = await call_next()
+        return result
+
+    reg.on_execute(retry)
+    result = await reg.execute("flaky")
+    assert (result.ok, result.value, attempts) == (True, "finally", 3)
+
+
+async def test_an_around_dispatch_wrapper_that_raises_or_invents_a_result_fails_the_call() -> None:
+    reg = make_registry()
+
+    async def broken(
+        call: codemode.ToolCall, call_next: Callable[[], Awaitable[codemode.ToolResult]]
+    ) -> codemode.ToolResult:
+        raise PermissionError("wrapper bug")
+
+    registration = reg.on_execute(broken)
+    result = await reg.execute("ping")
+    assert result.error_code == "LISTENER_FAILED"
+    assert "PermissionError: wrapper bug" in result.text
+    registration.dispose()
+
+    async def invents(
+        call: codemode.ToolCall, call_next: Callable[[], Awaitable[codemode.ToolResult]]
+    ) -> codemode.ToolResult:
+        return codemode.ToolResult(ok=True, text="made up", value="made up")
+
+    reg.on_execute(invents)
+    result = await reg.execute("ping")
+    assert result.error_code == "LISTENER_FAILED"
+    assert "call_next" in result.text
+
+
+def test_a_sync_around_dispatch_wrapper_is_refused() -> None:
+    reg = make_registry()
+
+    def sync(call: codemode.ToolCall, call_next: Any) -> Any:
+        return None
+
+    with pytest.raises(TypeError):
+        reg.on_execute(sync)

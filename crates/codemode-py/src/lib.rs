@@ -53,6 +53,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let codes: Vec<&str> = ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
     m.add("ERROR_CODES", codes)?;
     m.add_function(wrap_pyfunction!(panic_for_tests, m)?)?;
+    m.add_function(wrap_pyfunction!(listeners::call_next, m)?)?;
     bench::add_to(m)?;
     runtime::register_at_exit(m)?;
     Ok(())

@@ -9,6 +9,11 @@
 //!   `{"decision": "next" | "accept" | "block", ...}`: `accept` may carry a replacement
 //!   `value` or `content` (text), `block` the `feedback` the model reads instead
 //!   (`RESULT_BLOCKED`); one that raises fails the call with `LISTENER_FAILED`.
+//! - An around-dispatch wrapper (async) gets the call and a handle of the rest of the chain
+//!   (`{"next": id}` in the call's text; `codemode._native._call_next(id)` runs it, any
+//!   number of times, each an awaitable of the result as JSON with its `index`) and answers
+//!   `{"result": index}`: the result it passes on. One that raises fails the call
+//!   (`LISTENER_FAILED`).
 //! - A result observer is synchronous and sees each final result; what it raises is
 //!   reported on stderr by its adapter and changes nothing.
 //! - The approver (sync or async) answers `true` to run an `ask`ed call once; anything
@@ -19,7 +24,12 @@
 
 use std::sync::Arc;
 
-use codemode::registry::{ApprovalService, Disposer, Scope};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock, PoisonError};
+use std::time::Instant;
+
+use codemode::registry::{ApprovalService, DispatchNext, Disposer, Scope};
 use codemode::tool::{
     ApprovalAnswer, PostToolDecision, PreToolDecision, Replacement, ToolExecution,
     ToolExecutionResult,
@@ -27,9 +37,12 @@ use codemode::tool::{
 use codemode::{ContentBlock, Error, ErrorCode, JsonValue};
 use futures::FutureExt;
 use futures::future::BoxFuture;
+use pyo3::prelude::*;
+use serde_json::json;
 
 use crate::pycall::PyFn;
 use crate::results;
+use crate::runtime::{awaitable, next_call_id};
 
 fn call_text(execution: &ToolExecution) -> String {
     results::call(execution).to_string()
@@ -82,6 +95,124 @@ pub(crate) fn pre_execute(scope: &Scope, listener: PyFn) -> Disposer {
                 )),
             }
         }
+    })
+}
+
+/// The rest of the dispatch chain of each wrapper call in progress, with the results it
+/// gave so far, by handle.
+struct Pending {
+    next: DispatchNext,
+    results: Vec<ToolExecutionResult>,
+}
+
+type PendingTable = Mutex<HashMap<u64, Pending>>;
+
+fn pending() -> &'static PendingTable {
+    static PENDING: OnceLock<PendingTable> = OnceLock::new();
+    PENDING.get_or_init(PendingTable::default)
+}
+
+fn lock_pending() -> std::sync::MutexGuard<'static, HashMap<u64, Pending>> {
+    pending().lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Forgets a wrapper call's handle when the wrapper is done (or abandoned).
+struct PendingGuard(u64);
+
+impl Drop for PendingGuard {
+    fn drop(&mut self) {
+        let removed = lock_pending().remove(&self.0);
+        // Results and the chain are dropped outside the lock.
+        drop(removed);
+    }
+}
+
+/// Installs the around-dispatch `wrapper` (async) on `scope`.
+pub(crate) fn around(scope: &Scope, wrapper: PyFn) -> Disposer {
+    static NEXT_HANDLE: AtomicU64 = AtomicU64::new(1);
+    scope.on_execute(move |dispatch, next| {
+        let wrapper = wrapper.clone();
+        async move {
+            let execution = dispatch.execution().clone();
+            let handle = NEXT_HANDLE.fetch_add(1, Ordering::Relaxed);
+            lock_pending().insert(
+                handle,
+                Pending {
+                    next,
+                    results: Vec::new(),
+                },
+            );
+            let guard = PendingGuard(handle);
+            let mut event = results::call(&execution);
+            if let JsonValue::Object(fields) = &mut event {
+                fields.insert("next".into(), json!(handle));
+            }
+            let failed = |what: String| Error::new(ErrorCode::ListenerFailed, what);
+            let answer = wrapper
+                .call(
+                    &execution.root_call_id,
+                    event.to_string(),
+                    dispatch.signal(),
+                )
+                .await
+                .map_err(|failure| {
+                    failed(format!("an around-dispatch wrapper raised {failure}"))
+                })?;
+            let index = answer
+                .get("result")
+                .and_then(JsonValue::as_u64)
+                .and_then(|index| usize::try_from(index).ok());
+            let entry = lock_pending().remove(&guard.0);
+            match (index, entry) {
+                (Some(index), Some(mut entry)) if index < entry.results.len() => {
+                    Ok(entry.results.swap_remove(index))
+                }
+                _ => Err(failed(format!(
+                    "an around-dispatch wrapper answered {answer}, not a result of call_next()"
+                ))),
+            }
+        }
+    })
+}
+
+/// `codemode._native._call_next(handle)`: runs the rest of a wrapper's dispatch chain once
+/// more; an awaitable of the result's JSON text (with its `index` for the wrapper's answer).
+#[pyfunction]
+#[pyo3(name = "_call_next")]
+pub(crate) fn call_next(py: Python<'_>, handle: u64) -> PyResult<Bound<'_, PyAny>> {
+    crate::guarded(py, || {
+        let next = lock_pending().get(&handle).map(|entry| entry.next.clone());
+        let Some(next) = next else {
+            return Err(crate::exception(
+                py,
+                "HOST_FAILED",
+                "call_next() was called after its wrapper returned",
+            ));
+        };
+        awaitable(py, next_call_id(), move |token| async move {
+            let started = Instant::now();
+            let result = tokio::select! {
+                result = next.run() => result.unwrap_or_else(ToolExecutionResult::failure),
+                () = token.cancelled() => ToolExecutionResult::failure(Error::new(
+                    ErrorCode::Aborted,
+                    "call_next() was cancelled",
+                )),
+            };
+            let mut text = results::tool_result(&result, started.elapsed());
+            let mut table = lock_pending();
+            let Some(entry) = table.get_mut(&handle) else {
+                return Err(crate::to_py_err_detached(&Error::new(
+                    ErrorCode::HostFailed,
+                    "the wrapper's call ended while call_next() ran",
+                )));
+            };
+            if let JsonValue::Object(fields) = &mut text {
+                fields.insert("index".into(), json!(entry.results.len()));
+            }
+            entry.results.push(result);
+            drop(table);
+            Ok(text.to_string())
+        })
     })
 }
 

@@ -515,6 +515,16 @@ impl PyScope {
         })
     }
 
+    /// Adds a `tools/execute` (around-dispatch) wrapper: an async adapter.
+    fn on_execute(&self, py: Python<'_>, wrapper: Py<PyAny>) -> PyResult<PyDisposer> {
+        guarded(py, || {
+            Ok(disposer(listeners::around(
+                &self.core.scope,
+                PyFn::new(wrapper, true),
+            )))
+        })
+    }
+
     /// Adds a `tools/result` observer.
     fn on_result(&self, py: Python<'_>, observer: Py<PyAny>) -> PyResult<PyDisposer> {
         guarded(py, || {

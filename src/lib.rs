@@ -86,6 +86,8 @@
 //!
 //! Each layer uses only the layers before it in this list.
 
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod code;
 pub mod config;
 pub mod content;

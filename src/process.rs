@@ -80,7 +80,7 @@ pub(crate) fn kill_group(pid: Option<u32>) {
 
 /// Kills the process `pidfd` refers to (alive or already dead: a pidfd never names a
 /// reused pid). A process gone already is fine.
-#[cfg(feature = "python")]
+#[cfg(feature = "python-host")]
 pub(crate) fn kill_pidfd(pidfd: impl std::os::fd::AsFd) {
     let _ = rustix::process::pidfd_send_signal(pidfd, rustix::process::Signal::KILL);
 }
@@ -97,7 +97,7 @@ pub(crate) fn kill_pidfd(pidfd: impl std::os::fd::AsFd) {
 /// # Errors
 ///
 /// What spawning returned, or an error when the spawner thread could not start.
-#[cfg(feature = "python")]
+#[cfg(feature = "python-host")]
 pub(crate) fn isolated(
     program: &Path,
     args: &[std::ffi::OsString],
@@ -119,7 +119,7 @@ pub(crate) fn isolated(
 }
 
 /// Spawns `command` from the one long-lived spawner thread (see [`isolated`]).
-#[cfg(feature = "python")]
+#[cfg(feature = "python-host")]
 fn spawn_from_the_spawner(command: std::process::Command) -> std::io::Result<std::process::Child> {
     use std::sync::mpsc;
     type Request = (
@@ -150,7 +150,7 @@ fn spawn_from_the_spawner(command: std::process::Command) -> std::io::Result<std
 
 /// The CPU time process `pid` has used (all its threads), or `None` once it is gone (or
 /// its clock cannot be read).
-#[cfg(feature = "python")]
+#[cfg(feature = "python-host")]
 pub(crate) fn cpu_time(pid: u32) -> Option<std::time::Duration> {
     let pid = i32::try_from(pid).ok()?;
     let mut clock: libc::clockid_t = 0;

@@ -6,13 +6,15 @@ the Python half parses (``codemode._results``).
 """
 
 from collections.abc import Awaitable, Callable
-from typing import Any, final
+from typing import Any, NoReturn, final
 
 __version__: str
 ERROR_CODES: list[str]
 
 def _panic_for_tests(message: str) -> None: ...
 def _call_next(handle: int) -> Awaitable[str]: ...
+def _python_worker(args: list[str]) -> NoReturn: ...
+def _run_cli(argv: list[str]) -> int: ...
 @final
 class Completion:
     def __call__(self, ok: bool, value: object) -> None: ...

@@ -1,6 +1,10 @@
 //! The command line of `codemode`: argument parsing (clap derive) and dispatch to one
 //! module per subcommand.
 //!
+//! The library holds it (feature `cli`) so that every way of starting the command runs the
+//! same code: the `codemode` binary (`src/main.rs`) and the Python package's `codemode`
+//! script (through its extension module) both call [`run`] with their arguments.
+//!
 //! This module owns the command's surface: subcommands, exit statuses (usage and
 //! configuration problems 2, every other failure 1) and how errors are printed. Each subcommand's work lives in its own module and returns a [`Failure`].
 
@@ -11,8 +15,6 @@ mod setup;
 mod token;
 mod tools;
 mod trace;
-
-use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
@@ -73,7 +75,7 @@ impl Failure {
 
     /// The failure of a library error, by its class: usage and configuration problems
     /// exit 2, everything else 1. The message keeps the error's causes.
-    pub(crate) fn from_error(err: &codemode::Error) -> Self {
+    pub(crate) fn from_error(err: &crate::Error) -> Self {
         let mut message = err.message().to_owned();
         let mut cause = std::error::Error::source(err);
         while let Some(source) = cause {
@@ -92,10 +94,20 @@ impl Failure {
     }
 }
 
-/// Parses the process arguments, runs the subcommand, and maps failures to an exit status
-/// with the message on stderr (clap's own usage errors also exit with status 2).
-pub(crate) fn run() -> ExitCode {
-    let cli = Cli::parse();
+/// Parses `args` (the program's name first, as in `std::env::args_os`), runs the
+/// subcommand, and maps failures to an exit status with the message on stderr (clap's own
+/// usage errors also exit with status 2; `--help` and `--version` print and exit 0). The
+/// status is returned, not exited with, so a host process (the Python package's `codemode`
+/// script) ends itself.
+pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            // What `Cli::parse` prints, where it prints it; its exit status.
+            let _ = err.print();
+            return u8::try_from(err.exit_code()).unwrap_or(Failure::USAGE);
+        }
+    };
     setup::init_logging();
     // The subcommand runs on a thread with the same 16 MiB of stack as the runtime's
     // workers (only what is touched is committed): what it awaits is polled here, and
@@ -123,12 +135,12 @@ pub(crate) fn run() -> ExitCode {
             })
         });
     match outcome {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => 0,
         Err(failure) => {
             if !failure.message.is_empty() {
                 eprintln!("codemode: {}", failure.message);
             }
-            ExitCode::from(failure.status)
+            failure.status
         }
     }
 }

@@ -7,12 +7,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::code::{Program, SubCallObserver, SubCallRecord};
+use crate::host::Engine;
+use crate::registry::ApprovalService;
+use crate::runtime::Language;
+use crate::tool::{ApprovalAnswer, ToolExecution, ToolExecutionResult};
 use clap::Args;
-use codemode::code::{Program, SubCallObserver, SubCallRecord};
-use codemode::host::Engine;
-use codemode::registry::ApprovalService;
-use codemode::runtime::Language;
-use codemode::tool::{ApprovalAnswer, ToolExecution, ToolExecutionResult};
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -192,7 +192,7 @@ fn language(args: &RunArgs, configured: Language) -> Result<Language, Failure> {
     if let Some(lang) = &args.lang {
         return lang
             .parse()
-            .map_err(|err: codemode::Error| Failure::from_error(&err));
+            .map_err(|err: crate::Error| Failure::from_error(&err));
     }
     let extension = args.program.extension().and_then(|e| e.to_str());
     Ok(match extension {

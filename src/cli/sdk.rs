@@ -11,11 +11,11 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use crate::code::sdk::{SdkLanguage, SdkTool, parse_tool_list, render_sdk_section_within};
+use crate::code::sdk_tools;
+use crate::host::Engine;
+use crate::json::{DepthLimit, JsonValue};
 use clap::Args;
-use codemode::code::sdk::{SdkLanguage, SdkTool, parse_tool_list, render_sdk_section_within};
-use codemode::code::sdk_tools;
-use codemode::host::Engine;
-use codemode::json::{DepthLimit, JsonValue};
 
 use super::Failure;
 
@@ -72,9 +72,9 @@ pub(crate) fn run(args: &SdkArgs) -> Result<(), Failure> {
     };
     // Freed without recursion: a schema may nest deep.
     for tool in tools {
-        codemode::json::dispose(tool.parameters);
+        crate::json::dispose(tool.parameters);
         if let Some(output) = tool.output {
-            codemode::json::dispose(output);
+            crate::json::dispose(output);
         }
     }
     if let Some(path) = &args.check {
@@ -115,7 +115,7 @@ fn read_tool_list(path: &PathBuf, depth: DepthLimit) -> Result<Vec<SdkTool>, Fai
     let (label, text) = read_input(path)?;
     let value = parse_json(&label, &text, depth)?;
     let tools = parse_tool_list(&value);
-    codemode::json::dispose(value);
+    crate::json::dispose(value);
     tools.map_err(|err| Failure::usage(format!("{label}: {}", err.message())))
 }
 
@@ -141,7 +141,7 @@ fn parse_json(label: &str, text: &str, depth: DepthLimit) -> Result<JsonValue, F
         .get()
         .saturating_mul(2)
         .saturating_add(TOOL_LIST_LEVELS);
-    codemode::json::parse_within(text, limit)
+    crate::json::parse_within(text, limit)
         .map_err(|err| Failure::usage(format!("{label}: not readable JSON: {err}")))
 }
 
@@ -181,7 +181,6 @@ impl std::fmt::Display for Rendered {
         let language = match self.language {
             SdkLanguage::TypeScript => "TypeScript",
             SdkLanguage::Python => "Python",
-            other => other.as_str(),
         };
         let plural = if self.tools == 1 { "" } else { "s" };
         write!(f, "the {language} SDK of {} tool{plural}", self.tools)

@@ -10,12 +10,12 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use clap::Args;
-use codemode::config::Config;
-use codemode::host::{Engine, Host};
-use codemode::mcp::server::{
+use crate::config::Config;
+use crate::host::{Engine, Host};
+use crate::mcp::server::{
     self, BearerAuth, BearerToken, McpServer, ServeError, ServeOptions, TlsFiles,
 };
+use clap::Args;
 use tokio_util::sync::CancellationToken;
 
 use super::{Failure, setup};

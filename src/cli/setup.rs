@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use codemode::config::Config;
-use codemode::host::{Engine, Host};
+use crate::config::Config;
+use crate::host::{Engine, Host};
 
 use super::Failure;
 

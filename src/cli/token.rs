@@ -13,8 +13,8 @@
 
 use std::io::Read;
 
+use crate::mcp::server::{BearerToken, sha256_hex};
 use clap::{Args, Subcommand};
-use codemode::mcp::server::{BearerToken, sha256_hex};
 
 use super::Failure;
 

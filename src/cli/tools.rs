@@ -5,9 +5,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use crate::host::{Engine, ServerState, ServerStatus};
+use crate::tool::Concurrency;
 use clap::Args;
-use codemode::host::{Engine, ServerState, ServerStatus};
-use codemode::tool::Concurrency;
 use serde_json::json;
 
 use super::{Failure, setup};

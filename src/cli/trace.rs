@@ -6,16 +6,16 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use codemode::code::SubCallRecord;
+use crate::code::SubCallRecord;
 
 /// The trace of a run that took `total` and made `calls`.
 pub(crate) fn chrome_trace(description: &str, total: Duration, calls: &[SubCallRecord]) -> Value {
     let micros = |d: Duration| d.as_micros() as u64;
     let mut events = vec![json!({
-        "name": "thread_name", "ph": "M", "pid": 1, "tid": 0, "args": {"name": codemode::code::RUN_CODE}
+        "name": "thread_name", "ph": "M", "pid": 1, "tid": 0, "args": {"name": crate::code::RUN_CODE}
     })];
     events.push(json!({
-        "name": description, "cat": codemode::code::RUN_CODE, "ph": "X", "pid": 1, "tid": 0,
+        "name": description, "cat": crate::code::RUN_CODE, "ph": "X", "pid": 1, "tid": 0,
         "ts": 0, "dur": micros(total).max(1),
     }));
     // Greedy lane assignment over run time (start to the end of the dispatch, while the

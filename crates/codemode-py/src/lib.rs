@@ -1,7 +1,8 @@
 //! `codemode._native`: the Rust half of the `codemode` Python package.
 //!
-//! The package is an extension module over the `codemode` crate (built without its `python`
-//! feature: nothing here embeds or links an interpreter; the one running is the host's).
+//! The package is an extension module over the `codemode` crate (built with `python-host`,
+//! not `python`: nothing here embeds or links an interpreter; the one running is the
+//! host's, and Python programs' workers are that interpreter too).
 //! The Python half (`python/codemode/`) owns the public API: decorators, type hints to JSON
 //! Schema, result dataclasses, the exception classes. This half owns what must be Rust:
 //!
@@ -19,7 +20,9 @@
 //! - [`results`]: results and runs as the JSON text the Python half turns into dataclasses;
 //! - [`registry`]: the `Registry` and `Scope` classes;
 //! - [`mcp`]: MCP servers as tool sources, configured as `codemode.toml` configures them;
-//! - [`bench`]: hooks for `benches/python_bench.py` (not API).
+//! - [`bench`]: hooks for `benches/python_bench.py` (not API);
+//! - [`worker`]: Python programs' workers under the host's own interpreter;
+//! - [`cli`]: the `codemode` command (the core's) for the package's script.
 //!
 //! Rules: no `unwrap`/`expect` on data from outside; no `unsafe`; the GIL is never held
 //! while Rust waits (every future is polled outside `Python::attach`: on tokio, or on an
@@ -32,6 +35,7 @@ use codemode::{Error, ErrorCode};
 use pyo3::prelude::*;
 
 mod bench;
+mod cli;
 mod driver;
 mod listeners;
 mod mcp;
@@ -40,6 +44,7 @@ mod registry;
 mod results;
 mod runtime;
 mod tool;
+mod worker;
 
 /// The module `codemode._native`.
 #[pymodule]
@@ -56,6 +61,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(listeners::call_next, m)?)?;
     bench::add_to(m)?;
     runtime::register_at_exit(m)?;
+    m.add_function(wrap_pyfunction!(worker::python_worker, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     Ok(())
 }
 

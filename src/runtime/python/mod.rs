@@ -1,12 +1,18 @@
-//! The Python code runtime (feature `python`): each program runs in a worker process of its
-//! own that embeds CPython (pyo3), confined by rlimits, Landlock and a seccomp allowlist, and
-//! speaks length-prefixed JSON frames over pipes or a unix socket. The host enforces every
-//! budget and stops a run by killing its worker.
+//! The Python code runtime (feature `python-host`; `python` adds the embedding): each program
+//! runs in a worker process of its own running CPython, confined by rlimits, Landlock and a
+//! seccomp allowlist, and speaks length-prefixed JSON frames over pipes or a unix socket.
+//! The host enforces every budget and stops a run by killing its worker.
 //!
-//! - [`worker_main`] / [`WORKER_ARG`]: the worker side, entered by re-running the host's
-//!   binary (`codemode __python-worker`); a library host calls [`worker_main`] first thing
-//!   in `main` when [`is_worker_invocation`] says so, or points [`WorkerCommand`] at a
-//!   binary that does. It is also the template (a fork server of ready workers).
+//! - `worker_main` / [`WORKER_ARG`] (feature `python`): the worker side, entered by
+//!   re-running the host's binary (`codemode __python-worker`), which embeds CPython (pyo3,
+//!   links libpython); a library host calls `worker_main` first thing in `main` when
+//!   `is_worker_invocation` says so, or points [`WorkerCommand`] at a binary that does.
+//!   It is also the template (a fork server of ready workers).
+//! - [`hosted_worker_main`] (feature `python-host`): the same worker inside an interpreter
+//!   already running, entered from an extension module (the Python package starts its
+//!   workers as `sys.executable -I -S -B` running a launcher that calls it; see
+//!   [`WorkerCommand::with_args`] and [`WorkerCommand::set_process_default`]). Nothing
+//!   here links libpython then.
 //! - `confine`: what the worker applies to itself before the program arrives.
 //! - `protocol`: the frames and their codec (tokio-util's `LengthDelimitedCodec`);
 //!   everything a worker sends is hostile input.
@@ -49,7 +55,9 @@ use crate::runtime::{
 };
 
 pub use process::WorkerCommand;
-pub use worker::{WORKER_ARG, is_worker_invocation, worker_main};
+pub use worker::{WORKER_ARG, hosted_worker_main};
+#[cfg(feature = "python")]
+pub use worker::{is_worker_invocation, worker_main};
 
 use confine::Limits;
 use error::WorkerError;

@@ -58,7 +58,7 @@ pub struct WorkerCommand {
 
 impl WorkerCommand {
     /// The running binary started with [`super::WORKER_ARG`]: what the codemode command,
-    /// and a host binary that calls [`super::worker_main`], answer to.
+    /// and a host binary that calls `worker_main`, answer to.
     pub fn current_exe() -> std::io::Result<Self> {
         Ok(WorkerCommand {
             program: std::env::current_exe()?,
@@ -73,7 +73,44 @@ impl WorkerCommand {
             args: vec![super::WORKER_ARG.into()],
         }
     }
+
+    /// `program` started with `args` (then the limits): a worker that is not this binary,
+    /// such as an interpreter running a launcher that ends in
+    /// [`hosted_worker_main`](super::hosted_worker_main) (what the Python package does).
+    pub fn with_args(
+        program: impl Into<PathBuf>,
+        args: impl IntoIterator<Item = impl Into<OsString>>,
+    ) -> Self {
+        WorkerCommand {
+            program: program.into(),
+            args: args.into_iter().map(Into::into).collect(),
+        }
+    }
+
+    /// The command this process starts workers with when a host is not given one: what
+    /// [`set_process_default`](Self::set_process_default) set, else
+    /// [`current_exe`](Self::current_exe).
+    ///
+    /// # Errors
+    ///
+    /// When nothing was set and the running binary cannot be found.
+    pub fn for_this_process() -> std::io::Result<Self> {
+        match lock(&PROCESS_DEFAULT).clone() {
+            Some(command) => Ok(command),
+            None => Self::current_exe(),
+        }
+    }
+
+    /// Makes `command` what [`for_this_process`](Self::for_this_process) gives from now on
+    /// (a process whose binary is not a worker, such as a Python interpreter, says here how
+    /// its workers start).
+    pub fn set_process_default(command: WorkerCommand) {
+        *lock(&PROCESS_DEFAULT) = Some(command);
+    }
 }
+
+/// The command set by [`WorkerCommand::set_process_default`].
+static PROCESS_DEFAULT: Mutex<Option<WorkerCommand>> = Mutex::new(None);
 
 /// Starts a worker process (`mode`: none, `--probe` or `--template`) with `limits` on its
 /// command line, its standard input and output as given and its standard error piped: the

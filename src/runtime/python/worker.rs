@@ -1,9 +1,15 @@
-//! The worker process: one confined CPython that runs one program, entered by re-running
-//! the host's binary with [`WORKER_ARG`] (the way codex enters its Linux sandbox).
+//! The worker process: one confined CPython that runs one program. Two ways in:
+//!
+//! - [`worker_main`] (feature `python`): re-running the host's binary with [`WORKER_ARG`]
+//!   (the way codex enters its Linux sandbox); the binary embeds CPython and starts it here.
+//! - [`hosted_worker_main`] (feature `python-host`): an interpreter already running (the
+//!   Python package's launcher under the host's own `sys.executable`, `-I -S -B`) calls in
+//!   through an extension module; nothing is started, only the stable ABI is used.
 //!
 //! Steps: die with the parent; move the protocol to private descriptors (fd 0 becomes
 //! `/dev/null`, fd 1 standard error, so no stray write can forge a frame); start CPython
-//! with an isolated configuration (no `site`, no bytecode writes, no signal handlers);
+//! with an isolated configuration (no `site`, no bytecode writes, no signal handlers) when
+//! embedded;
 //! `prepare()` the bootstrap (pre-imports, the event loop); confine the process
 //! ([`super::confine`]) and report it in a `confined` frame; `serve()` the one program; exit
 //! without finalizing. With `--template` it is a fork server instead: prepared and
@@ -35,6 +41,7 @@ const BOOTSTRAP: &str = include_str!("bootstrap.py");
 
 /// Whether this process was started as a Python worker (its first argument is
 /// [`WORKER_ARG`]).
+#[cfg(feature = "python")]
 pub fn is_worker_invocation() -> bool {
     std::env::args_os()
         .nth(1)
@@ -52,9 +59,29 @@ pub fn is_worker_invocation() -> bool {
 /// }
 /// // ... the host's own work
 /// ```
+#[cfg(feature = "python")]
 pub fn worker_main() -> ! {
     let args: Vec<String> = std::env::args().skip(2).collect();
-    let code = run(&args);
+    exit(run(&args, Interpreter::Embedded))
+}
+
+/// Runs this process, an interpreter already running, as a Python worker and exits: the
+/// same worker as [`worker_main`] (the same descriptors, bootstrap, confinement and frames)
+/// without starting an interpreter. `args` are the worker's arguments (what follows
+/// [`WORKER_ARG`]: the limits and the mode, as the host appends them to its
+/// [`WorkerCommand`](super::WorkerCommand)).
+///
+/// The caller is an extension module's function called by a launcher that the host's own
+/// interpreter runs isolated (`python -I -S -B`), before it did anything else: no other
+/// thread, nothing imported but what the launcher needed. Confinement is applied here, by
+/// the same code as in the embedded worker; the program's modules are imported before it.
+#[cfg(feature = "python-host")]
+pub fn hosted_worker_main(_py: Python<'_>, args: &[String]) -> ! {
+    exit(run(args, Interpreter::Running))
+}
+
+/// Ends the process with `code`.
+fn exit(code: i32) -> ! {
     let _ = std::io::stderr().flush();
     // SAFETY: `_exit` ends the process at once; nothing after it runs. Skipping the
     // interpreter's finalization (and Rust's destructors) is the point: the worker is single
@@ -126,7 +153,28 @@ fn parse(args: &[String]) -> Result<(Limits, Mode, Option<PathBuf>), ArgError> {
     Ok((limits, mode, probe_out))
 }
 
-fn run(args: &[String]) -> i32 {
+/// Where the worker's interpreter comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Interpreter {
+    /// Started here, embedded (the codemode binary; feature `python`).
+    #[cfg(feature = "python")]
+    Embedded,
+    /// Already running: this code was called from it (feature `python-host`).
+    Running,
+}
+
+impl Interpreter {
+    /// Makes sure the interpreter runs.
+    fn start(self) -> Result<(), InterpreterError> {
+        match self {
+            #[cfg(feature = "python")]
+            Interpreter::Embedded => start_interpreter(),
+            Interpreter::Running => Ok(()),
+        }
+    }
+}
+
+fn run(args: &[String], interpreter: Interpreter) -> i32 {
     let (limits, mode, probe_out) = match parse(args) {
         Ok(parsed) => parsed,
         Err(err) => {
@@ -134,6 +182,10 @@ fn run(args: &[String]) -> i32 {
             return 2;
         }
     };
+    if probe_out.is_some() && interpreter == Interpreter::Running {
+        eprintln!("codemode python worker: --probe-out is for the codemode binary");
+        return 2;
+    }
     // Dies with the host's spawner thread; a host that is gone already was (an orphan is
     // re-parented to init).
     let _ = rustix::process::set_parent_process_death_signal(Some(Signal::KILL));
@@ -148,7 +200,7 @@ fn run(args: &[String]) -> i32 {
         }
     };
     if mode == Mode::Template {
-        return template(limits, rfd);
+        return template(limits, rfd, interpreter);
     }
     // The protocol's descriptors stay open until the worker exits: the interpreter reads
     // and writes them by number.
@@ -159,7 +211,7 @@ fn run(args: &[String]) -> i32 {
             None => probe(limits, &mut out),
         };
     }
-    if let Err(err) = start_interpreter() {
+    if let Err(err) = interpreter.start() {
         eprintln!("codemode python worker: the interpreter did not start: {err}");
         return 1;
     }
@@ -258,8 +310,8 @@ fn probe_to_file(args: &[String], out: &mut std::fs::File, file: &Path) -> i32 {
 /// (inherited by every child); each `spawn` request on `control` forks a child that makes a
 /// fresh event loop, applies rlimits and seccomp, and serves one program on a socket whose
 /// other end, with the child's standard-error pipe and a pidfd, goes back to the host.
-fn template(limits: Limits, control: OwnedFd) -> i32 {
-    if let Err(err) = start_interpreter() {
+fn template(limits: Limits, control: OwnedFd, interpreter: Interpreter) -> i32 {
+    if let Err(err) = interpreter.start() {
         eprintln!("codemode python template: the interpreter did not start: {err}");
         return 1;
     }
@@ -370,8 +422,7 @@ fn fork_worker(
         drop(stderr_write);
         let code = forked_worker(module, limits, worker_end, landlock, detail, size);
         let _ = std::io::stderr().flush();
-        // SAFETY: see `worker_main`.
-        unsafe { libc::_exit(code) }
+        exit(code)
     }
     // The template: hand the descriptors over, keep none (they close when dropped here).
     drop(worker_end);
@@ -443,6 +494,7 @@ fn private_descriptors() -> std::io::Result<(OwnedFd, OwnedFd)> {
 
 /// Starts CPython: isolated (no environment variables, no user site), no `site`, no
 /// bytecode writes, no signal handlers of its own.
+#[cfg(feature = "python")]
 fn start_interpreter() -> Result<(), InterpreterError> {
     use pyo3::ffi;
     let mut config = std::mem::MaybeUninit::<ffi::PyConfig>::uninit();

@@ -67,7 +67,11 @@ class Scope:
     def close(self) -> None: ...
     def execute(self, name: str, arguments: str) -> Awaitable[str]: ...
     def run_code(
-        self, code: str, description: str, keep_sub_calls: int | None = None
+        self,
+        code: str,
+        description: str,
+        keep_sub_calls: int | None = None,
+        language: str | None = None,
     ) -> Awaitable[str]: ...
 
 @final

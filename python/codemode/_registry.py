@@ -454,13 +454,10 @@ class Scope:
         """Runs ``code`` (the body of an async function; ``await tools.x(args)`` calls a
         tool of this scope through the pipeline) and returns the run. A failed program is a
         result (``ok`` false, ``error_kind``), not an exception. ``keep_sub_calls`` bounds
-        how many sub-call records the result keeps."""
-        language = language or self._registry.language
-        if language != "typescript":
-            raise ConfigError(
-                f"this build runs TypeScript programs only (language={language!r})"
-            )
-        text = await self._native.run_code(code, description, keep_sub_calls)
+        how many sub-call records the result keeps. ``language`` (default: the registry's)
+        picks the runtime: ``typescript``, or ``python`` (a confined worker process of this
+        interpreter)."""
+        text = await self._native.run_code(code, description, keep_sub_calls, language)
         return RunResult._from_json(_json.loads(text))
 
     # -- presentation -----------------------------------------------------------------------
@@ -533,9 +530,13 @@ class Registry(Scope):
 
     ``mode`` is how scopes present their tools unless they say otherwise (``native``:
     every tool; ``code``: ``run_code`` and the SDK; ``both``). ``language`` is the
-    language of programs and of the SDK (TypeScript in this build). The limits of each
-    program: ``compute_ms`` (CPU time), ``wall_ms``, ``heap_mb``, ``max_output_bytes``,
-    ``max_json_depth``; ``max_parallel_sub_calls`` bounds how many of a program's calls
+    default language of programs (``run_code(language=...)`` picks per run) and of the
+    SDK: ``typescript``, or ``python`` (each program in a worker process of this
+    interpreter, ``sys.executable``, confined by Landlock, seccomp and rlimits; where they
+    cannot be enforced Python programs are refused, as the command refuses them, unless
+    ``allow_unconfined``: a ``python`` registry raises :class:`ConfigError`). The limits
+    of each program: ``compute_ms`` (CPU time), ``wall_ms``, ``heap_mb``,
+    ``max_output_bytes``, ``max_call_bytes`` (one tool call's arguments), ``max_json_depth``; ``max_parallel_sub_calls`` bounds how many of a program's calls
     overlap; ``warm_pool`` engines are kept ready; ``typecheck`` (``off``, ``warn``,
     ``refuse``) type-checks TypeScript programs before they run; ``sdk_max_tokens``
     replaces a larger SDK by a compact index. ``approver(call, reason)`` (sync or async)
@@ -551,12 +552,14 @@ class Registry(Scope):
         wall_ms: int | None = None,
         heap_mb: int | None = None,
         max_output_bytes: int | None = None,
+        max_call_bytes: int | None = None,
         max_json_depth: int | None = None,
         max_parallel_sub_calls: int | None = None,
         warm_pool: int | None = None,
         typecheck: Literal["off", "warn", "refuse"] = "off",
         sdk_max_tokens: int | None = None,
         approver: Callable[[ToolCall, str | None], Any] | None = None,
+        allow_unconfined: bool = False,
     ) -> None:
         if language not in ("typescript", "python"):
             raise ConfigError(f"language must be 'typescript' or 'python', not {language!r}")
@@ -567,11 +570,14 @@ class Registry(Scope):
                 "wall_ms": wall_ms,
                 "heap_mb": heap_mb,
                 "max_output_bytes": max_output_bytes,
+                "max_call_bytes": max_call_bytes,
                 "warm_pool": warm_pool,
                 "max_json_depth": max_json_depth,
                 "max_parallel_sub_calls": max_parallel_sub_calls,
                 "typecheck": typecheck,
                 "sdk_max_tokens": sdk_max_tokens,
+                "language": language,
+                "allow_unconfined": allow_unconfined,
             }
         )
         self._adopt(native, language, [])

@@ -114,11 +114,6 @@ async def test_the_mcp_server_serves_run_code_to_the_mcp_python_client(tmp_path:
         assert "customer" in invalid.content[0].text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Python programs (run_code language='python') are not in the wheel yet: "
-    "helper p1 of issue 22 builds them",
-)
 def test_python_tools_are_called_from_a_typescript_and_a_python_program_in_one_run(
     tmp_path: Path,
 ) -> None:

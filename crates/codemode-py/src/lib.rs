@@ -21,6 +21,7 @@
 //! - [`registry`]: the `Registry` and `Scope` classes;
 //! - [`mcp`]: MCP servers as tool sources, configured as `codemode.toml` configures them;
 //! - [`bench`]: hooks for `benches/python_bench.py` (not API);
+//! - [`languages`]: both code runtimes behind one registry, picked per run;
 //! - [`worker`]: Python programs' workers under the host's own interpreter;
 //! - [`cli`]: the `codemode` command (the core's) for the package's script.
 //!
@@ -37,6 +38,7 @@ use pyo3::prelude::*;
 mod bench;
 mod cli;
 mod driver;
+mod languages;
 mod listeners;
 mod mcp;
 mod pycall;

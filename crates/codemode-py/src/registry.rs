@@ -27,7 +27,7 @@ use codemode::config::Config;
 use codemode::host::{Engine, Host};
 use codemode::json::DepthLimit;
 use codemode::registry::{Disposer, Policy, Registry, RegistryConfig, Scope};
-use codemode::runtime::{CodeRuntime, EngineConfig, JsEngine, Language};
+use codemode::runtime::{CodeRuntime, EngineConfig, Language};
 use codemode::tool::{ToolExecutionInput, ToolSchema};
 use codemode::{Error, ErrorCode, JsonValue};
 use pyo3::prelude::*;
@@ -81,11 +81,17 @@ struct Settings {
     wall_ms: Option<u64>,
     heap_mb: Option<u64>,
     max_output_bytes: Option<u64>,
+    /// The largest arguments one tool call of a program may send, in bytes.
+    max_call_bytes: Option<u64>,
     warm_pool: Option<usize>,
     max_json_depth: Option<usize>,
     max_parallel_sub_calls: Option<usize>,
     typecheck: String,
     sdk_max_tokens: Option<usize>,
+    /// `typescript` or `python`: the code runtime's language.
+    language: String,
+    /// Run Python programs where the workers' confinement is incomplete.
+    allow_unconfined: bool,
 }
 
 fn build(settings: Settings) -> Result<(Registry, CodeMode), Error> {
@@ -101,6 +107,9 @@ fn build(settings: Settings) -> Result<(Registry, CodeMode), Error> {
     }
     if let Some(bytes) = settings.max_output_bytes {
         engine = engine.with_max_output_bytes(bytes);
+    }
+    if let Some(bytes) = settings.max_call_bytes {
+        engine = engine.with_max_call_bytes(bytes);
     }
     if let Some(pool) = settings.warm_pool {
         engine = engine.with_warm_pool(pool);
@@ -119,21 +128,26 @@ fn build(settings: Settings) -> Result<(Registry, CodeMode), Error> {
     let depth = DepthLimit::for_programs(engine.max_json_depth)?;
     let registry = Registry::with_config(RegistryConfig::default().with_value_depth(depth));
     let code = CodeMode::install(&registry, config)?;
-    code.set_runtime(code_runtime(Language::TypeScript, engine)?)?;
+    let language = parse_language(&settings.language)?;
+    code.set_runtime(code_runtime(language, engine, settings.allow_unconfined)?)?;
     Ok((registry, code))
 }
 
-/// The code runtime of programs in `language`, wrapped to report each run's outcome.
-fn code_runtime(language: Language, engine: EngineConfig) -> Result<Arc<dyn CodeRuntime>, Error> {
-    let inner: Arc<dyn CodeRuntime> = match language {
-        Language::TypeScript => Arc::new(JsEngine::new(engine)?),
-        other => {
-            return Err(invalid_config(format!(
-                "this build of the package runs TypeScript programs only, not {}",
-                other.as_str()
-            )));
-        }
-    };
+/// The code runtime of programs in `language` (and, run by run, in the other language:
+/// [`crate::languages`]), wrapped to report each run's outcome. Python programs run in
+/// confined workers under this process's interpreter ([`crate::worker`]); where the
+/// confinement is incomplete that is refused, as the command refuses it, unless
+/// `allow_unconfined`. Blocks while a Python probe worker starts: call it without the GIL.
+fn code_runtime(
+    language: Language,
+    engine: EngineConfig,
+    allow_unconfined: bool,
+) -> Result<Arc<dyn CodeRuntime>, Error> {
+    let inner = Arc::new(crate::languages::LanguageRouter::new(
+        language,
+        engine,
+        allow_unconfined,
+    )?);
     Ok(Arc::new(CapturingRuntime { inner }))
 }
 
@@ -157,7 +171,7 @@ async fn from_config(
         }
     };
     let language = config.language;
-    let runtime = code_runtime(language, config.engine)?;
+    let runtime = code_runtime(language, config.engine, config.allow_unconfined)?;
     let host = Host::builder(config)
         .engine(Engine::Always)
         .runtime(runtime)
@@ -661,15 +675,21 @@ impl PyScope {
 
     /// Runs one program in a fresh scope under this one that presents in code mode: an
     /// awaitable of the run's JSON text.
-    #[pyo3(signature = (code, description, keep_sub_calls = None))]
+    /// `language` (`typescript` or `python`; `None`: the registry's) picks the runtime.
+    #[pyo3(signature = (code, description, keep_sub_calls = None, language = None))]
     fn run_code<'py>(
         &self,
         py: Python<'py>,
         code: String,
         description: String,
         keep_sub_calls: Option<usize>,
+        language: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
         guarded(py, || {
+            let language = language
+                .map(|language| parse_language(&language))
+                .transpose()
+                .map_err(|err| to_py_err(py, &err))?;
             let scope = self.core.scope.clone();
             let code_mode = self.core.code.clone();
             let call_id = next_call_id();
@@ -680,9 +700,12 @@ impl PyScope {
                     .with_sub_call_limit(keep_sub_calls);
                 let slot = OutcomeSlot::default();
                 let started = Instant::now();
-                let run = OUTCOME
-                    .scope(slot.clone(), code_mode.run_program(&scope, program, None))
-                    .await;
+                let running =
+                    OUTCOME.scope(slot.clone(), code_mode.run_program(&scope, program, None));
+                let run = match language {
+                    Some(language) => crate::languages::LANGUAGE.scope(language, running).await,
+                    None => running.await,
+                };
                 let elapsed = started.elapsed();
                 match run {
                     Ok(run) => {

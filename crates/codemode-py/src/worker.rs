@@ -12,11 +12,14 @@
 //! ([`codemode::runtime::python::hosted_worker_main`]).
 //!
 //! - [`worker_command`]: the command for this process's interpreter and this module's file;
+//! - [`python_engine`]: a [`PythonEngine`] whose workers start that way (refused, as the
+//!   command refuses, where the confinement is not fully enforced, unless allowed);
 //! - [`python_worker`] (`codemode._native._python_worker`): the worker's entry point.
 //!
 //! This module owns how the package's workers start; it must not know about tools.
 
-use codemode::runtime::python::WorkerCommand;
+use codemode::runtime::EngineConfig;
+use codemode::runtime::python::{PythonConfig, PythonEngine, WorkerCommand};
 use codemode::{Error, ErrorCode};
 use pyo3::prelude::*;
 
@@ -70,6 +73,21 @@ pub(crate) fn worker_command(py: Python<'_>) -> Result<WorkerCommand, Error> {
 pub(crate) fn set_process_default(py: Python<'_>) -> Result<(), Error> {
     WorkerCommand::set_process_default(worker_command(py)?);
     Ok(())
+}
+
+/// The Python code runtime with `engine`'s budgets, its workers started under this
+/// process's interpreter ([`worker_command`]). Where Landlock, seccomp or the rlimits are
+/// not fully enforced it is refused with `INVALID_CONFIG` (the command's message), unless
+/// `allow_unconfined`.
+///
+/// Blocks while the probe worker starts (about 0.1 s): call it without the GIL.
+pub(crate) fn python_engine(
+    engine: EngineConfig,
+    allow_unconfined: bool,
+) -> Result<PythonEngine, Error> {
+    let command = Python::attach(worker_command)?;
+    let python = PythonConfig::new(command).with_allow_unconfined(allow_unconfined);
+    PythonEngine::new(engine, python)
 }
 
 /// `codemode._native._python_worker(args)`: turns this process into a Python worker and

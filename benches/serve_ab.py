@@ -16,10 +16,15 @@ import json, subprocess, sys, os, tempfile, time, statistics
 
 
 class Server:
-    def __init__(self, binary):
-        ws = tempfile.mkdtemp(); cfg = os.path.join(ws, "codemode.toml")
-        open(cfg, "w").write('mode = "code"\n')
-        self.p = subprocess.Popen([binary, "serve", "--config", cfg], cwd=ws, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    """`codemode serve` over stdio, initialized: in a fresh workspace with `mode = "code"`, or
+    in `workspace` with `config` (a file name there)."""
+
+    def __init__(self, binary, workspace=None, config=None):
+        ws = workspace or tempfile.mkdtemp()
+        if config is None:
+            config = os.path.join(ws, "codemode.toml")
+            open(config, "w").write('mode = "code"\n')
+        self.p = subprocess.Popen([binary, "serve", "--config", config], cwd=ws, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.next_id = 1
         self.send({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"b","version":"0"}}})
         self.answer(); self.send({"jsonrpc":"2.0","method":"notifications/initialized"})
@@ -36,12 +41,12 @@ class Server:
                 assert not m.get("result", {}).get("isError"), m
                 return m
 
-    def run_code(self):
-        self.send({"jsonrpc":"2.0","id":self.next_id,"method":"tools/call","params":{"name":"run_code","arguments":{"code":"return 1","description":"b"}}})
+    def run_code(self, code="return 1"):
+        self.send({"jsonrpc":"2.0","id":self.next_id,"method":"tools/call","params":{"name":"run_code","arguments":{"code":code,"description":"b"}}})
         self.next_id += 1
 
-    def round_trip(self):
-        started = time.perf_counter(); self.run_code(); self.answer()
+    def round_trip(self, code="return 1"):
+        started = time.perf_counter(); self.run_code(code); self.answer()
         return time.perf_counter() - started
 
 
@@ -61,21 +66,26 @@ def report(unit, ra, rb):
     print(f"A {statistics.median(ra):.0f} {unit} (min {min(ra):.0f} max {max(ra):.0f}); B {statistics.median(rb):.0f} {unit} (min {min(rb):.0f} max {max(rb):.0f}); A/B median {statistics.median(ratios):.3f} (min {min(ratios):.3f} max {max(ratios):.3f})")
 
 
-if sys.argv[1] == "--latency":
-    a, b, n, rounds = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-    servers = [Server(a), Server(b)]
-    for server in servers:
-        for _ in range(20): server.round_trip()  # warm up: the pool, the first allocations
-    ra, rb = [], []
-    for _ in range(rounds):
-        for server, results in zip(servers, (ra, rb)):
-            results.append(statistics.median(server.round_trip() for _ in range(n)) * 1e6)
-    for server in servers:
-        server.p.stdin.close(); server.p.wait()
-    report("us round trip", ra, rb)
-else:
-    a, b, n, k, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-    ra, rb = [], []
-    for _ in range(rounds):
-        ra.append(cpu_per_run(a, n, k)); rb.append(cpu_per_run(b, n, k))
-    report("us/run", ra, rb)
+def main():
+    if sys.argv[1] == "--latency":
+        a, b, n, rounds = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+        servers = [Server(a), Server(b)]
+        for server in servers:
+            for _ in range(20): server.round_trip()  # warm up: the pool, the first allocations
+        ra, rb = [], []
+        for _ in range(rounds):
+            for server, results in zip(servers, (ra, rb)):
+                results.append(statistics.median(server.round_trip() for _ in range(n)) * 1e6)
+        for server in servers:
+            server.p.stdin.close(); server.p.wait()
+        report("us round trip", ra, rb)
+    else:
+        a, b, n, k, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+        ra, rb = [], []
+        for _ in range(rounds):
+            ra.append(cpu_per_run(a, n, k)); rb.append(cpu_per_run(b, n, k))
+        report("us/run", ra, rb)
+
+
+if __name__ == "__main__":
+    main()

@@ -10,29 +10,20 @@ installed next to the package: ``pip install mcp mypy``."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from _scripts import run_python
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "python"
-TIMEOUT = 120  # seconds: generous, for a loaded 2-core machine
 
 
 def run_example(name: str, tmp_path: Path) -> str:
     script = EXAMPLES / name
     assert script.is_file(), f"missing example {script}"
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    done = subprocess.run(
-        [sys.executable, str(script)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-    )
+    done = run_python(script, tmp_path)
     assert done.returncode == 0, f"{name} failed:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 

@@ -4,11 +4,10 @@ thread state must be current") in about two runs of three of this script before 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
+
+from _scripts import run_python
 
 SCRIPT = textwrap.dedent(
     """
@@ -41,17 +40,9 @@ SCRIPT = textwrap.dedent(
 def test_processes_that_used_the_package_exit_cleanly(tmp_path: Path) -> None:
     script = tmp_path / "exit.py"
     script.write_text(SCRIPT, encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     failures = []
     for _ in range(12):
-        done = subprocess.run(
-            [sys.executable, str(script)],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        done = run_python(script, tmp_path)
         if done.returncode != 0 or done.stdout != "done\n":
             failures.append(f"exit status {done.returncode}: {done.stderr[-500:]}")
     assert not failures, f"{len(failures)} of 12 runs failed; first: {failures[0]}"

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from _scripts import run_python
 
 README = Path(
     os.environ.get("CODEMODE_README", Path(__file__).resolve().parents[2] / "README.md")
@@ -49,15 +50,7 @@ def test_the_quick_start_runs_verbatim_and_prints_what_the_readme_says(
     section = python_section()
     script = tmp_path / "quick_start.py"
     script.write_text(fenced(section, "python"), encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    done = subprocess.run(
-        [sys.executable, str(script)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_python(script, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout == fenced(section, "text", after="It prints:")
 

@@ -149,9 +149,11 @@ impl BareIsolate {
                 snapshot_api(scope)
                     .ok_or_else(|| "the startup snapshot's context has no host API".to_owned())?
             } else {
-                bootstrap(scope, engine_globals, check_seal, true).ok_or_else(|| {
-                    bootstrap_failure(scope.exception().map(|e| e.to_rust_string_lossy(scope)))
-                })?
+                bootstrap(scope, engine_globals, check_seal, true)
+                    .ok_or_else(|| {
+                        bootstrap_failure(scope.exception().map(|e| e.to_rust_string_lossy(scope)))
+                    })?
+                    .0
             };
             // In the order of `API_FUNCTIONS`, which is the order of the fields.
             let mut globals = functions
@@ -186,16 +188,14 @@ fn bootstrap_failure(exception: Option<String>) -> String {
     format!("the runtime bootstrap failed: {reason}")
 }
 
-/// The host API's functions, in the order of [`HostApi`]'s fields, and last `keptGlobals`
-/// (the names of the globals a program keeps, which only the V8 snapshot's maker asks for).
-const API_FUNCTIONS: [&str; 7] = [
+/// The host API's functions, in the order of [`HostApi`]'s fields.
+const API_FUNCTIONS: [&str; 6] = [
     "prepareRun",
     "checkLossless",
     "describeThrown",
     "missingMember",
     "settleCall",
     "fireTimer",
-    "keptGlobals",
 ];
 
 /// Runs the bootstrap in the snapshot creator's context and keeps the host API's functions,
@@ -208,15 +208,14 @@ fn snapshot_bootstrap(
     v8::tc_scope!(let scope, scope);
     // The creator's context lists its own globals (V8 leaves `WebAssembly` out of it): the
     // list is not the one a context made without the snapshot would need.
-    let Some(functions) = bootstrap(scope, None, cfg!(debug_assertions), false) else {
+    let Some((functions, api)) = bootstrap(scope, None, cfg!(debug_assertions), false) else {
         return Err(bootstrap_failure(
             scope.exception().map(|e| e.to_rust_string_lossy(scope)),
         ));
     };
-    let [api @ .., kept_globals] = functions;
     let receiver = v8::undefined(scope).into();
-    let kept = kept_globals
-        .call(scope, receiver, &[])
+    let kept = api_function(scope, api, "keptGlobals")
+        .and_then(|kept_globals| kept_globals.call(scope, receiver, &[]))
         .and_then(|names| v8::Local::<v8::Array>::try_from(names).ok())
         .ok_or_else(|| "the bootstrap did not list the kept globals".to_owned())?;
     let mut names = Vec::with_capacity(kept.length() as usize);
@@ -227,23 +226,20 @@ fn snapshot_bootstrap(
         names.push(name.to_rust_string_lossy(scope));
     }
     super::snapshot::keep_globals(names);
-    for function in api {
+    for function in functions {
         scope.add_context_data(context, function);
     }
     Ok(())
 }
 
 /// The host API's functions from the snapshot data of a context made from the snapshot.
-fn snapshot_api<'s>(scope: &v8::PinScope<'s, '_>) -> Option<[v8::Local<'s, v8::Function>; 7]> {
+fn snapshot_api<'s>(scope: &v8::PinScope<'s, '_>) -> Option<[v8::Local<'s, v8::Function>; 6]> {
     #[cfg(feature = "v8")]
     {
-        // The snapshot keeps the first six; the seventh (`keptGlobals`) is not used again
-        // and stands in as the sixth.
         let mut functions = Vec::with_capacity(API_FUNCTIONS.len());
-        for index in 0..API_FUNCTIONS.len() - 1 {
+        for index in 0..API_FUNCTIONS.len() {
             functions.push(super::snapshot::take_function(scope, index)?);
         }
-        functions.push(*functions.last()?);
         functions.try_into().ok()
     }
     #[cfg(not(feature = "v8"))]
@@ -474,7 +470,7 @@ fn bootstrap<'s>(
     engine_globals: Option<&str>,
     check_seal: bool,
     record_globals: bool,
-) -> Option<[v8::Local<'s, v8::Function>; 7]> {
+) -> Option<Bootstrapped<'s>> {
     let function = scripts::BOOTSTRAP_SCRIPT.evaluate(scope)?;
     let function = v8::Local::<v8::Function>::try_from(function).ok()?;
     let host = natives::host_object(scope)?;
@@ -495,11 +491,24 @@ fn bootstrap<'s>(
     }
     let mut functions = Vec::with_capacity(API_FUNCTIONS.len());
     for name in API_FUNCTIONS {
-        let key = v8::String::new(scope, name)?;
-        let value = api.get(scope, key.into())?;
-        functions.push(v8::Local::<v8::Function>::try_from(value).ok()?);
+        functions.push(api_function(scope, api, name)?);
     }
-    functions.try_into().ok()
+    Some((functions.try_into().ok()?, api))
+}
+
+/// What a bootstrap returns: the host API's functions (in the order of [`API_FUNCTIONS`])
+/// and the host API object itself (the V8 snapshot's maker asks it for `keptGlobals`).
+type Bootstrapped<'s> = ([v8::Local<'s, v8::Function>; 6], v8::Local<'s, v8::Object>);
+
+/// The function `name` of the host API object.
+fn api_function<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    api: v8::Local<'s, v8::Object>,
+    name: &str,
+) -> Option<v8::Local<'s, v8::Function>> {
+    let key = v8::String::new(scope, name)?;
+    let value = api.get(scope, key.into())?;
+    v8::Local::<v8::Function>::try_from(value).ok()
 }
 
 /// An argument of a host API call.

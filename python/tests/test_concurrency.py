@@ -56,6 +56,28 @@ async def test_promise_all_overlap_is_bounded_by_the_parallel_limit() -> None:
     assert all(call.mode == "parallel" for call in run.sub_calls)
 
 
+async def test_wake_ups_from_other_threads_are_never_lost() -> None:
+    """Calls finishing on worker, tokio and engine threads wake the loop's driver thousands
+    of times, many at once. A wake-up lost between the driver's socket and its flag (as in
+    an earlier driver, which stalled here within a few hundred rounds) leaves a call
+    pending for ever: each round must finish well inside its deadline."""
+    reg = make_registry(warm_pool=2)
+
+    @reg.tool(parallel_safe=True)
+    def add(a: int, b: int) -> int:
+        """Adds."""
+        return a + b
+
+    for round_ in range(400):
+        calls = [reg.execute("add", {"a": i, "b": 1}) for i in range(40)]
+        calls += [reg.run_code(f"return await tools.add({{a: {i}, b: 1}})") for i in range(8)]
+        try:
+            results = await asyncio.wait_for(asyncio.gather(*calls), 60)
+        except asyncio.TimeoutError:
+            pytest.fail(f"round {round_}: a call never finished (a lost wake-up)")
+        assert all(result.ok for result in results)
+
+
 async def test_sync_parallel_tools_overlap_on_worker_threads() -> None:
     reg = make_registry()
     threads: set[int] = set()

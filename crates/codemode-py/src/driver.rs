@@ -116,13 +116,19 @@ struct Drain {
 #[pymethods]
 impl Drain {
     fn __call__(&self, py: Python<'_>) {
-        self.shared.signaled.store(false, Ordering::SeqCst);
+        // The order is what keeps wake-ups from being lost: empty the socket first, then
+        // clear `signaled`, then take the queue. A push that lands before the clear saw
+        // `signaled` set and wrote nothing, but its task is queued before the take; a push
+        // after the clear writes a byte this call has not read, so the loop comes back.
+        // (Clearing first let a push's byte be read here while `signaled` stayed set: no
+        // later push wrote, and the loop never drained again.)
         let mut bytes = [0u8; 64];
         while let Ok(n) = (&self.shared.read).read(&mut bytes) {
             if n < bytes.len() {
                 break;
             }
         }
+        self.shared.signaled.store(false, Ordering::SeqCst);
         let tasks = std::mem::take(
             &mut *self
                 .shared

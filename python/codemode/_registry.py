@@ -563,23 +563,30 @@ class Registry(Scope):
     ) -> None:
         if language not in ("typescript", "python"):
             raise ConfigError(f"language must be 'typescript' or 'python', not {language!r}")
-        native = _native.Registry(
-            {
-                "mode": mode,
-                "compute_ms": compute_ms,
-                "wall_ms": wall_ms,
-                "heap_mb": heap_mb,
-                "max_output_bytes": max_output_bytes,
-                "max_call_bytes": max_call_bytes,
-                "warm_pool": warm_pool,
-                "max_json_depth": max_json_depth,
-                "max_parallel_sub_calls": max_parallel_sub_calls,
-                "typecheck": typecheck,
-                "sdk_max_tokens": sdk_max_tokens,
-                "language": language,
-                "allow_unconfined": allow_unconfined,
-            }
-        )
+        try:
+            native = _native.Registry(
+                {
+                    "mode": mode,
+                    "compute_ms": compute_ms,
+                    "wall_ms": wall_ms,
+                    "heap_mb": heap_mb,
+                    "max_output_bytes": max_output_bytes,
+                    "max_call_bytes": max_call_bytes,
+                    "warm_pool": warm_pool,
+                    "max_json_depth": max_json_depth,
+                    "max_parallel_sub_calls": max_parallel_sub_calls,
+                    "typecheck": typecheck,
+                    "sdk_max_tokens": sdk_max_tokens,
+                    "language": language,
+                    "allow_unconfined": allow_unconfined,
+                }
+            )
+        except ConfigError as exc:
+            if language == "python" and not allow_unconfined and "allow_unconfined" in str(exc):
+                raise ConfigError(
+                    f"{exc} (from Python: codemode.Registry(..., allow_unconfined=True))"
+                ) from None
+            raise
         self._adopt(native, language, [])
         if approver is not None:
             self.set_approver(approver)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -26,6 +27,8 @@ from typing import Any
 import pytest
 
 import codemode
+
+from _scripts import run_python
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -252,6 +255,106 @@ async def test_the_workers_are_this_interpreter_isolated_and_confined() -> None:
     ), limits
     # Its environment is empty (the host's is not passed on).
     assert Path(f"/proc/{workers[0]}/environ").read_bytes() == b""
+
+
+# -- where confinement cannot be enforced --------------------------------------------------
+
+# A host process where the kernel really refuses Landlock: before importing codemode it
+# installs a seccomp filter (inherited by every process it starts, the workers too) that
+# answers landlock_create_ruleset with ENOSYS, as a kernel without Landlock does. Then the
+# package must refuse Python programs, as the command does, unless allow_unconfined.
+WITHOUT_LANDLOCK = textwrap.dedent(
+    """
+    import ctypes, struct
+
+    def no_landlock():
+        libc = ctypes.CDLL(None, use_errno=True)
+        def op(code, jt, jf, k):
+            return struct.pack("HBBI", code, jt, jf, k)
+        prog = b"".join([
+            op(0x20, 0, 0, 4),                  # A = the architecture
+            op(0x15, 0, 2, 0xC000003E),         # not x86_64: allow
+            op(0x20, 0, 0, 0),                  # A = the system call's number
+            op(0x15, 1, 0, 444),                # landlock_create_ruleset: ENOSYS
+            op(0x06, 0, 0, 0x7FFF0000),         # allow
+            op(0x06, 0, 0, 0x00050000 | 38),    # errno ENOSYS
+        ])
+        buf = ctypes.create_string_buffer(prog)
+        class Fprog(ctypes.Structure):
+            _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+        fprog = Fprog(len(prog) // 8, ctypes.cast(buf, ctypes.c_void_p))
+        assert libc.prctl(38, 1, 0, 0, 0) == 0          # PR_SET_NO_NEW_PRIVS
+        assert libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) == 0, ctypes.get_errno()
+
+    no_landlock()
+    """
+)
+
+
+def test_python_programs_are_refused_where_landlock_is_not_enforced(tmp_path: Path) -> None:
+    script = tmp_path / "host.py"
+    script.write_text(
+        WITHOUT_LANDLOCK
+        + textwrap.dedent(
+            """
+            import asyncio, json, sys
+            import codemode
+
+            out = {}
+            try:
+                codemode.Registry(mode="code", language="python")
+                out["registry"] = "not refused"
+            except codemode.ConfigError as exc:
+                out["registry"] = str(exc)
+            ts = codemode.Registry(mode="code")
+            run = asyncio.run(ts.run_code("print('RAN')\\nreturn 1", language="python"))
+            out["run"] = [run.ok, run.error_kind, run.text]
+            out["typescript"] = asyncio.run(ts.run_code("return 2")).value
+            allowed = codemode.Registry(mode="code", language="python", allow_unconfined=True)
+            run = asyncio.run(allowed.run_code("return 3"))
+            out["allowed"] = [run.ok, run.value]
+            print(json.dumps(out))
+            """
+        )
+    )
+    done = run_python(script, tmp_path)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.splitlines()[-1])
+    refused = out["registry"]
+    assert refused != "not refused"
+    assert "landlock: none" in refused and "allow_unconfined=True" in refused, refused
+    ok, kind, text = out["run"]
+    assert not ok and kind == "worker-exit" and "landlock: none" in text, out["run"]
+    assert "RAN" not in text
+    # TypeScript programs do not need the workers' confinement; allow_unconfined runs anyway.
+    assert out["typescript"] == 2
+    assert out["allowed"] == [True, 3]
+
+
+def test_the_command_refuses_python_programs_where_landlock_is_not_enforced(
+    tmp_path: Path,
+) -> None:
+    command = shutil.which("codemode", path=str(Path(sys.executable).parent))
+    assert command is not None
+    script = tmp_path / "command.py"
+    script.write_text(
+        WITHOUT_LANDLOCK
+        + textwrap.dedent(
+            f"""
+            import subprocess, sys
+            done = subprocess.run([{command!r}, "run", "--lang", "python", "-"],
+                                  input="print('RAN')\\nreturn 1\\n", capture_output=True,
+                                  text=True, timeout=60)
+            sys.stdout.write(str(done.returncode) + "\\n" + done.stdout + done.stderr)
+            """
+        )
+    )
+    done = run_python(script, tmp_path)
+    assert done.returncode == 0, done.stderr
+    status, _, output = done.stdout.partition("\n")
+    assert status != "0", output
+    assert "landlock: none" in output and "allow_unconfined" in output, output
+    assert "RAN" not in output
 
 
 # -- exhaustion: each program in a host process of its own -------------------------------------

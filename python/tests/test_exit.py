@@ -7,6 +7,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from _scripts import run_python
 
 SCRIPT = textwrap.dedent(
@@ -37,9 +39,42 @@ SCRIPT = textwrap.dedent(
 )
 
 
-def test_processes_that_used_the_package_exit_cleanly(tmp_path: Path) -> None:
+# The process exits while a sync tool still runs on its worker thread (its call timed out)
+# and while other workers sleep with their thread states kept: the exit waits for the
+# running one (at most 2 s), and the sleeping ones never take the GIL again.
+WHILE_A_TOOL_RUNS = textwrap.dedent(
+    """
+    import asyncio, time
+    import codemode
+
+    reg = codemode.Registry(mode="native")
+
+    @reg.tool
+    def slow() -> None:
+        \"\"\"Takes a while.\"\"\"
+        time.sleep(0.3)
+
+    @reg.tool(parallel_safe=True)
+    def noop() -> None:
+        \"\"\"Does nothing.\"\"\"
+
+    async def main() -> None:
+        await asyncio.gather(*(reg.execute("noop", {}) for _ in range(8)))
+        try:
+            await asyncio.wait_for(reg.execute("slow", {}), 0.05)
+        except asyncio.TimeoutError:
+            pass
+
+    asyncio.run(main())
+    print("done")
+    """
+)
+
+
+@pytest.mark.parametrize("name", ["after-calls", "while-a-tool-runs"])
+def test_processes_that_used_the_package_exit_cleanly(tmp_path: Path, name: str) -> None:
     script = tmp_path / "exit.py"
-    script.write_text(SCRIPT, encoding="utf-8")
+    script.write_text(SCRIPT if name == "after-calls" else WHILE_A_TOOL_RUNS, encoding="utf-8")
     failures = []
     for _ in range(12):
         done = run_python(script, tmp_path)

@@ -12,8 +12,9 @@
 //! - [`runtime`]: the process-wide tokio runtime, Rust futures as asyncio awaitables with
 //!   cancellation, and which event loop each top-level call came from;
 //! - [`driver`]: those futures polled by the thread of the event loop that awaits them;
-//! - [`pycall`]: calling Python callables from the pipeline (sync ones on tokio's blocking
-//!   pool, async ones on the caller's event loop);
+//! - [`pycall`]: calling Python callables from the pipeline (sync ones on a worker thread,
+//!   async ones on the caller's event loop);
+//! - [`workers`]: the threads sync Python functions run on, and the hand-off to them;
 //! - [`tool`]: a Python function as a codemode [`ToolDefinition`](codemode::tool::ToolDefinition);
 //! - [`listeners`]: guards, pre-execute listeners, result observers and the approver as
 //!   Python callables;
@@ -47,6 +48,7 @@ mod results;
 mod runtime;
 mod tool;
 mod worker;
+mod workers;
 
 /// The module `codemode._native`.
 #[pymodule]

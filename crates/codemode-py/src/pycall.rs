@@ -5,15 +5,16 @@
 //! between Python objects and JSON stay in Python (where the type hints are) and this side
 //! only moves strings.
 //!
-//! - A sync callable runs with the GIL on tokio's blocking pool ([`PyFn::call`]): a slow
-//!   tool never blocks the runtime's workers. It cannot be interrupted: when the call's
-//!   signal fires (a timeout, a cancelled run) the call is answered at once and the
-//!   function finishes on its thread, unread.
+//! - A sync callable runs with the GIL on a worker thread ([`PyFn::call`],
+//!   [`crate::workers`]): a slow tool never blocks the runtime's workers or the caller's
+//!   event loop. It cannot be interrupted: when the call's signal fires (a timeout, a
+//!   cancelled run) the call is answered at once and the function finishes on its
+//!   thread, unread.
 //! - An async callable is scheduled on the event loop of the top-level call it belongs to
 //!   (`codemode._bridge.schedule`, with the caller's contextvars) and awaited here through
 //!   a [`Completion`]; when the call's signal fires, or this side stops waiting, the Python
 //!   task is cancelled. Without a known loop (a call that did not come from this package)
-//!   it runs to completion on a private loop on the blocking pool.
+//!   it runs to completion on a private loop on a worker thread.
 //! - [`PyFn::call_blocking`] is for the pipeline's synchronous hooks (guards, observers):
 //!   it takes the GIL on the current thread, telling tokio first.
 //!
@@ -159,21 +160,20 @@ impl PyFn {
     }
 }
 
-/// Runs `f` with the GIL on tokio's blocking pool; a Python exception is `ExcType: message`.
+/// Runs `f` with the GIL on a worker thread ([`crate::workers`]); a Python exception is
+/// `ExcType: message`.
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce(Python<'_>) -> PyResult<T> + Send + 'static,
 ) -> Result<T, CallFailure> {
-    let joined = tokio::task::spawn_blocking(move || {
-        Python::attach(|py| f(py).map_err(|err| describe_py_err(py, &err)))
+    let answer = crate::workers::spawn(move || {
+        crate::runtime::attach_unless_exiting(|py| f(py).map_err(|err| describe_py_err(py, &err)))
+            .unwrap_or_else(|| Err("the Python interpreter is exiting".to_owned()))
     })
+    .wait()
     .await;
-    match joined {
+    match answer {
         Ok(result) => result,
-        Err(join) if join.is_panic() => Err(format!(
-            "calling Python panicked: {}",
-            crate::panic_text(join.into_panic().as_ref())
-        )),
-        Err(_) => Err("the call into Python was cancelled".to_owned()),
+        Err(panic) => Err(format!("calling Python panicked: {panic}")),
     }
 }
 

@@ -99,19 +99,30 @@ fn at_exit(py: Python<'_>) {
 
 /// Runs `f` attached to the interpreter, unless the interpreter is exiting (`None`).
 pub(crate) fn attach_unless_exiting<R>(f: impl for<'py> FnOnce(Python<'py>) -> R) -> Option<R> {
-    struct Leaving;
-    impl Drop for Leaving {
-        fn drop(&mut self) {
-            ATTACHING.fetch_sub(1, Ordering::SeqCst);
-        }
+    let _holding = hold_exit()?;
+    Some(Python::attach(f))
+}
+
+/// While it lives, the interpreter's exit waits (at most [`EXIT_GRACE`]) before it
+/// finalizes: held by a thread on its way to take the GIL.
+#[derive(Debug)]
+pub(crate) struct HoldingExit(());
+
+impl Drop for HoldingExit {
+    fn drop(&mut self) {
+        ATTACHING.fetch_sub(1, Ordering::SeqCst);
     }
+}
+
+/// A [`HoldingExit`], unless the interpreter is exiting (`None`: do not take the GIL).
+pub(crate) fn hold_exit() -> Option<HoldingExit> {
     // Counted before the check: `at_exit` sets the flag before it reads the count.
     ATTACHING.fetch_add(1, Ordering::SeqCst);
-    let _leaving = Leaving;
+    let holding = HoldingExit(());
     if EXITING.load(Ordering::SeqCst) {
         return None;
     }
-    Some(Python::attach(f))
+    Some(holding)
 }
 
 /// A value dropped on tokio's blocking pool (when the runtime exists) instead of where it

@@ -1,0 +1,238 @@
+//! The threads sync Python functions run on, and the hand-off to them.
+//!
+//! A sync tool runs on a thread of its own so that a slow one never blocks the caller's
+//! event loop or the runtime's workers. The hand-off is the cost of such a call when the
+//! tool is quick: a sleeping thread woken on a virtual machine's idle CPU takes tens of
+//! microseconds to run, once to start the call and once more to wake whoever waits for the
+//! answer. So both sides spin for a moment before they sleep, as work-stealing schedulers
+//! do:
+//!
+//! - a worker that finished a call looks for the next one for up to [`SPIN`] before it
+//!   sleeps (and a sleeping worker ends after [`KEEP_ALIVE`] without work);
+//! - the waiter ([`Pending::wait`]) looks for the answer for up to [`SPIN`] before it
+//!   awaits it, so a quick call's answer is taken on the spot, with no wake-up.
+//!
+//! Both spins yield the CPU between looks, so on a busy machine the thread they wait for
+//! runs. A call that takes longer than the spin costs the waiter [`SPIN`] of CPU once.
+//! Threads are added while every one is busy (a tool that never returns keeps its thread),
+//! up to [`MAX_THREADS`]; past that calls queue until a thread is free.
+//!
+//! Each worker keeps a Python thread state for its life (attached once, then the GIL
+//! released while it works): taking the GIL on a thread without one creates and destroys
+//! a thread state every time, which cost ~50 µs a call, more than the call. The exit
+//! protocol of [`crate::runtime`] covers a worker's first and last attach; once the
+//! interpreter is exiting a worker never takes the GIL again (it sleeps until the process
+//! ends).
+//!
+//! This module owns those threads and their thread states; it must not know what the
+//! functions do.
+
+use std::collections::VecDeque;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
+
+use tokio::sync::oneshot;
+
+/// How long a worker looks for more work, and a waiter for its answer, before sleeping.
+pub(crate) const SPIN: Duration = Duration::from_micros(50);
+/// How long a sleeping worker waits for work before its thread ends.
+const KEEP_ALIVE: Duration = Duration::from_secs(10);
+/// The most threads at once (as tokio's blocking pool bounds its own).
+const MAX_THREADS: usize = 512;
+
+type Job = Box<dyn FnOnce() + Send>;
+
+#[derive(Default)]
+struct Pool {
+    queue: Mutex<VecDeque<Job>>,
+    wake: Condvar,
+    /// Jobs in `queue` (read without the lock by spinning workers).
+    queued: AtomicUsize,
+    /// Workers looking for work without sleeping.
+    spinning: AtomicUsize,
+    /// Workers asleep on `wake`.
+    sleeping: AtomicUsize,
+    /// Worker threads alive.
+    threads: AtomicUsize,
+}
+
+fn pool() -> &'static Pool {
+    static POOL: OnceLock<Pool> = OnceLock::new();
+    POOL.get_or_init(Pool::default)
+}
+
+/// The answer of a function handed to a worker: `Err` with the panic's payload text when
+/// it panicked, or when no thread could be started for it.
+pub(crate) type Answer<T> = Result<T, String>;
+
+/// A call handed to a worker, not yet answered.
+#[derive(Debug)]
+pub(crate) struct Pending<T> {
+    rx: oneshot::Receiver<Answer<T>>,
+}
+
+/// Runs `f` on a worker thread.
+pub(crate) fn spawn<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Pending<T> {
+    let (tx, rx) = oneshot::channel();
+    let job: Job = Box::new(move || {
+        let answer = std::panic::catch_unwind(AssertUnwindSafe(f))
+            .map_err(|panic| crate::panic_text(panic.as_ref()));
+        // Nobody reads the answer of an abandoned call.
+        let _ = tx.send(answer);
+    });
+    let pool = pool();
+    {
+        let mut queue = pool.queue.lock().unwrap_or_else(PoisonError::into_inner);
+        queue.push_back(job);
+        pool.queued.fetch_add(1, Ordering::SeqCst);
+    }
+    // A spinning worker takes it; else wake a sleeping one; else a new thread (every one is
+    // busy). A worker that stops spinning looks at the queue under its lock before it
+    // sleeps, so a job pushed while it stopped is not left behind.
+    if pool.spinning.load(Ordering::SeqCst) > 0 {
+        return Pending { rx };
+    }
+    if pool.sleeping.load(Ordering::SeqCst) > 0 {
+        pool.wake.notify_one();
+        return Pending { rx };
+    }
+    if pool.threads.fetch_add(1, Ordering::SeqCst) < MAX_THREADS {
+        let started = std::thread::Builder::new()
+            .name("codemode-py-call".into())
+            .spawn(move || thread_main(pool));
+        if started.is_err() {
+            // The job stays queued for a thread that frees up; the caller's timeout bounds
+            // the wait. A machine out of threads has nothing better to offer.
+            pool.threads.fetch_sub(1, Ordering::SeqCst);
+        }
+    } else {
+        pool.threads.fetch_sub(1, Ordering::SeqCst);
+    }
+    Pending { rx }
+}
+
+/// Takes the next job without waiting.
+fn take(pool: &Pool) -> Option<Job> {
+    if pool.queued.load(Ordering::SeqCst) == 0 {
+        return None;
+    }
+    let mut queue = pool.queue.lock().unwrap_or_else(PoisonError::into_inner);
+    let job = queue.pop_front();
+    if job.is_some() {
+        pool.queued.fetch_sub(1, Ordering::SeqCst);
+    }
+    job
+}
+
+/// A worker thread: attached once (its thread state kept), then [`work`] with the GIL
+/// released; the last attach, when `work` ends, is covered by the exit protocol too.
+fn thread_main(pool: &'static Pool) {
+    let Some(first) = crate::runtime::hold_exit() else {
+        // The interpreter is exiting: no thread state, no work (the process is ending).
+        pool.threads.fetch_sub(1, Ordering::SeqCst);
+        return;
+    };
+    let last = pyo3::Python::attach(|py| {
+        drop(first);
+        py.detach(|| work(pool))
+    });
+    // Released only now that the thread's state is gone.
+    drop(last);
+}
+
+/// Runs jobs; between them spins, then sleeps; ends (holding off the interpreter's exit,
+/// for the attach that follows) when idle long. Once the interpreter is exiting it never
+/// returns.
+fn work(pool: &'static Pool) -> crate::runtime::HoldingExit {
+    loop {
+        if let Some(job) = next_job(pool) {
+            job();
+            continue;
+        }
+        pool.threads.fetch_sub(1, Ordering::SeqCst);
+        match crate::runtime::hold_exit() {
+            Some(holding) => return holding,
+            None => loop {
+                // Taking the GIL while the interpreter finalizes ends the thread mid-way
+                // (which crashes the process): this one waits for the process to end.
+                std::thread::park();
+            },
+        }
+    }
+}
+
+/// The next job: taken, found by spinning, or waited for (`None`: idle for
+/// [`KEEP_ALIVE`]).
+fn next_job(pool: &Pool) -> Option<Job> {
+    if let Some(job) = take(pool) {
+        return Some(job);
+    }
+    pool.spinning.fetch_add(1, Ordering::SeqCst);
+    let found = spin_for(|| take(pool));
+    pool.spinning.fetch_sub(1, Ordering::SeqCst);
+    if found.is_some() {
+        return found;
+    }
+    // Sleep until woken or idle too long; the queue is looked at under its lock first.
+    let mut queue = pool.queue.lock().unwrap_or_else(PoisonError::into_inner);
+    let deadline = Instant::now() + KEEP_ALIVE;
+    loop {
+        if let Some(job) = queue.pop_front() {
+            pool.queued.fetch_sub(1, Ordering::SeqCst);
+            return Some(job);
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return None;
+        }
+        pool.sleeping.fetch_add(1, Ordering::SeqCst);
+        queue = pool
+            .wake
+            .wait_timeout(queue, left)
+            .unwrap_or_else(PoisonError::into_inner)
+            .0;
+        pool.sleeping.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Calls `look` until it finds something or [`SPIN`] has passed, yielding the CPU between
+/// looks after the first few.
+fn spin_for<T>(mut look: impl FnMut() -> Option<T>) -> Option<T> {
+    let started = Instant::now();
+    let mut looks = 0u32;
+    loop {
+        if let Some(found) = look() {
+            return Some(found);
+        }
+        if started.elapsed() >= SPIN {
+            return None;
+        }
+        looks += 1;
+        if looks < 16 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
+impl<T> Pending<T> {
+    /// The answer: looked for for up to [`SPIN`] (a quick call's answer is taken with no
+    /// wake-up), then awaited.
+    pub(crate) async fn wait(mut self) -> Answer<T> {
+        let early = spin_for(|| match self.rx.try_recv() {
+            Ok(answer) => Some(Some(answer)),
+            Err(oneshot::error::TryRecvError::Empty) => None,
+            Err(oneshot::error::TryRecvError::Closed) => Some(None),
+        });
+        match early {
+            Some(Some(answer)) => answer,
+            Some(None) => Err(LOST.to_owned()),
+            None => self.rx.await.unwrap_or_else(|_| Err(LOST.to_owned())),
+        }
+    }
+}
+
+const LOST: &str = "the worker thread dropped the call";

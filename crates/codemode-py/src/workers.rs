@@ -35,8 +35,11 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
 
-/// How long a worker looks for more work, and a waiter for its answer, before sleeping.
-pub(crate) const SPIN: Duration = Duration::from_micros(50);
+/// How long a worker looks for more work, and a waiter for its answer, before sleeping:
+/// longer than a quick call's round trip through a program (engine thread, pipeline,
+/// worker and back: 50–100 µs on a virtual machine), so a program's calls in a row find
+/// the worker awake.
+pub(crate) const SPIN: Duration = Duration::from_micros(100);
 /// How long a sleeping worker waits for work before its thread ends.
 const KEEP_ALIVE: Duration = Duration::from_secs(10);
 /// The most threads at once (as tokio's blocking pool bounds its own).

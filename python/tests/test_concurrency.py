@@ -78,6 +78,36 @@ async def test_wake_ups_from_other_threads_are_never_lost() -> None:
         assert all(result.ok for result in results)
 
 
+async def test_a_quick_sync_call_never_waits_behind_a_slow_one() -> None:
+    """Two sync calls handed to the workers at once, from two threads, while one worker
+    spins for work: each must get a thread of its own (an earlier pool let both count on
+    the one spinning worker, and the quick call waited for the slow one)."""
+    reg = make_registry(max_parallel_sub_calls=4, warm_pool=1)
+
+    @reg.tool(parallel_safe=True)
+    def slow() -> None:
+        """Takes a while."""
+        time.sleep(0.5)
+
+    @reg.tool(parallel_safe=True)
+    def quick() -> int:
+        """Answers at once."""
+        return 1
+
+    for attempt in range(12):
+        await reg.execute("quick", {})  # a worker is left spinning for the next call
+        run = await reg.run_code(
+            "await Promise.all([tools.slow({}), tools.quick({}), tools.quick({})]); return 1"
+        )
+        assert run.ok, run.text
+        # The body's own time (results commit in submission order, so every call of the
+        # run settles after the slow one; that is the pipeline's contract, not the pool's).
+        for call in run.sub_calls:
+            if call.name == "quick":
+                took = call.duration_ms
+                assert took < 350, f"attempt {attempt}: a quick call's body took {took} ms"
+
+
 async def test_sync_parallel_tools_overlap_on_worker_threads() -> None:
     reg = make_registry()
     threads: set[int] = set()

@@ -114,6 +114,11 @@ impl Drop for HoldingExit {
     }
 }
 
+/// Whether the interpreter is exiting (`atexit` ran): no thread of ours takes the GIL.
+pub(crate) fn exiting() -> bool {
+    EXITING.load(Ordering::SeqCst)
+}
+
 /// A [`HoldingExit`], unless the interpreter is exiting (`None`: do not take the GIL).
 pub(crate) fn hold_exit() -> Option<HoldingExit> {
     // Counted before the check: `at_exit` sets the flag before it reads the count.

@@ -32,6 +32,9 @@ const COMPUTE_MS: u64 = 2_000;
 const WALL_MS: u64 = 4_000;
 /// What the child's peak resident memory may exceed the heap budget by.
 const RSS_SLACK: u64 = 64 << 20;
+/// The CPU a half second of the host's idleness may use after a run was stopped (a
+/// stopped engine thread still running would use about 500 ms).
+const IDLE_CPU_MS: u128 = 250;
 
 /// Programs whose peak the engine cannot hold to the heap budget, each with what it may take
 /// beyond [`RSS_SLACK`] and why. V8 (since 13) builds `JSON.stringify`'s whole text in a
@@ -105,13 +108,23 @@ async fn exhaustion_probe() {
     let next = engine.run(request("return 41 + 1".to_owned())).await;
     let next_ms = started.elapsed().as_millis();
     let next_ok = next.value == Some(serde_json::json!(42));
-    // Afterwards the process is idle: an engine thread still running the stopped program
-    // would spend about a core's worth of CPU here (one long operation it was in when it
-    // was stopped, such as a sort, is given a second and a half to finish first).
+    // Afterwards the process goes idle: an engine thread still running the stopped program
+    // would spend about a core's worth of CPU in every half second from here on. One long
+    // operation it was in when it was stopped (a sort of ten million numbers) may finish
+    // first: it is given a second and a half, and on a loaded machine up to three seconds
+    // more, half a second at a time (the first quiet half second counts; a run of 1.5 s
+    // alone once saw such a sort still finishing, 283 ms of CPU, with the machine's two
+    // cores shared by four busy processes).
     tokio::time::sleep(Duration::from_millis(1_500)).await;
-    let cpu_before = process_cpu();
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let idle_cpu_ms = process_cpu().saturating_sub(cpu_before).as_millis();
+    let mut idle_cpu_ms = u128::MAX;
+    for _ in 0..7 {
+        let cpu_before = process_cpu();
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        idle_cpu_ms = process_cpu().saturating_sub(cpu_before).as_millis();
+        if idle_cpu_ms <= IDLE_CPU_MS {
+            break;
+        }
+    }
     println!(
         "PROBE kind={kind} value={value} ms={answer_ms} next_ms={next_ms} next={} hwm={} idle_cpu_ms={idle_cpu_ms} message={message}",
         if next_ok { "ok" } else { "failed" },
@@ -234,7 +247,7 @@ fn every_exhaustion_program_ends_within_its_budgets_and_memory() {
                 wrong.push(format!("peak RSS {} MiB", probe.peak_rss >> 20));
             }
             // The stop took effect: no engine thread keeps running the program.
-            if probe.idle_cpu > Duration::from_millis(250) {
+            if probe.idle_cpu.as_millis() > IDLE_CPU_MS {
                 wrong.push(format!("{:?} of CPU while idle afterwards", probe.idle_cpu));
             }
             if !probe.next_ok || probe.next > Duration::from_secs(2) {

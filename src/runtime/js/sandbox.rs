@@ -649,6 +649,22 @@ mod crossing {
     #[test]
     #[ignore = "a measurement, run by hand"]
     fn crossing_json_text_against_serde_v8() {
+        // On an engine thread: the platform is initialized there, with the engine's flags.
+        let (tx, rx) = std::sync::mpsc::channel::<Result<String, String>>();
+        let failed = tx.clone();
+        crate::runtime::js::threads::spawn_engine_thread(
+            "codemode-crossing",
+            move || drop(tx.send(Ok(measure()))),
+            move |reason| drop(failed.send(Err(reason))),
+        );
+        match rx.recv() {
+            Ok(Ok(report)) => println!("{report}"),
+            Ok(Err(reason)) => panic!("{reason}"),
+            Err(_) => panic!("the measuring thread ended without a report (it panicked)"),
+        }
+    }
+
+    fn measure() -> String {
         const ROUNDS: u32 = 2_000;
         let value = sample();
         let text = serde_json::to_string(&value).unwrap_or_default();
@@ -698,11 +714,11 @@ mod crossing {
             let local = v8::Local::new(scope, &object);
             assert!(serde_v8::from_v8::<serde_json::Value>(scope, local).is_ok());
         });
-        println!(
+        format!(
             "CROSSING {} bytes: into the engine: JSON text {into_text:?}, serde_v8 {into_serde:?} ({:.2}x); out: JSON text + serde_json {out_text:?}, serde_v8 {out_serde:?} ({:.2}x)",
             text.len(),
             into_serde.as_secs_f64() / into_text.as_secs_f64(),
             out_serde.as_secs_f64() / out_text.as_secs_f64(),
-        );
+        )
     }
 }

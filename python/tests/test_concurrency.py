@@ -8,13 +8,17 @@ Timings are generous: the suite must pass on a loaded 2-core machine."""
 from __future__ import annotations
 
 import asyncio
+import textwrap
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import codemode
+
+from _scripts import run_python
 
 
 def make_registry(**options: Any) -> codemode.Registry:
@@ -106,6 +110,42 @@ async def test_a_quick_sync_call_never_waits_behind_a_slow_one() -> None:
             if call.name == "quick":
                 took = call.duration_ms
                 assert took < 350, f"attempt {attempt}: a quick call's body took {took} ms"
+
+
+def test_a_sync_tools_deep_c_recursion_has_a_python_threads_stack(tmp_path: Path) -> None:
+    """A sync tool runs on a worker thread with at least the stack a Python thread has:
+    the json module's C encoder over a 30,000-deep list (the recursion limit raised) fits
+    8 MiB and crashed the process on a 2 MiB thread."""
+    script = tmp_path / "deep.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import asyncio, json, sys
+            import codemode
+
+            reg = codemode.Registry()
+
+            @reg.tool
+            def deep(levels: int) -> int:
+                \"\"\"Dumps a deep list.\"\"\"
+                value: list = []
+                for _ in range(levels):
+                    value = [value]
+                limit = sys.getrecursionlimit()
+                sys.setrecursionlimit(100_000)
+                try:
+                    return len(json.dumps(value))
+                finally:
+                    sys.setrecursionlimit(limit)
+
+            result = asyncio.run(reg.execute("deep", {"levels": 30_000}))
+            print(result.value)
+            """
+        )
+    )
+    done = run_python(script, tmp_path)
+    assert done.returncode == 0, f"exit status {done.returncode}: {done.stderr[-500:]}"
+    assert done.stdout.strip() == "60002"
 
 
 async def test_sync_parallel_tools_overlap_on_worker_threads() -> None:

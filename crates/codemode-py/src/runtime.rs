@@ -35,7 +35,7 @@ use crate::driver::CallFuture;
 
 /// Each thread's stack: `serde_json::Value`'s clone, drop and serialization recurse over
 /// deep values (the command gives its threads the same).
-const STACK_BYTES: usize = 16 << 20;
+pub(crate) const STACK_BYTES: usize = 16 << 20;
 
 static RUNTIME: OnceLock<Result<tokio::runtime::Runtime, String>> = OnceLock::new();
 

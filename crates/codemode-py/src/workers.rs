@@ -135,6 +135,10 @@ pub(crate) fn spawn<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -
     drop(state);
     let started = std::thread::Builder::new()
         .name("codemode-py-call".into())
+        // As big as the runtime's threads (tokio's blocking pool ran these calls before):
+        // a tool's C-level recursion (the json module's encoder over a deep value, with the
+        // recursion limit raised) that fits a Python thread's 8 MiB must fit here too.
+        .stack_size(crate::runtime::STACK_BYTES)
         .spawn(move || thread_main(pool));
     if started.is_err() {
         // The job stays queued for a worker that frees up; the caller's timeout bounds the

@@ -15,16 +15,18 @@
 //!
 //! Both spins yield the CPU between looks, so on a busy machine the thread they wait for
 //! runs. A call that takes longer than the spin costs the waiter [`SPIN`] of CPU once.
-//! Each call claims an idle worker (one spinning, or one asleep) or starts a thread, so no
-//! call waits behind a busy one (a tool that never returns keeps its thread), up to
+//! Each call is taken by a spinning worker, or claims a sleeping one, or starts a thread
+//! (calls beyond the spinners never count on the same idle worker), so no call waits
+//! behind a busy one (a tool that never returns keeps its thread), up to
 //! [`MAX_THREADS`]; past that calls queue until a thread is free.
 //!
 //! Each worker keeps a Python thread state for its life (attached once, then the GIL
 //! released while it works): taking the GIL on a thread without one creates and destroys
 //! a thread state every time, which cost ~50 µs a call, more than the call. The exit
 //! protocol of [`crate::runtime`] covers a worker's first and last attach; once the
-//! interpreter is exiting a worker never takes the GIL again (it sleeps until the process
-//! ends).
+//! interpreter is exiting a worker never takes the GIL again: calls made from then on
+//! answer at once that the interpreter is exiting, and the worker stays until the process
+//! ends.
 //!
 //! This module owns those threads and their thread states; it must not know what the
 //! functions do.

@@ -526,22 +526,31 @@ mod tests {
     use super::*;
     use crate::runtime::js::threads::spawn_engine_thread;
 
-    /// Boots a sandbox on an engine thread with the seal's arguments; the bootstrap's failure.
-    fn boot_failure(engine_globals: Option<&'static str>, check_seal: bool) -> Option<String> {
+    /// Runs `body` on an engine thread (where the platform is initialized, with the
+    /// engine's flags) and waits for its value; `Err` when no thread ran it or it panicked.
+    pub(super) fn on_engine_thread<T: Send + 'static>(
+        body: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, String> {
         let (send, receive) = mpsc::channel();
         let failed = send.clone();
         spawn_engine_thread(
             "codemode-test",
-            move || {
-                let booted =
-                    BareIsolate::create_plain(64 << 20).boot_sealing(engine_globals, check_seal);
-                let _ = send.send(booted.err());
-            },
-            move |reason| {
-                let _ = failed.send(Some(reason));
-            },
+            move || drop(send.send(Ok(body()))),
+            move |reason| drop(failed.send(Err(reason))),
         );
-        receive.recv().unwrap_or(Some("no answer".to_owned()))
+        receive.recv().unwrap_or_else(|_| {
+            Err("the engine thread ended without an answer (it panicked)".to_owned())
+        })
+    }
+
+    /// Boots a sandbox on an engine thread with the seal's arguments; the bootstrap's failure.
+    fn boot_failure(engine_globals: Option<&'static str>, check_seal: bool) -> Option<String> {
+        on_engine_thread(move || {
+            BareIsolate::create_plain(64 << 20)
+                .boot_sealing(engine_globals, check_seal)
+                .err()
+        })
+        .unwrap_or_else(Some)
     }
 
     #[test]
@@ -649,18 +658,9 @@ mod crossing {
     #[test]
     #[ignore = "a measurement, run by hand"]
     fn crossing_json_text_against_serde_v8() {
-        // On an engine thread: the platform is initialized there, with the engine's flags.
-        let (tx, rx) = std::sync::mpsc::channel::<Result<String, String>>();
-        let failed = tx.clone();
-        crate::runtime::js::threads::spawn_engine_thread(
-            "codemode-crossing",
-            move || drop(tx.send(Ok(measure()))),
-            move |reason| drop(failed.send(Err(reason))),
-        );
-        match rx.recv() {
-            Ok(Ok(report)) => println!("{report}"),
-            Ok(Err(reason)) => panic!("{reason}"),
-            Err(_) => panic!("the measuring thread ended without a report (it panicked)"),
+        match super::tests::on_engine_thread(measure) {
+            Ok(report) => println!("{report}"),
+            Err(reason) => panic!("{reason}"),
         }
     }
 

@@ -124,7 +124,7 @@ pub(crate) fn hold_exit() -> Option<HoldingExit> {
     // Counted before the check: `at_exit` sets the flag before it reads the count.
     ATTACHING.fetch_add(1, Ordering::SeqCst);
     let holding = HoldingExit(());
-    if EXITING.load(Ordering::SeqCst) {
+    if exiting() {
         return None;
     }
     Some(holding)

@@ -43,7 +43,7 @@ use tokio::sync::oneshot;
 /// longer than a quick call's round trip through a program (engine thread, pipeline,
 /// worker and back: 50–100 µs on a virtual machine), so a program's calls in a row find
 /// the worker awake.
-pub(crate) const SPIN: Duration = Duration::from_micros(100);
+const SPIN: Duration = Duration::from_micros(100);
 /// How long a sleeping worker waits for work before its thread ends.
 const KEEP_ALIVE: Duration = Duration::from_secs(10);
 /// The most threads at once (as tokio's blocking pool bounds its own).
@@ -281,20 +281,16 @@ impl<T> Pending<T> {
     /// (measured: a program's sub-calls into a sync tool 197–206 µs without its spin,
     /// 279 µs with it, both cores busy).
     pub(crate) async fn wait(mut self) -> Answer<T> {
-        if !self.quick || crate::driver::polling_loop().is_none() {
-            return self.rx.await.unwrap_or_else(|_| Err(LOST.to_owned()));
+        let lost = || Err("the worker thread dropped the call".to_owned());
+        if self.quick && crate::driver::polling_loop().is_some() {
+            let early = spin_for(|| match self.rx.try_recv() {
+                Err(oneshot::error::TryRecvError::Empty) => None,
+                received => Some(received),
+            });
+            if let Some(received) = early {
+                return received.unwrap_or_else(|_| lost());
+            }
         }
-        let early = spin_for(|| match self.rx.try_recv() {
-            Ok(answer) => Some(Some(answer)),
-            Err(oneshot::error::TryRecvError::Empty) => None,
-            Err(oneshot::error::TryRecvError::Closed) => Some(None),
-        });
-        match early {
-            Some(Some(answer)) => answer,
-            Some(None) => Err(LOST.to_owned()),
-            None => self.rx.await.unwrap_or_else(|_| Err(LOST.to_owned())),
-        }
+        self.rx.await.unwrap_or_else(|_| lost())
     }
 }
-
-const LOST: &str = "the worker thread dropped the call";

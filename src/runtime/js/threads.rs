@@ -42,13 +42,7 @@ fn spawner() -> Result<&'static mpsc::Sender<SpawnRequest>, String> {
             std::thread::Builder::new()
                 .name("codemode-spawner".to_owned())
                 .spawn(move || {
-                    // The engine's own stack limit (KiB), inside the threads' 16 MiB: deep
-                    // values (JSON.parse of a 5,000-deep result) and deep program
-                    // recursion get room; past it a program gets a RangeError.
-                    deno_core::v8::V8::set_flags_from_string(&format!(
-                        "--stack-size={}",
-                        ENGINE_JS_STACK_BYTES / 1024
-                    ));
+                    deno_core::v8::V8::set_flags_from_string(&engine_flags());
                     JsRuntime::init_platform(None);
                     configure_backend();
                     for request in incoming {
@@ -71,6 +65,27 @@ fn spawner() -> Result<&'static mpsc::Sender<SpawnRequest>, String> {
         })
         .as_ref()
         .map_err(Clone::clone)
+}
+
+/// The engine's flags, set once before the platform starts.
+///
+/// - `--stack-size`: the engine's own stack limit (KiB), inside the threads' 16 MiB: deep
+///   values (JSON.parse of a 5,000-deep result) and deep program recursion get room; past it
+///   a program gets a RangeError.
+/// - `--no-json-stringify-fast-path` (V8 only): V8's fast `JSON.stringify` (since 13.8) writes
+///   the whole text into memory outside its heap and copies it in at the end, so no heap
+///   limit sees it: a 100 MB text took 100 MB of process memory past the budget before the
+///   copy was refused, and a shared structure whose text doubles per level (a few kilobytes of
+///   objects) asks for gigabytes. V8's other stringifier builds the text on the heap, where the
+///   budget ends it like any other allocation; it is the one Node 20 runs (the engines
+///   benchmark's JSON figure compares them).
+fn engine_flags() -> String {
+    let stack = format!("--stack-size={}", ENGINE_JS_STACK_BYTES / 1024);
+    if cfg!(feature = "v8") {
+        format!("{stack} --no-json-stringify-fast-path")
+    } else {
+        stack
+    }
 }
 
 /// Opts the QuickJS backend (the patched v8x in `vendor/`) out of the work whose result the

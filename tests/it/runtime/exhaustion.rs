@@ -36,18 +36,6 @@ const RSS_SLACK: u64 = 64 << 20;
 /// stopped engine thread still running would use about 500 ms).
 const IDLE_CPU_MS: u128 = 250;
 
-/// Programs whose peak the engine cannot hold to the heap budget, each with what it may take
-/// beyond [`RSS_SLACK`] and why. V8 (since 13) builds `JSON.stringify`'s whole text in a
-/// buffer outside its heap and copies it in at the end (where the budget refuses it and the
-/// run ends): the buffer is the text's size of process memory that no heap limit sees, at
-/// most V8's longest string. Measured at `heap_mb = 64`: 07 peaks at 174-182 MiB on V8
-/// (QuickJS: 104 MiB). Issue 23's acceptance is not met for this one (its note says so).
-const UNBOUNDED_BY_ENGINE: &[(&str, u64)] = if cfg!(feature = "v8") {
-    &[("07-json-stringify-100mb.ts", 100 << 20)]
-} else {
-    &[]
-};
-
 /// An echo host that keeps nothing (the probe measures the engine, not a test host).
 struct Echo;
 
@@ -239,11 +227,7 @@ fn every_exhaustion_program_ends_within_its_budgets_and_memory() {
             if probe.answer > Duration::from_millis(WALL_MS + 2_000) {
                 wrong.push(format!("answered after {:?}", probe.answer));
             }
-            let beyond = UNBOUNDED_BY_ENGINE
-                .iter()
-                .find(|(fixture, _)| name == *fixture)
-                .map_or(0, |(_, bytes)| *bytes);
-            if probe.peak_rss > (HEAP_MB << 20) + RSS_SLACK + beyond {
+            if probe.peak_rss > (HEAP_MB << 20) + RSS_SLACK {
                 wrong.push(format!("peak RSS {} MiB", probe.peak_rss >> 20));
             }
             // The stop took effect: no engine thread keeps running the program.

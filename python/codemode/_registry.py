@@ -134,14 +134,21 @@ def _mcp_entry(entry: Mapping[str, Any], tools: Mapping[str, Mapping[str, Any]])
 
 class McpServers:
     """MCP servers started by :meth:`Scope.add_mcp_server`: their status, the names their
-    tools were registered under, and :meth:`close`. Usable as ``async with``."""
+    tools are registered under, and :meth:`close`. Usable as ``async with``. The scope
+    follows the servers' changes to their tool lists until it is closed."""
 
     def __init__(self, native: _native.McpServers) -> None:
         self._native = native
         self.status: list[ServerStatus] = [
             ServerStatus._from_json(item) for item in json.loads(native.status())
         ]
-        self.tool_names: list[str] = native.tool_names()
+
+    @property
+    def tool_names(self) -> list[str]:
+        """The names the servers' tools are registered under now, sorted: a server that
+        says its tools changed (``notifications/tools/list_changed``) is listed again, and
+        this scope's tools follow."""
+        return self._native.tool_names()
 
     async def close(self) -> None:
         """Unregisters the servers' tools and ends the servers (a stdio server's processes

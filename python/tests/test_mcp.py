@@ -260,6 +260,86 @@ async def test_mcp_tools_can_be_added_to_an_agent_scope_only(
         assert run.value == 42, run.text
 
 
+DYNAMIC_SERVER = textwrap.dedent(
+    '''
+    from mcp.server.mcpserver import Context, MCPServer
+
+    server = MCPServer("py-dynamic")
+
+
+    @server.tool()
+    async def grow(name: str, ctx: Context) -> str:
+        """Adds a tool `name`, then says the tool list changed."""
+
+        def grown() -> str:
+            return f"{name} works"
+
+        server.add_tool(grown, name=name, description="A tool added while serving.")
+        await ctx.session.send_tool_list_changed()
+        return name
+
+
+    @server.tool()
+    async def drop(name: str, ctx: Context) -> str:
+        """Removes the tool `name`, then says the tool list changed."""
+        server.remove_tool(name)
+        await ctx.session.send_tool_list_changed()
+        return name
+
+
+    server.run("stdio")
+    '''
+)
+
+
+async def _until(condition: Any, what: str) -> None:
+    """Waits (up to 30 s: the re-list is asynchronous) until `condition()` holds."""
+    deadline = asyncio.get_running_loop().time() + 30
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, f"still waiting for {what}"
+        await asyncio.sleep(0.05)
+
+
+async def test_a_servers_changed_tool_list_is_followed_in_its_scope(
+    server_python: str, tmp_path: Path
+) -> None:
+    script = tmp_path / "dynamic.py"
+    script.write_text(DYNAMIC_SERVER)
+    reg = make_registry()
+    agent = reg.scope("agent")
+    server = await agent.add_mcp_server(
+        "dyn",
+        command=[server_python, str(script)],
+        tools={"locked": {"policy": "deny"}},
+    )
+    async with server:
+        assert server.tool_names == ["drop", "grow"]
+        run = await agent.run_code('return await tools.grow({name: "late"})')
+        assert run.ok, run.text
+        # The server said its list changed: the scope lists it again and follows.
+        await _until(lambda: "late" in agent.tool_names(), "the grown tool")
+        assert server.tool_names == ["drop", "grow", "late"]
+        assert "late" not in reg.tool_names()
+        assert "  late: " in agent.sdk()
+        run = await agent.run_code("return await tools.late({})")
+        assert run.ok, run.text
+        assert "late works" in run.text
+        # `[mcp.tools.NAME]` settings apply to a tool the server lists later.
+        run = await agent.run_code('return await tools.grow({name: "locked"})')
+        assert run.ok, run.text
+        await _until(lambda: "locked" in agent.tool_names(), "the second grown tool")
+        denied = await agent.execute("locked", {})
+        assert (denied.ok, denied.error_code) == (False, "TOOL_DENIED"), denied.text
+        # A tool the server drops leaves the scope.
+        run = await agent.run_code('return await tools.drop({name: "late"})')
+        assert run.ok, run.text
+        await _until(lambda: "late" not in agent.tool_names(), "the dropped tool to go")
+        assert server.tool_names == ["drop", "grow", "locked"]
+    # Closed: the tools are gone and stay gone.
+    assert agent.tool_names() == []
+    assert server.tool_names == []
+
+
 # -- codemode.toml ----------------------------------------------------------------------------
 
 

@@ -11,20 +11,21 @@
 //! `[mcp.tools.NAME]` settings override.
 //!
 //! [`PyMcpServers`] is what `add_mcp_server` gives back: the servers' status, the names
-//! their tools were registered under, and `close()`, which unregisters those tools and
+//! their tools are registered under, and `close()`, which unregisters those tools and
 //! ends the servers (a stdio server's processes are killed). Until then the scope keeps
-//! the servers running (they are attached to it, and go when it closes). Servers that
-//! announce a changed tool list are not followed here (the command's `serve` does that).
+//! the servers running (they are attached to it, and go when it closes), and a server that
+//! announces a changed tool list (`notifications/tools/list_changed`) is listed again and
+//! its tools in the scope follow, as in the command ([`SyncedServers`]).
 //!
 //! This module owns the mapping of MCP sources onto a scope; it must not parse TOML itself
 //! or speak the protocol (the library does both).
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, PoisonError};
 
 use codemode::config::Config;
-use codemode::mcp::client::{McpServerConfig, ServerConnection, ServerState, ServerStatus, load};
+use codemode::mcp::client::{McpServerConfig, ServerState, ServerStatus, SyncedServers, load};
 use codemode::registry::{Disposer, Scope};
 use codemode::{Error, ErrorCode, JsonValue};
 use pyo3::prelude::*;
@@ -34,8 +35,8 @@ use crate::guarded;
 use crate::registry::Policies;
 use crate::runtime::{awaitable, next_call_id};
 
-/// Keeps a scope's MCP servers running while it is attached to the scope.
-struct KeepServers(#[allow(dead_code)] Vec<Arc<ServerConnection>>);
+/// Keeps a scope's MCP servers running (and followed) while it is attached to the scope.
+struct KeepServers(#[allow(dead_code)] Arc<SyncedServers>);
 
 /// The `[[mcp]]` entries of a configuration text (`path` names it in errors and is what
 /// relative paths resolve against).
@@ -74,8 +75,9 @@ pub(crate) fn statuses(servers: &[ServerStatus]) -> JsonValue {
     )
 }
 
-/// Starts the servers `configs`, registers their tools in `scope` (with the policies their
-/// `[mcp.tools.NAME]` settings give, in `policies`).
+/// Starts the servers `configs`, registers their tools in `scope` with the policies their
+/// `[mcp.tools.NAME]` settings give (unless `policies` has the host's own for that name),
+/// and follows their changes.
 ///
 /// # Errors
 ///
@@ -97,8 +99,6 @@ async fn add_servers(
         visible.contains(name) || weak.upgrade().is_some_and(|r| r.reserved(name).is_some())
     };
     let (load, mut catalog) = load(&configs, &taken).await?;
-    let servers = catalog.take_servers();
-    drop(catalog);
     let failed: Vec<String> = load
         .servers
         .iter()
@@ -107,70 +107,37 @@ async fn add_servers(
             ServerState::Ready { .. } => None,
         })
         .collect();
-    let handle = PyMcpServers {
-        servers: servers.clone(),
-        registrations: Mutex::new(vec![scope.extend(KeepServers(servers))]),
-        status: statuses(&load.servers).to_string(),
-        tool_names: load
-            .tools
-            .iter()
-            .map(|tool| tool.definition.name().to_owned())
-            .collect(),
-    };
     if !failed.is_empty() {
-        handle.shut().await;
+        for server in catalog.take_servers() {
+            server.shutdown().await;
+        }
         return Err(Error::new(ErrorCode::HostFailed, failed.join("; ")));
     }
-    for tool in load.tools {
-        let policy = configs
-            .iter()
-            .find(|config| config.name == tool.server)
-            .and_then(|config| config.tools.get(&tool.remote_name))
-            .and_then(|settings| settings.policy);
-        let name = tool.definition.name().to_owned();
-        match scope.register(tool.definition) {
-            Ok(disposer) => handle.lock().push(disposer),
-            Err(err) => {
-                handle.shut().await;
-                return Err(err);
-            }
-        }
-        if let Some(policy) = policy {
-            policies
-                .write()
-                .unwrap_or_else(PoisonError::into_inner)
-                .insert(name, policy);
-        }
-    }
-    Ok(handle)
+    let status = statuses(&load.servers).to_string();
+    let fixed = move |name: &str| {
+        policies
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains_key(name)
+    };
+    let synced = Arc::new(SyncedServers::start(
+        &scope, catalog, load.tools, &configs, fixed, taken,
+    )?);
+    // The scope keeps the servers running and followed, also when the handle is dropped.
+    let kept = scope.extend(KeepServers(synced.clone()));
+    Ok(PyMcpServers {
+        synced,
+        kept,
+        status,
+    })
 }
 
 /// MCP servers added to a scope (`codemode.McpServers` wraps it).
 #[pyclass(module = "codemode._native", name = "McpServers", frozen)]
 pub(crate) struct PyMcpServers {
-    servers: Vec<Arc<ServerConnection>>,
-    registrations: Mutex<Vec<Disposer>>,
+    synced: Arc<SyncedServers>,
+    kept: Disposer,
     status: String,
-    tool_names: Vec<String>,
-}
-
-impl PyMcpServers {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Disposer>> {
-        self.registrations
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Unregisters the tools and ends the servers.
-    async fn shut(&self) {
-        let registrations: Vec<Disposer> = std::mem::take(&mut *self.lock());
-        for registration in registrations {
-            registration.dispose();
-        }
-        for server in &self.servers {
-            server.shutdown().await;
-        }
-    }
 }
 
 #[pymethods]
@@ -180,9 +147,10 @@ impl PyMcpServers {
         self.status.clone()
     }
 
-    /// The names the servers' tools were registered under.
+    /// The names the servers' tools are registered under now (they follow the servers'
+    /// changes), sorted.
     fn tool_names(&self) -> Vec<String> {
-        self.tool_names.clone()
+        self.synced.tool_names()
     }
 
     /// Unregisters the tools and ends the servers: an awaitable of nothing.
@@ -191,7 +159,9 @@ impl PyMcpServers {
         guarded(py, || {
             let this: Py<Self> = slf.unbind();
             awaitable(py, next_call_id(), move |_token| async move {
-                this.get().shut().await;
+                let this = this.get();
+                this.kept.dispose();
+                this.synced.close().await;
                 Ok(())
             })
         })

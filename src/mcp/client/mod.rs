@@ -23,8 +23,9 @@
 //!   name the server does not list is an `INVALID_CONFIG` error when it is first listed.
 //! - **Changes.** [`follow`] lists a server's tools again after its
 //!   `notifications/tools/list_changed`; [`McpCatalog`] names the new lists of every server
-//!   together, by the rules above; `sync` registers them and keeps the registry's MCP tools
-//!   equal to what the servers list (the host makes one call to it).
+//!   together, by the rules above; [`SyncedServers`] registers them in a scope and keeps
+//!   that scope's MCP tools equal to what the servers list (the host's global layer, or a
+//!   host library's agent scope).
 //!
 //! This module owns MCP connections, the definitions of their tools and their syncing into
 //! a registry; only `sync` touches the registry, and only through its public scope API.
@@ -36,7 +37,7 @@ pub mod discover;
 pub mod follow;
 mod http;
 mod supervise;
-pub(crate) mod sync;
+pub mod sync;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -48,6 +49,7 @@ pub use crate::config::mcp::{McpServerConfig, McpToolSettings, McpTransport};
 pub use crate::mcp::wire::CallOutcome;
 pub use discover::{McpToolSpec, SkippedTool};
 pub use supervise::ServerConnection;
+pub use sync::SyncedServers;
 
 use crate::error::Error;
 use crate::schema::JsonSchema;

@@ -1347,6 +1347,38 @@ def to_json(value: Any) -> Any:
     bytes, other objects, NaN and infinities, integers beyond +-(2**53 - 1), non-string
     dict keys, lone surrogates, cycles, nesting deeper than 5,000 levels. Walked with a
     stack of its own, so no depth reaches Python's recursion limit."""
+    kind = type(value)
+    # The common shapes first (a plain scalar, a flat dict of plain scalars), with the
+    # walk's own checks; anything else, and any value those checks refuse (the walk then
+    # names its path), takes the walk.
+    if kind in _PLAIN_SCALARS:
+        return _json_scalar(value, "$")
+    if kind is dict:
+        flat = _flat_dict_json(value)
+        if flat is not None:
+            return flat
+    return _to_json_walk(value)
+
+
+# The exact types whose JSON the scalar check gives (subclasses, such as IntEnum, take the walk).
+_PLAIN_SCALARS = frozenset({type(None), bool, int, float, str})
+
+
+def _flat_dict_json(value: dict[Any, Any]) -> dict[str, Any] | None:
+    """The JSON of a dict of string keys and plain scalars, else ``None``."""
+    out: dict[str, Any] = {}
+    try:
+        for key, member in value.items():
+            if type(key) is not str or type(member) not in _PLAIN_SCALARS:
+                return None
+            out[key] = _json_scalar(member, "")
+    except ToolResultError:
+        return None
+    return out
+
+
+def _to_json_walk(value: Any) -> Any:
+    """:func:`to_json` by the general walk."""
     root: list[Any] = [None]
     # (value, the container and key to store its JSON in, path, depth), or the id of a
     # container whose members are all converted (it leaves the cycle check).

@@ -34,11 +34,18 @@ def loads(text: str) -> Any:
         return _loads_deep(text)
 
 
+# One encoder per setting, made once (``json.dumps`` with options makes one per call).
+_ENCODERS = {
+    ascii_only: json.JSONEncoder(ensure_ascii=ascii_only, allow_nan=False)
+    for ascii_only in (False, True)
+}
+
+
 def dumps(data: Any, *, ensure_ascii: bool = False) -> str:
     """``json.dumps(data)`` (no NaN, compact separators of the default kind), at any
     depth."""
     try:
-        return json.dumps(data, ensure_ascii=ensure_ascii, allow_nan=False)
+        return _ENCODERS[ensure_ascii].encode(data)
     except RecursionError:
         return _dumps_deep(data, ensure_ascii)
 

@@ -1438,6 +1438,32 @@ def test_to_json_turns_results_into_json_data() -> None:
 
 
 @pytest.mark.parametrize(
+    "value",
+    [
+        None,
+        True,
+        0,
+        -(2**53 - 1),
+        1.5,
+        -0.0,
+        "",
+        "é\u2028",
+        {},
+        {"a": 1, "b": None, "c": "x", "d": -0.0, "e": False, "f": 2**53 - 1},
+        {"level": Level.HIGH, "n": 1},
+        {"nested": {"a": [1]}},
+        Level.HIGH,
+    ],
+)
+def test_to_json_of_common_shapes_is_what_the_walk_gives(value: Any) -> None:
+    # Plain scalars and flat dicts take a shorter path; it must agree with the walk.
+    fast = to_json(value)
+    walked = codemode._hints._to_json_walk(value)
+    assert json.dumps(fast) == json.dumps(walked)
+    assert type(fast) is type(walked)
+
+
+@pytest.mark.parametrize(
     ("value", "message"),
     [
         ({"items": [1, 2, {3}]}, "$.items[2]: a set is not JSON"),

@@ -218,6 +218,30 @@ async def test_closing_ends_the_server_process(
     assert reg.tool_names() == []
 
 
+async def test_servers_added_to_a_closed_scope_are_refused_and_ended(
+    server_python: str, server_script: Path, tmp_path: Path
+) -> None:
+    marker = tmp_path / "pid"
+    reg = make_registry()
+    agent = reg.scope("agent")
+    agent.close()
+    with pytest.raises(codemode.ToolDefinitionError) as caught:
+        await agent.add_mcp_server(
+            "py", command=[server_python, str(server_script)], env={"MARKER": str(marker)}
+        )
+    assert caught.value.code == "INVALID_DEFINITION"
+    pid = int(marker.read_text())
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        await asyncio.sleep(0.1)
+    else:
+        pytest.fail(f"the server process {pid} outlived the refusal")
+    assert reg.tool_names() == []
+
+
 async def test_a_server_that_cannot_start_is_a_host_error(tmp_path: Path) -> None:
     reg = make_registry()
     with pytest.raises(codemode.HostError) as caught:
@@ -335,8 +359,20 @@ async def test_a_servers_changed_tool_list_is_followed_in_its_scope(
         assert run.ok, run.text
         await _until(lambda: "late" not in agent.tool_names(), "the dropped tool to go")
         assert server.tool_names == ["drop", "grow", "locked"]
-    # Closed: the tools are gone and stay gone.
-    assert agent.tool_names() == []
+
+        # A name the scope's own tools took after the start is taken at a re-list too.
+        def later() -> str:
+            """A tool of the scope's own."""
+            return "local"
+
+        agent.tool(later)
+        run = await agent.run_code('return await tools.grow({name: "later"})')
+        assert run.ok, run.text
+        await _until(lambda: "dyn__later" in agent.tool_names(), "the renamed tool")
+        assert server.tool_names == ["drop", "dyn__later", "grow", "locked"]
+        assert (await agent.execute("later", {})).value == "local"
+    # Closed: the servers' tools are gone and stay gone.
+    assert agent.tool_names() == ["later"]
     assert server.tool_names == []
 
 

@@ -20,7 +20,6 @@
 //! This module owns the mapping of MCP sources onto a scope; it must not parse TOML itself
 //! or speak the protocol (the library does both).
 
-use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::{Arc, PoisonError};
 
@@ -89,14 +88,14 @@ async fn add_servers(
     policies: Policies,
     configs: Vec<McpServerConfig>,
 ) -> Result<PyMcpServers, Error> {
-    let visible: BTreeSet<String> = scope
-        .visible_tools()
-        .iter()
-        .map(|tool| tool.name().to_owned())
-        .collect();
+    // What the scope sees when a server's list is named (at the start and at each re-list):
+    // weak, as the registry holds the servers.
     let weak = scope.registry().downgrade();
+    let id = scope.id();
     let taken = move |name: &str| {
-        visible.contains(name) || weak.upgrade().is_some_and(|r| r.reserved(name).is_some())
+        weak.upgrade().is_some_and(|registry| {
+            registry.scope_of(id).get(name).is_some() || registry.reserved(name).is_some()
+        })
     };
     let (load, mut catalog) = load(&configs, &taken).await?;
     let failed: Vec<String> = load
@@ -125,6 +124,14 @@ async fn add_servers(
     )?);
     // The scope keeps the servers running and followed, also when the handle is dropped.
     let kept = scope.extend(KeepServers(synced.clone()));
+    // A scope closed meanwhile has dropped what was attached to it before: end the servers.
+    if let Some(id) = id
+        && let Err(err) = scope.registry().scope(id)
+    {
+        kept.dispose();
+        synced.close().await;
+        return Err(err);
+    }
     Ok(PyMcpServers {
         synced,
         kept,

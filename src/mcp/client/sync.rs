@@ -4,7 +4,7 @@
 //! rules of [`super::McpCatalog`], installs each tool's `[mcp.tools.NAME] policy` there, and
 //! follows every server's `tools/list_changed`: a new list is named with every server's tools
 //! again, and only the tools whose name or listing changed are unregistered and registered
-//! again. [`register`] is the command's use of it (the registry's global layer); a host
+//! again. `register` is the command's use of it (the registry's global layer); a host
 //! library adds servers to an agent scope the same way.
 //!
 //! This module owns that syncing; it must not talk to a server itself (the `follow` and
@@ -104,13 +104,15 @@ impl SyncedServers {
     /// Registers `tools` (what [`super::load`] named) in `scope` with their
     /// `[mcp.tools.NAME] policy` (unless `fixed(name)`: the host's own policy for that name
     /// wins, asked at each call), and follows the servers of `catalog`: a re-listed tool is
-    /// named again by the catalog's rules, with `taken(name)` for the names the scope's
-    /// other tools hold. Call it inside a tokio runtime (the following is a task per server).
+    /// named again by the catalog's rules, with `taken(name)` for the names other tools
+    /// hold (asked at each re-list: the names these servers' tools hold then are left out).
+    /// Call it inside a tokio runtime (the following is a task per server).
     ///
     /// # Errors
     ///
-    /// A registration's own error (a name taken in this scope's layer); nothing stays
-    /// registered then, and the servers end when the catalog's last handle goes.
+    /// [`ErrorCode::InvalidDefinition`](crate::ErrorCode::InvalidDefinition) when `scope`
+    /// is closed; a registration's own error (a name taken in this scope's layer). Nothing
+    /// stays registered then, and the servers end (they are dropped with the catalog).
     pub fn start(
         scope: &Scope,
         mut catalog: McpCatalog,
@@ -119,6 +121,9 @@ impl SyncedServers {
         fixed: impl Fn(&str) -> bool + Send + Sync + 'static,
         taken: impl Fn(&str) -> bool + Send + Sync + 'static,
     ) -> Result<Self, Error> {
+        if let Some(id) = scope.id() {
+            scope.registry().scope(id)?;
+        }
         let servers = catalog.take_servers();
         let synced = Arc::new(McpTools {
             registry: scope.registry().downgrade(),
@@ -203,15 +208,15 @@ struct McpTools {
     /// The names the host sets a policy for (its policy wins).
     fixed: NameTest,
     settings: Vec<McpServerConfig>,
-    /// The names the scope's other tools hold.
+    /// The names other tools hold (asked at each re-list, without these servers' own).
     taken: NameTest,
     /// Set by [`SyncedServers::unregister`]: nothing is registered again.
     closed: AtomicBool,
 }
 
 impl McpTools {
-    /// A server listed its tools again; returns whether to keep following (the registry
-    /// is still there).
+    /// A server listed its tools again; returns whether to keep following (the scope is
+    /// still there and the servers were not unregistered).
     fn relisted(&self, server: &str, listed: Vec<McpToolSpec>, skipped: Vec<SkippedTool>) -> bool {
         // The catalog stays locked through `apply`: two servers re-listing at once apply
         // their combined lists in the order they computed them, so a later change is never
@@ -221,7 +226,11 @@ impl McpTools {
             return false;
         }
         catalog.set(server, listed, skipped);
-        let tools = catalog.tools(&*self.taken).0;
+        // The names these servers' own tools hold now are theirs to rename or keep.
+        let own: BTreeSet<String> = self.registered.lock().keys().cloned().collect();
+        let tools = catalog
+            .tools(&|name: &str| !own.contains(name) && (self.taken)(name))
+            .0;
         let applied = self.apply(tools);
         drop(catalog);
         if let Err(err) = applied {

@@ -10,8 +10,9 @@
 //! - a worker that finished a call looks for the next one for up to [`SPIN`] before it
 //!   sleeps (and a sleeping worker ends after [`KEEP_ALIVE`] without work);
 //! - an event loop's thread waiting for a call it polls ([`Pending::wait`]) looks for the
-//!   answer for up to [`SPIN`] before it awaits it, so a quick call's answer is taken on
-//!   the spot, with no wake-up (runtime threads await at once).
+//!   answer for up to [`SPIN`] before it awaits it, when a worker was there for the call
+//!   (spinning, or asleep and woken by it), so a quick call's answer is taken on the spot,
+//!   with no wake-up (runtime threads await at once).
 //!
 //! Both spins yield the CPU between looks, so on a busy machine the thread they wait for
 //! runs. A call that takes longer than the spin costs the waiter [`SPIN`] of CPU once.
@@ -91,8 +92,9 @@ pub(crate) type Answer<T> = Result<T, String>;
 #[derive(Debug)]
 pub(crate) struct Pending<T> {
     rx: oneshot::Receiver<Answer<T>>,
-    /// Whether a spinning worker was there to take it at once (only then does the waiter
-    /// spin: a call that waits for a thread to wake or start is not quick).
+    /// Whether a worker was there for it at once: a spinning one, or a sleeping one it
+    /// woke (only then does the waiter spin: a call that waits for a thread to start, or
+    /// for a busy one, is not quick).
     quick: bool,
 }
 
@@ -127,7 +129,10 @@ pub(crate) fn spawn<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -
         state.wakeups += 1;
         drop(state);
         pool.wake.notify_one();
-        return Pending { rx, quick: false };
+        // A woken worker answers a quick call within the spin: the waiter taking it there
+        // keeps the next call's worker awake (an answer through the event loop's selector
+        // takes longer than the worker's spin, so one late call made every next one late).
+        return Pending { rx, quick: true };
     }
     if state.threads >= MAX_THREADS {
         // Queued for the next worker that frees up; the caller's timeout bounds the wait.
@@ -274,7 +279,7 @@ fn spin_for<T>(mut look: impl FnMut() -> Option<T>) -> Option<T> {
 }
 
 impl<T> Pending<T> {
-    /// The answer: looked for for up to [`SPIN`] when a spinning worker took the call and
+    /// The answer: looked for for up to [`SPIN`] when a worker was there for the call and
     /// this is an event loop's thread polling its call (a quick call's answer is then taken
     /// with no trip through the loop's selector); then awaited. A runtime thread does not
     /// spin: on a busy machine it would take the CPU from the threads the answer needs

@@ -196,6 +196,17 @@ async def test_per_tool_settings_apply_policies(server_python: str, server_scrip
         assert (await agent.execute("add", {"a": 1, "b": 2})).value == {"result": 3}
 
 
+async def _until_gone(pid: int, what: str) -> None:
+    """Waits (up to 10 s) until the process ``pid`` has ended."""
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        await asyncio.sleep(0.1)
+    pytest.fail(f"the server process {pid} outlived {what}")
+
+
 async def test_closing_ends_the_server_process(
     server_python: str, server_script: Path, tmp_path: Path
 ) -> None:
@@ -207,14 +218,7 @@ async def test_closing_ends_the_server_process(
     pid = int(marker.read_text())
     assert (await reg.execute("pid", {})).value == {"result": pid}
     await server.close()
-    for _ in range(100):
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            break
-        await asyncio.sleep(0.1)
-    else:
-        pytest.fail(f"the server process {pid} outlived close()")
+    await _until_gone(pid, "close()")
     assert reg.tool_names() == []
 
 
@@ -230,15 +234,7 @@ async def test_servers_added_to_a_closed_scope_are_refused_and_ended(
             "py", command=[server_python, str(server_script)], env={"MARKER": str(marker)}
         )
     assert caught.value.code == "INVALID_DEFINITION"
-    pid = int(marker.read_text())
-    for _ in range(100):
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            break
-        await asyncio.sleep(0.1)
-    else:
-        pytest.fail(f"the server process {pid} outlived the refusal")
+    await _until_gone(int(marker.read_text()), "the refusal")
     assert reg.tool_names() == []
 
 

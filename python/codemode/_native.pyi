@@ -2,11 +2,14 @@
 
 The callables passed in are the adapters of ``codemode._bridge``: one JSON text in, one
 JSON text out (a coroutine function when ``is_async``). Awaitables resolve to JSON text
-the Python half parses (``codemode._results``).
+the Python half parses (``codemode._results``), but for ``execute``'s, which resolves to its
+``ToolResult``.
 """
 
 from collections.abc import Awaitable, Callable
 from typing import Any, NoReturn, final
+
+from ._results import ToolResult
 
 __version__: str
 ERROR_CODES: list[str]
@@ -65,7 +68,7 @@ class Scope:
     def sdk(self, language: str = "typescript") -> str: ...
     def assemble(self) -> str: ...
     def close(self) -> None: ...
-    def execute(self, name: str, arguments: str) -> Awaitable[str]: ...
+    def execute(self, name: str, arguments: object) -> Awaitable[ToolResult]: ...
     def run_code(
         self,
         code: str,

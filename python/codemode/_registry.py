@@ -447,8 +447,9 @@ class Scope:
         """Runs one call of the tool ``name`` through the pipeline, as this scope's model
         would (in ``code`` mode only ``run_code`` is callable). A failed call is a result
         (``ok`` false, with ``error_code``), not an exception."""
-        text = await self._native.execute(name, _arguments_text(arguments))
-        return ToolResult._from_json(_json.loads(text))
+        # The native half converts plain arguments itself, and the rest with
+        # `_arguments_text` (which raises for what has no JSON form).
+        return await self._native.execute(name, {} if arguments is None else arguments)
 
     async def run_code(
         self,

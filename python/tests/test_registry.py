@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import dataclasses
+import enum
 from typing import Any, TypedDict
 
 import pytest
@@ -575,3 +576,92 @@ def test_async_guards_and_observers_are_refused() -> None:
 
     with pytest.raises(TypeError):
         reg.guard(guard)  # type: ignore[arg-type]
+
+
+# -- execute's arguments and result: plain data converted natively, the rest as text ---------
+
+
+class _Mood(enum.Enum):
+    CALM = "calm"
+
+
+def _cycle() -> list[Any]:
+    cycle: list[Any] = [1]
+    cycle.append(cycle)
+    return cycle
+
+
+def _nested(depth: int) -> Any:
+    value: Any = "bottom"
+    for index in range(depth):
+        value = [value] if index % 2 else {"next": value}
+    return value
+
+
+_ECHOED = [
+    None,
+    True,
+    0,
+    -(2**53 - 1),
+    2**53 - 1,
+    1.5,
+    -0.0,
+    1e300,
+    2.0,
+    "",
+    "é\u2028\U0001f600",
+    [],
+    {},
+    {"a": 1, "b": [None, False, 2.5, "x"], "c": {"d": {}}},
+    _nested(30),  # within the native conversion's depth
+    _nested(40),  # beyond it: the text path
+    _nested(2000),
+    (1, "two"),  # a tuple: the text path (a list)
+    _Mood.CALM,  # an Enum: the text path (its value)
+    {"when": dataclasses.make_dataclass("Point", ["x"])(3)},  # a dataclass: the text path
+]
+
+
+@pytest.mark.parametrize("value", _ECHOED, ids=range(len(_ECHOED)))
+async def test_execute_passes_and_returns_the_json_of_plain_and_other_values(value: Any) -> None:
+    reg = codemode.Registry(warm_pool=0)
+
+    @reg.tool
+    def echo(value: Any) -> Any:
+        """Returns its value."""
+        return value
+
+    # codemode._json: the json module's own recursion stops short of the deep values.
+    expected = codemode._json.dumps(codemode._hints.to_json(value))
+    result = await reg.execute("echo", {"value": value})
+    assert result.ok, result.text
+    assert codemode._json.dumps(result.value) == expected
+    assert isinstance(result, codemode.ToolResult)
+    assert result.content == [{"type": "text", "text": result.text}]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"value": 2**53}, "$.value: integer 9007199254740992 is outside"),
+        ({"value": float("nan")}, "$.value: nan is not JSON"),
+        ({"value": "\ud800"}, "$.value: a string with a lone surrogate is not UTF-8 text"),
+        ({"value": {1: "x"}}, "$.value: the dict key 1 is not a string"),
+        ({"value": {"a", "b"}}, "$.value: a set is not JSON"),
+        ([1, 2], "the arguments must be a mapping"),
+        ({"value": _cycle()}, "the value contains itself"),
+    ],
+)
+async def test_execute_refuses_arguments_without_json_form_naming_the_path(
+    arguments: Any, message: str
+) -> None:
+    reg = codemode.Registry(warm_pool=0)
+
+    @reg.tool
+    def echo(value: Any) -> Any:
+        """Returns its value."""
+        return value
+
+    with pytest.raises(codemode.InvalidArgumentsError) as caught:
+        await reg.execute("echo", arguments)
+    assert message in str(caught.value)

@@ -43,6 +43,7 @@ mod languages;
 mod listeners;
 mod mcp;
 mod pycall;
+mod pyjson;
 mod registry;
 mod results;
 mod runtime;

@@ -31,6 +31,8 @@ use codemode::runtime::{CodeRuntime, EngineConfig, Language};
 use codemode::tool::{ToolExecutionInput, ToolSchema};
 use codemode::{Error, ErrorCode, JsonValue};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyString;
 use serde_json::json;
 
 use crate::pycall::PyFn;
@@ -149,6 +151,33 @@ fn code_runtime(
         allow_unconfined,
     )?);
     Ok(Arc::new(CapturingRuntime { inner }))
+}
+
+/// `execute`'s arguments as JSON data: a `dict` of plain data converted at once
+/// ([`crate::pyjson`]), anything else through the Python half's `_arguments_text` (which
+/// converts it, or raises the error that names what has no JSON form), JSON text as it is.
+fn call_arguments(arguments: &Bound<'_, PyAny>) -> PyResult<JsonValue> {
+    static ARGUMENTS_TEXT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let py = arguments.py();
+    if let Some(value @ JsonValue::Object(_)) = crate::pyjson::to_json(arguments) {
+        return Ok(value);
+    }
+    let text: String = match arguments.cast::<PyString>() {
+        Ok(text) => text.to_str()?.to_owned(),
+        Err(_) => ARGUMENTS_TEXT
+            .import(py, "codemode._registry", "_arguments_text")?
+            .call1((arguments,))?
+            .extract()?,
+    };
+    // Iterative (serde_json's own parser stops at 128 levels): the Python half wrote the
+    // text from a value it checked; the pipeline checks the depth.
+    codemode::json::parse_within(&text, usize::MAX).map_err(|err| {
+        crate::exception(
+            py,
+            "INVALID_ARGS",
+            &format!("the arguments are not JSON: {err}"),
+        )
+    })
 }
 
 /// `Registry.from_config`: the registry `codemode.toml` at `path` describes (`None`:
@@ -640,25 +669,16 @@ impl PyScope {
         })
     }
 
-    /// Runs one call of `name` with `arguments` (JSON text) through the pipeline, as this
-    /// scope's model would: an awaitable of the result's JSON text.
+    /// Runs one call of `name` with `arguments` (a mapping, or JSON text) through the
+    /// pipeline, as this scope's model would: an awaitable of its `codemode.ToolResult`.
     fn execute<'py>(
         &self,
         py: Python<'py>,
         name: String,
-        arguments: String,
+        arguments: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         guarded(py, || {
-            // Iterative (serde_json's own parser stops at 128 levels): the Python half wrote
-            // the text from a value it checked; the pipeline checks the depth.
-            let arguments =
-                codemode::json::parse_within(&arguments, usize::MAX).map_err(|err| {
-                    crate::exception(
-                        py,
-                        "INVALID_ARGS",
-                        &format!("the arguments are not JSON: {err}"),
-                    )
-                })?;
+            let arguments = call_arguments(&arguments)?;
             let registry = self.core.scope.registry().clone();
             let agent = self.core.scope.id();
             let call_id = next_call_id();
@@ -668,7 +688,7 @@ impl PyScope {
                     .with_signal(token);
                 let started = Instant::now();
                 let result = registry.execute(input).await;
-                Ok(results::tool_result(&result, started.elapsed()).to_string())
+                Ok(results::ToolResultObject::new(&result, started.elapsed()))
             })
         })
     }

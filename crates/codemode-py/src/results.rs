@@ -1,5 +1,7 @@
 //! Results as the JSON documents the Python half turns into its dataclasses
-//! (`codemode._results`): one text crosses per call, parsed once on the Python side.
+//! (`codemode._results`): one text crosses per call, parsed once on the Python side; an
+//! `execute` result is made into its `ToolResult` here ([`ToolResultObject`]), from the
+//! same document.
 //!
 //! - a tool result: `{ok, text, value?, error_code?, error_message?, content, duration_ms}`;
 //! - a run: the same fields for the outer `run_code` result, plus `logs`, `error_kind`
@@ -24,6 +26,10 @@ use codemode::tool::{ToolExecution, ToolExecutionResult};
 use codemode::{ContentBlock, JsonValue};
 use futures::FutureExt;
 use futures::future::BoxFuture;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyType;
+use pyo3::{IntoPyObject, intern};
 use serde_json::{Map, json};
 
 fn ms(duration: Duration) -> f64 {
@@ -55,6 +61,38 @@ fn result_fields(result: &ToolExecutionResult, duration: Duration) -> Map<String
 /// A top-level call's result.
 pub(crate) fn tool_result(result: &ToolExecutionResult, duration: Duration) -> JsonValue {
     JsonValue::Object(result_fields(result, duration))
+}
+
+/// A top-level call's result as the `codemode.ToolResult` it becomes on the caller's thread
+/// (with the GIL): the same fields as [`tool_result`]'s document, made into Python data
+/// without JSON text when they are plain ([`crate::pyjson`]), else through the text.
+#[derive(Debug)]
+pub(crate) struct ToolResultObject(JsonValue);
+
+impl ToolResultObject {
+    pub(crate) fn new(result: &ToolExecutionResult, duration: Duration) -> Self {
+        ToolResultObject(tool_result(result, duration))
+    }
+}
+
+impl<'py> IntoPyObject<'py> for ToolResultObject {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        static TOOL_RESULT: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+        static LOADS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let data = match crate::pyjson::to_python(py, &self.0)? {
+            Some(data) => data,
+            None => LOADS
+                .import(py, "codemode._json", "loads")?
+                .call1((codemode::json::to_text(&self.0),))?,
+        };
+        TOOL_RESULT
+            .import(py, "codemode._results", "ToolResult")?
+            .call_method1(intern!(py, "_from_json"), (data,))
+    }
 }
 
 /// A listener's view of a call.

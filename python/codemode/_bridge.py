@@ -1,7 +1,9 @@
 """The adapters between Python callables and the Rust half.
 
-Every callable the Rust half holds takes one JSON text and answers one JSON text, so all
-conversions between Python objects and JSON happen here:
+Every callable the Rust half holds takes one argument and answers one value: JSON text,
+or, for a tool, its arguments and its answer as plain JSON data when they are (the Rust
+half converts those without text), so all conversions between Python objects and JSON
+happen here:
 
 - :func:`tool_adapter`: the tool's arguments become its keyword arguments
   (``ToolSpec.to_call_kwargs``), its return value JSON (``ToolSpec.to_json``); the answer
@@ -68,28 +70,35 @@ def _failure(code: str, message: str) -> str:
 # ---------------------------------------------------------------------------------------
 
 
-def _kwargs(spec: ToolSpec, text: str) -> dict[str, Any] | str:
+# A tool adapter's argument: the arguments as JSON data (plain ones, converted by the Rust
+# half) or as JSON text; its answer: ``{"value": data}`` (JSON data) or a failure's text.
+Arguments = dict[str, Any] | str
+Answer = dict[str, Any] | str
+
+
+def _kwargs(spec: ToolSpec, arguments: Arguments) -> dict[str, Any] | str:
     try:
-        return spec.to_call_kwargs(_json.loads(text))
+        data = _json.loads(arguments) if isinstance(arguments, str) else arguments
+        return spec.to_call_kwargs(data)
     except ToolArgumentError as exc:
         return _failure("INVALID_ARGS", f"invalid arguments:\n- {exc}")
 
 
-def _answer(spec: ToolSpec, value: Any) -> str:
+def _answer(spec: ToolSpec, value: Any) -> Answer:
     try:
-        return _dumps({"value": spec.to_json(value)})
+        return {"value": spec.to_json(value)}
     except ToolResultError as exc:
         return _failure("INVALID_TOOL_OUTPUT", f"invalid tool output:\n- {exc}")
 
 
 def tool_adapter(
     spec: ToolSpec, fn: Callable[..., Any]
-) -> Callable[[str], str] | Callable[[str], Coroutine[Any, Any, str]]:
+) -> Callable[[Arguments], Answer] | Callable[[Arguments], Coroutine[Any, Any, Answer]]:
     """The adapter the Rust half calls for the tool ``fn`` described by ``spec``."""
     if spec.is_async:
 
-        async def invoke_async(text: str) -> str:
-            kwargs = _kwargs(spec, text)
+        async def invoke_async(arguments: Arguments) -> Answer:
+            kwargs = _kwargs(spec, arguments)
             if isinstance(kwargs, str):
                 return kwargs
             try:
@@ -100,8 +109,8 @@ def tool_adapter(
 
         return invoke_async
 
-    def invoke(text: str) -> str:
-        kwargs = _kwargs(spec, text)
+    def invoke(arguments: Arguments) -> Answer:
+        kwargs = _kwargs(spec, arguments)
         if isinstance(kwargs, str):
             return kwargs
         try:

@@ -1,7 +1,8 @@
 """Type stubs of ``codemode._native``, the Rust half (``crates/codemode-py``).
 
 The callables passed in are the adapters of ``codemode._bridge``: one JSON text in, one
-JSON text out (a coroutine function when ``is_async``). Awaitables resolve to JSON text
+JSON text out (a coroutine function when ``is_async``); a tool's adapter takes and answers
+plain JSON data too. Awaitables resolve to JSON text
 the Python half parses (``codemode._results``), but for ``execute``'s, which resolves to its
 ``ToolResult``.
 """
@@ -48,7 +49,7 @@ class Scope:
         description: str,
         input_schema: str,
         output_schema: str | None,
-        invoke: Callable[[str], Any],
+        invoke: Callable[[dict[str, Any] | str], Any],
         is_async: bool,
         timeout_ms: float | None = None,
         parallel: bool = False,

@@ -40,7 +40,7 @@ use futures::future::BoxFuture;
 use pyo3::prelude::*;
 use serde_json::json;
 
-use crate::pycall::PyFn;
+use crate::pycall::{CallArg, PyFn};
 use crate::results;
 use crate::runtime::{awaitable, next_call_id};
 
@@ -68,7 +68,7 @@ pub(crate) fn pre_execute(scope: &Scope, listener: PyFn) -> Disposer {
             let answer = listener
                 .call(
                     &execution.root_call_id,
-                    call_text(&execution),
+                    CallArg::Text(call_text(&execution)),
                     &execution.signal,
                 )
                 .await
@@ -151,7 +151,7 @@ pub(crate) fn around(scope: &Scope, wrapper: PyFn) -> Disposer {
             let answer = wrapper
                 .call(
                     &execution.root_call_id,
-                    event.to_string(),
+                    CallArg::Text(event.to_string()),
                     dispatch.signal(),
                 )
                 .await
@@ -236,7 +236,7 @@ pub(crate) fn post_execute(scope: &Scope, listener: PyFn) -> Disposer {
             let event = call_with_result(&execution, &result).to_string();
             let failed = |what: String| Error::new(ErrorCode::ListenerFailed, what);
             let mut answer = listener
-                .call(&execution.root_call_id, event, &execution.signal)
+                .call(&execution.root_call_id, CallArg::Text(event), &execution.signal)
                 .await
                 .map_err(|failure| failed(format!("a post-execute listener raised {failure}")))?;
             let text = |answer: &JsonValue, key: &str| {
@@ -314,7 +314,7 @@ impl ApprovalService for Approver {
             match approver
                 .call(
                     &execution.root_call_id,
-                    event.to_string(),
+                    CallArg::Text(event.to_string()),
                     &execution.signal,
                 )
                 .await

@@ -1,9 +1,11 @@
 //! Calling Python callables from the pipeline.
 //!
 //! Every callable the Rust side holds is an adapter the Python half built
-//! (`codemode._bridge`): it takes one JSON text and answers one JSON text, so conversions
-//! between Python objects and JSON stay in Python (where the type hints are) and this side
-//! only moves strings.
+//! (`codemode._bridge`): it takes one argument and answers one value, so conversions
+//! between Python objects and the tool's own types stay in Python (where the type hints
+//! are). The argument is JSON text ([`CallArg::Text`]), or for a tool its arguments as
+//! plain Python data when they are ([`CallArg::Data`], [`crate::pyjson`]); the answer is
+//! JSON text or plain JSON data, read here.
 //!
 //! - A sync callable runs with the GIL on a worker thread ([`PyFn::call`],
 //!   [`crate::workers`]): a slow tool never blocks the runtime's workers or the caller's
@@ -25,11 +27,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 use codemode::JsonValue;
 use codemode::tool::Signal;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyString;
 use tokio::sync::oneshot;
 
 use crate::describe_py_err;
 
-/// A Python callable of one JSON text argument answering JSON text.
+/// A Python callable of one argument ([`CallArg`]) answering JSON text or plain JSON data.
 #[derive(Debug, Clone)]
 pub(crate) struct PyFn {
     func: Arc<Py<PyAny>>,
@@ -39,6 +43,48 @@ pub(crate) struct PyFn {
 /// What a call of a Python callable gave instead of an answer: the Python exception
 /// (`ExcType: message`) or why it could not be made.
 pub(crate) type CallFailure = String;
+
+/// The argument of an adapter.
+#[derive(Debug, Clone)]
+pub(crate) enum CallArg {
+    /// JSON text (the listeners' adapters).
+    Text(String),
+    /// A tool's arguments: passed as plain Python data when they are, else as JSON text
+    /// (the tool adapter takes either).
+    Data(Arc<JsonValue>),
+}
+
+impl CallArg {
+    fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(match self {
+            CallArg::Text(text) => PyString::new(py, text).into_any(),
+            CallArg::Data(value) => match crate::pyjson::to_python(py, value)? {
+                Some(data) => data,
+                None => PyString::new(py, &codemode::json::to_text(value)).into_any(),
+            },
+        })
+    }
+}
+
+/// An adapter's answer as JSON data: JSON text parsed, plain data converted, anything else
+/// written by `codemode._json.dumps` first.
+fn read_answer(answer: &Bound<'_, PyAny>) -> Result<JsonValue, CallFailure> {
+    static DUMPS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    if let Ok(text) = answer.cast::<PyString>() {
+        let text = text.to_str().map_err(|err| describe_py_err(answer.py(), &err))?;
+        return parse_answer(text);
+    }
+    if let Some(value) = crate::pyjson::to_json(answer) {
+        return Ok(value);
+    }
+    let py = answer.py();
+    let text: String = DUMPS
+        .import(py, "codemode._json", "dumps")
+        .and_then(|dumps| dumps.call1((answer,)))
+        .and_then(|text| text.extract())
+        .map_err(|err| describe_py_err(py, &err))?;
+    parse_answer(&text)
+}
 
 impl PyFn {
     /// `func`, called as a coroutine function when `is_async`.
@@ -54,28 +100,26 @@ impl PyFn {
     pub(crate) async fn call(
         &self,
         root_call_id: &str,
-        arg: String,
+        arg: CallArg,
         signal: &Signal,
     ) -> Result<JsonValue, CallFailure> {
-        let text = if self.is_async {
-            self.call_async(root_call_id, arg, signal).await?
-        } else {
-            let func = self.func.clone();
-            let call = blocking(move |py| {
-                let answer = func.call1(py, (arg,))?;
-                answer.extract::<String>(py)
-            });
-            // A Python function cannot be interrupted: on cancellation (a timeout, a
-            // cancelled run) the call is answered at once and the function finishes on
-            // its worker thread, its answer unread.
-            tokio::select! {
-                answer = call => answer?,
-                () = signal.cancelled() => {
-                    return Err("the call was cancelled while the sync function ran".to_owned());
-                }
+        if self.is_async {
+            return self.call_async(root_call_id, arg, signal).await;
+        }
+        let func = self.func.clone();
+        let call = blocking(move |py| {
+            let answer = func.call1(py, (arg.to_python(py)?,))?;
+            Ok(read_answer(answer.bind(py)))
+        });
+        // A Python function cannot be interrupted: on cancellation (a timeout, a
+        // cancelled run) the call is answered at once and the function finishes on
+        // its worker thread, its answer unread.
+        tokio::select! {
+            answer = call => answer?,
+            () = signal.cancelled() => {
+                Err("the call was cancelled while the sync function ran".to_owned())
             }
-        };
-        parse_answer(&text)
+        }
     }
 
     /// Calls a sync function with `arg` on this thread (the pipeline's synchronous hooks).
@@ -102,19 +146,19 @@ impl PyFn {
     async fn call_async(
         &self,
         root_call_id: &str,
-        arg: String,
+        arg: CallArg,
         signal: &Signal,
-    ) -> Result<String, CallFailure> {
+    ) -> Result<JsonValue, CallFailure> {
         let func = self.func.clone();
         let Some(locals) = crate::runtime::loop_of(root_call_id) else {
             return blocking(move |py| {
-                let coroutine = func.call1(py, (arg,))?;
+                let coroutine = func.call1(py, (arg.to_python(py)?,))?;
                 let answer = py
                     .import("codemode._bridge")?
                     .call_method1("run_alone", (coroutine,))?;
-                answer.extract::<String>()
+                Ok(read_answer(&answer))
             })
-            .await;
+            .await?;
         };
         let (tx, mut rx) = oneshot::channel();
         let completion = Completion {
@@ -126,7 +170,7 @@ impl PyFn {
             Python::attach(|py| locals.event_loop(py).as_ptr() as usize == address)
         });
         let schedule = move |py: Python<'_>| -> PyResult<Py<PyAny>> {
-            let coroutine = func.call1(py, (arg,))?;
+            let coroutine = func.call1(py, (arg.to_python(py)?,))?;
             let scheduled = py.import("codemode._bridge")?.call_method1(
                 "schedule",
                 (
@@ -223,16 +267,14 @@ fn cancel_scheduled(handle: Py<PyAny>) {
 /// adapter's JSON text, or `ok=False` and the exception.
 #[pyclass(module = "codemode._native", frozen)]
 pub(crate) struct Completion {
-    tx: Mutex<Option<oneshot::Sender<Result<String, CallFailure>>>>,
+    tx: Mutex<Option<oneshot::Sender<Result<JsonValue, CallFailure>>>>,
 }
 
 #[pymethods]
 impl Completion {
     fn __call__(&self, ok: bool, value: &Bound<'_, PyAny>) {
         let outcome = if ok {
-            value
-                .extract::<String>()
-                .map_err(|err| describe_py_err(value.py(), &err))
+            read_answer(value)
         } else {
             Err(describe_exception(value))
         };

@@ -19,7 +19,7 @@ use codemode::schema::{JsonSchema, validate_args_within};
 use codemode::tool::{ToolDefinition, ToolOutput};
 use codemode::{Error, ErrorCode, JsonValue};
 
-use crate::pycall::PyFn;
+use crate::pycall::{CallArg, PyFn};
 
 /// What the Python half says about a tool.
 #[derive(Debug)]
@@ -71,15 +71,9 @@ pub(crate) fn definition(spec: ToolSpec, depth: usize) -> Result<ToolDefinition,
             let tool_name = tool_name.clone();
             async move {
                 validate_args_within(&input, &args, ctx.value_depth().get())?;
-                let text = serde_json::to_string(&*args).map_err(|err| {
-                    Error::new(
-                        ErrorCode::ToolFailed,
-                        format!("the arguments of `{tool_name}` could not be written: {err}"),
-                    )
-                })?;
                 let execution = ctx.execution();
                 let answer = invoke
-                    .call(&execution.root_call_id, text, ctx.signal())
+                    .call(&execution.root_call_id, CallArg::Data(args), ctx.signal())
                     .await
                     .map_err(|message| Error::new(ErrorCode::ToolFailed, message))?;
                 read_answer(&tool_name, answer)

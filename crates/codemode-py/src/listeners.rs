@@ -236,7 +236,11 @@ pub(crate) fn post_execute(scope: &Scope, listener: PyFn) -> Disposer {
             let event = call_with_result(&execution, &result).to_string();
             let failed = |what: String| Error::new(ErrorCode::ListenerFailed, what);
             let mut answer = listener
-                .call(&execution.root_call_id, CallArg::Text(event), &execution.signal)
+                .call(
+                    &execution.root_call_id,
+                    CallArg::Text(event),
+                    &execution.signal,
+                )
                 .await
                 .map_err(|failure| failed(format!("a post-execute listener raised {failure}")))?;
             let text = |answer: &JsonValue, key: &str| {

@@ -71,7 +71,9 @@ impl CallArg {
 fn read_answer(answer: &Bound<'_, PyAny>) -> Result<JsonValue, CallFailure> {
     static DUMPS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     if let Ok(text) = answer.cast::<PyString>() {
-        let text = text.to_str().map_err(|err| describe_py_err(answer.py(), &err))?;
+        let text = text
+            .to_str()
+            .map_err(|err| describe_py_err(answer.py(), &err))?;
         return parse_answer(text);
     }
     if let Some(value) = crate::pyjson::to_json(answer) {

@@ -159,15 +159,15 @@ fn code_runtime(
 fn call_arguments(arguments: &Bound<'_, PyAny>) -> PyResult<JsonValue> {
     static ARGUMENTS_TEXT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let py = arguments.py();
-    if let Some(value @ JsonValue::Object(_)) = crate::pyjson::to_json(arguments) {
+    let text: String = if let Ok(text) = arguments.cast::<PyString>() {
+        text.to_str()?.to_owned()
+    } else if let Some(value @ JsonValue::Object(_)) = crate::pyjson::to_json(arguments) {
         return Ok(value);
-    }
-    let text: String = match arguments.cast::<PyString>() {
-        Ok(text) => text.to_str()?.to_owned(),
-        Err(_) => ARGUMENTS_TEXT
+    } else {
+        ARGUMENTS_TEXT
             .import(py, "codemode._registry", "_arguments_text")?
             .call1((arguments,))?
-            .extract()?,
+            .extract()?
     };
     // Iterative (serde_json's own parser stops at 128 levels): the Python half wrote the
     // text from a value it checked; the pipeline checks the depth.

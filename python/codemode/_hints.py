@@ -1413,6 +1413,8 @@ def _json_step(
         raise ToolResultError(f"{path}: the value contains itself (a cycle has no JSON form)")
     active.add(marker)
     stack.append(marker)
+    # A plain scalar member is converted here; the rest (and a scalar the check refuses,
+    # so that the walk names its path) go on the stack.
     if isinstance(value, Mapping):
         out: dict[str, Any] = {}
         for key, member in value.items():
@@ -1420,13 +1422,30 @@ def _json_step(
                 raise ToolResultError(
                     f"{path}: the dict key {key!r} is not a string (JSON keys are)"
                 )
-            out[key] = None
-            stack.append((member, out, key, _key_path(path, key), depth + 1))
+            out[key] = _plain_or(member, _DEFERRED)
+            if out[key] is _DEFERRED:
+                stack.append((member, out, key, _key_path(path, key), depth + 1))
         return out
     items: list[Any] = [None] * len(value)
     for index, member in enumerate(value):
-        stack.append((member, items, index, f"{path}[{index}]", depth + 1))
+        items[index] = _plain_or(member, _DEFERRED)
+        if items[index] is _DEFERRED:
+            stack.append((member, items, index, f"{path}[{index}]", depth + 1))
     return items
+
+
+# Marks a member the walk converts later.
+_DEFERRED = object()
+
+
+def _plain_or(value: Any, other: Any) -> Any:
+    """The JSON of a plain scalar the checks accept, else ``other``."""
+    if type(value) not in _PLAIN_SCALARS:
+        return other
+    try:
+        return _json_scalar(value, "")
+    except ToolResultError:
+        return other
 
 
 def _json_unwrap(value: Any, path: str) -> Any:

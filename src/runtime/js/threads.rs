@@ -73,12 +73,12 @@ fn spawner() -> Result<&'static mpsc::Sender<SpawnRequest>, String> {
 ///   values (JSON.parse of a 5,000-deep result) and deep program recursion get room; past it
 ///   a program gets a RangeError.
 /// - `--no-json-stringify-fast-path` (V8 only): V8's fast `JSON.stringify` (since 13.8) writes
-///   the whole text into memory outside its heap and copies it in at the end, so no heap
+///   the whole text into zone memory outside its heap and copies it in at the end, so no heap
 ///   limit sees it: a 100 MB text took 100 MB of process memory past the budget before the
 ///   copy was refused, and a shared structure whose text doubles per level (a few kilobytes of
-///   objects) asks for gigabytes. V8's other stringifier builds the text on the heap, where the
-///   budget ends it like any other allocation; it is the one Node 20 runs (the engines
-///   benchmark's JSON figure compares them).
+///   objects) asks for gigabytes. V8's other stringifier builds its text outside the heap too
+///   (one doubling buffer), but that buffer is bounded by the heap's room
+///   (`vendor/v8-patches/0002`): the flag leaves only the bounded one.
 fn engine_flags() -> String {
     let stack = format!("--stack-size={}", ENGINE_JS_STACK_BYTES / 1024);
     if cfg!(feature = "v8") {

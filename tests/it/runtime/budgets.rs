@@ -142,6 +142,37 @@ async fn the_heap_limit_ends_a_growing_program_and_the_host_survives() {
     );
 }
 
+/// `JSON.stringify` under a 64 MiB heap: a 20 MB text is made whole, and one of 100 MB is
+/// refused. On V8 the text is built outside the heap in a buffer bounded by the heap's room
+/// (`vendor/v8-patches/0002`): the refusal is a RangeError the program may catch, and the
+/// program goes on; QuickJS builds the text in its heap and ends the run as `worker-exit`.
+#[tokio::test]
+async fn json_stringify_makes_a_text_that_fits_the_heap_and_refuses_one_that_does_not() {
+    let _cpu = super::CPU.lock().await;
+    let engine = engine_with(config(10_000, 30_000).with_heap_mb(64));
+    let rows = |n: u32| {
+        format!(
+            "const row = 'y'.repeat(1000); const rows: string[] = []; for (let i = 0; i < {n}; i++) rows.push(row);"
+        )
+    };
+    let fits = format!("{} return JSON.stringify(rows).length;", rows(20_000));
+    assert_eq!(value(&run(&engine, &fits).await), 20_000 * 1_003 + 1);
+    let too_big = format!(
+        "{} try {{ return JSON.stringify(rows).length; }} catch (error) {{ return 'caught ' + String(error); }}",
+        rows(100_000)
+    );
+    let outcome = run(&engine, &too_big).await;
+    if cfg!(feature = "v8") {
+        assert_eq!(
+            value(&outcome),
+            "caught RangeError: JSON.stringify: Out of memory"
+        );
+    } else {
+        failure(&outcome, CodeRunErrorKind::WorkerExit);
+    }
+    assert_eq!(value(&run(&engine, &fits).await), 20_000 * 1_003 + 1);
+}
+
 #[tokio::test]
 async fn a_one_gigabyte_allocation_is_refused_and_the_host_survives() {
     let _cpu = super::CPU.lock().await;

@@ -31,10 +31,9 @@
 # Their SHA-256 is pinned below (the checksums the registry's index gives): the script
 # refuses any other file.
 #
-# The .crate holds .cargo_vcs_info.json, which the tree keeps as published; cargo's unpacked
-# copy under registry/src/ also carries a .cargo-ok marker that cargo writes itself, which
-# the tree does not have. Nothing else is excluded from the comparison, and executable bits
-# are compared too.
+# Cargo's unpacked copy under registry/src/ carries a .cargo-ok marker that cargo writes
+# itself, which the tree does not have. Nothing else is excluded from the comparison, and
+# executable bits are compared too.
 set -euo pipefail
 
 # name version sha256-of-the-.crate

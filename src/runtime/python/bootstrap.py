@@ -47,10 +47,10 @@ awaited: ...``, saying whether it ran, failed, or was still pending).
 
 This module owns the worker process (its descriptors, its modes, the template's forks, when
 the confinement is applied) and the in-process side of a run: the program's environment, the
-frame codec on the worker side, the lossless-JSON check and encoding, and how errors are described. It must
-not decide security: the OS confinement is the boundary (the host prepares it; this module
-only applies it, through the primitive, at the right moment; the import guard and the
-removed builtins are conveniences), and the host re-checks every frame.
+frame codec on the worker side, the lossless-JSON check and encoding, and how errors are
+described. It must not decide security: the OS confinement is the boundary (the host
+prepares it; this module only applies it, through the primitive, at the right moment; the
+import guard and the removed builtins are conveniences), and the host re-checks every frame.
 It must not import anything outside the standard library.
 """
 
@@ -1834,7 +1834,7 @@ class _Worker:
         slots, on every thread. What failed, or None."""
         seccomp = self.setup["seccomp"]
         if seccomp["error"]:
-            return "seccomp: " + seccomp["error"]
+            return "seccomp: " + str(seccomp["error"])
         code = self.native.drop_capabilities()
         if code:
             return "seccomp: dropping capabilities: " + _os_error(code)
@@ -1902,7 +1902,9 @@ def _os_error(code: int) -> str:
 
 def _virtual_size() -> int:
     """This process's virtual size now, from ``/proc/self/statm``."""
-    with io.open("/proc/self/statm", "rb") as statm:
+    # Before confinement (the builtin `open`: the program's builtins lack it, this module's
+    # do not).
+    with open("/proc/self/statm", "rb") as statm:
         pages = int(statm.read().split()[0])
     return pages * os.sysconf("SC_PAGE_SIZE")
 

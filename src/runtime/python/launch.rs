@@ -327,8 +327,13 @@ mod tests {
             matches!(err, InterpreterError::NotExecutable { .. }),
             "{err:?}"
         );
-        let err = resolve(Path::new("/etc/hostname")).unwrap_err();
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("python3");
+        std::fs::write(&plain, "").unwrap();
+        let err = resolve(&plain).unwrap_err();
         assert!(err.to_string().contains("not executable"), "{err}");
+        let err = resolve(dir.path()).unwrap_err();
+        assert!(err.to_string().contains("not a file"), "{err}");
         assert!(matches!(
             resolve(Path::new("")),
             Err(InterpreterError::Empty)

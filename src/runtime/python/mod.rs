@@ -269,18 +269,17 @@ fn probe_failed(command: &WorkerCommand, err: WorkerError) -> InterpreterError {
         why: Handshake::Exited | Handshake::Read(_),
         tail: Tail::Labelled(tail),
     } = &err
+        && let Some(at) = tail.find(launch::TOO_OLD)
     {
-        if let Some(at) = tail.find(launch::TOO_OLD) {
-            let version = tail[at + launch::TOO_OLD.len()..]
-                .split_whitespace()
-                .next()
-                .unwrap_or("")
-                .to_owned();
-            return InterpreterError::TooOld {
-                path: command.python.clone(),
-                version,
-            };
-        }
+        let version = tail[at + launch::TOO_OLD.len()..]
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_owned();
+        return InterpreterError::TooOld {
+            path: command.python.clone(),
+            version,
+        };
     }
     InterpreterError::DidNotStart {
         path: command.python.clone(),

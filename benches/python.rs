@@ -30,7 +30,7 @@ use serde_json::{Value, json};
 use super::floor::{median, wanted};
 
 fn python(config: EngineConfig) -> Arc<PythonEngine> {
-    let worker = WorkerCommand::new(env!("CARGO_BIN_EXE_codemode"));
+    let worker = WorkerCommand::new(WorkerCommand::DEFAULT_PYTHON);
     Arc::new(PythonEngine::new(config, PythonConfig::new(worker)).expect("the Python engine"))
 }
 

@@ -102,7 +102,7 @@ pub struct HostBuilder {
     engine: Engine,
     runtime: Option<Arc<dyn CodeRuntime>>,
     registry: RegistryConfig,
-    #[cfg(feature = "python-host")]
+    #[cfg(feature = "python")]
     python_worker: Option<crate::runtime::python::WorkerCommand>,
 }
 
@@ -119,11 +119,11 @@ impl HostBuilder {
         self
     }
 
-    /// The command that starts Python workers (default:
+    /// The Python interpreter workers run on (default: the configuration's `[runtime]
+    /// python`, else
     /// [`WorkerCommand::for_this_process`](crate::runtime::python::WorkerCommand::for_this_process):
-    /// this binary with [`WORKER_ARG`](crate::runtime::python::WORKER_ARG), which must then
-    /// call `worker_main` first thing in `main`, unless the process set another).
-    #[cfg(feature = "python-host")]
+    /// `python3` on `PATH` unless the process set another).
+    #[cfg(feature = "python")]
     pub fn python_worker(mut self, worker: crate::runtime::python::WorkerCommand) -> Self {
         self.python_worker = Some(worker);
         self
@@ -207,7 +207,7 @@ impl HostBuilder {
             engine,
             runtime,
             registry,
-            #[cfg(feature = "python-host")]
+            #[cfg(feature = "python")]
             python_worker,
         } = self;
         // The registry's value-depth limit follows the configured one, with room for the
@@ -227,7 +227,7 @@ impl HostBuilder {
             config,
             engine,
             runtime,
-            #[cfg(feature = "python-host")]
+            #[cfg(feature = "python")]
             python_worker,
             registry,
             code,
@@ -245,7 +245,7 @@ struct Wiring {
     config: Config,
     engine: Engine,
     runtime: Option<Arc<dyn CodeRuntime>>,
-    #[cfg(feature = "python-host")]
+    #[cfg(feature = "python")]
     python_worker: Option<crate::runtime::python::WorkerCommand>,
     registry: Registry,
     code: CodeMode,
@@ -263,24 +263,19 @@ impl Wiring {
     fn engine_for_language(&self) -> Result<Arc<dyn CodeRuntime>, Error> {
         match self.config.language {
             Language::TypeScript => Ok(Arc::new(JsEngine::new(self.config.engine)?)),
-            #[cfg(feature = "python-host")]
+            #[cfg(feature = "python")]
             Language::Python => {
                 use crate::runtime::python::{PythonConfig, PythonEngine, WorkerCommand};
-                let worker = match &self.python_worker {
-                    Some(worker) => worker.clone(),
-                    None => WorkerCommand::for_this_process().map_err(|err| {
-                        Error::with_source(
-                            ErrorCode::HostFailed,
-                            format!("cannot find this program to start Python workers: {err}"),
-                            err,
-                        )
-                    })?,
+                let worker = match (&self.python_worker, &self.config.python) {
+                    (Some(worker), _) => worker.clone(),
+                    (None, Some(python)) => WorkerCommand::new(python),
+                    (None, None) => WorkerCommand::for_this_process(),
                 };
                 let python =
                     PythonConfig::new(worker).with_allow_unconfined(self.config.allow_unconfined);
                 Ok(Arc::new(PythonEngine::new(self.config.engine, python)?))
             }
-            #[cfg(not(feature = "python-host"))]
+            #[cfg(not(feature = "python"))]
             Language::Python => Err(Error::new(
                 ErrorCode::InvalidConfig,
                 "the configuration asks for Python programs, but this build of codemode has no Python runtime: \
@@ -334,7 +329,7 @@ impl Host {
             engine: Engine::Auto,
             runtime: None,
             registry: RegistryConfig::default(),
-            #[cfg(feature = "python-host")]
+            #[cfg(feature = "python")]
             python_worker: None,
         }
     }

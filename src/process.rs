@@ -80,31 +80,35 @@ pub(crate) fn kill_group(pid: Option<u32>) {
 
 /// Kills the process `pidfd` refers to (alive or already dead: a pidfd never names a
 /// reused pid). A process gone already is fine.
-#[cfg(feature = "python-host")]
+#[cfg(feature = "python")]
 pub(crate) fn kill_pidfd(pidfd: impl std::os::fd::AsFd) {
     let _ = rustix::process::pidfd_send_signal(pidfd, rustix::process::Signal::KILL);
 }
 
-/// How a worker process starts: `program` with `args`, the standard streams given, an
-/// empty environment, `/` as its directory, and a process group of its own (killed whole by
-/// [`kill_group`]).
+/// How a worker process starts: `program` with `args`, the standard streams given, the
+/// descriptors `inherit` kept open across `exec` (in the child only: they stay close-on-exec
+/// here), an empty environment, `/` as its directory, a process group of its own (killed
+/// whole by [`kill_group`]), and `SIGKILL` when its parent thread ends
+/// (`PR_SET_PDEATHSIG`, set before `exec`; it survives `exec`).
 ///
-/// A worker dies with the thread that started it (`PR_SET_PDEATHSIG`, which the worker sets
-/// on itself first thing, follows the parent *thread*), so every worker is spawned from one
-/// long-lived thread, never from the caller's thread (a refill thread, tokio's blocking
-/// pool): those end, and would take their workers with them.
+/// That signal follows the parent *thread*, so every worker is spawned from one long-lived
+/// thread, never from the caller's thread (a refill thread, tokio's blocking pool): those
+/// end, and would take their workers with them. A child whose parent is gone before the
+/// signal was set (it is then re-parented) does not run.
 ///
 /// # Errors
 ///
 /// What spawning returned, or an error when the spawner thread could not start.
-#[cfg(feature = "python-host")]
+#[cfg(feature = "python")]
 pub(crate) fn isolated(
     program: &Path,
     args: &[std::ffi::OsString],
     stdin: Stdio,
     stdout: Stdio,
     stderr: Stdio,
+    inherit: &[std::os::fd::RawFd],
 ) -> std::io::Result<std::process::Child> {
+    use std::os::unix::process::CommandExt;
     let mut command = std::process::Command::new(program);
     command
         .args(args)
@@ -112,14 +116,49 @@ pub(crate) fn isolated(
         .current_dir("/")
         .stdin(stdin)
         .stdout(stdout)
-        .stderr(stderr);
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        .stderr(stderr)
+        .process_group(0);
+    let inherit = inherit.to_vec();
+    let parent = std::process::id();
+    let in_the_child = move || -> std::io::Result<()> {
+        // SAFETY: this runs in the forked child before `exec`, where only async-signal-safe
+        // calls may be made: `prctl`, `getppid` and `fcntl` are system calls that allocate
+        // nothing (nor do the errors made here), and `inherit` was allocated before the fork (it is only read). Each
+        // descriptor in it is one the parent keeps open for the whole spawn (the payload's
+        // memfds live as long as the process), so `F_SETFD` acts on it and on nothing else;
+        // clearing `FD_CLOEXEC` in the child's copy of the table leaves the parent's alone.
+        unsafe {
+            if libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+                0,
+                0,
+                0,
+            ) != 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent died before the signal was set: this child was re-parented.
+            if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            for &fd in &inherit {
+                if libc::fcntl(fd, libc::F_SETFD, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+        }
+        Ok(())
+    };
+    // SAFETY: `in_the_child` is async-signal-safe (see inside): it only makes system calls.
+    unsafe {
+        command.pre_exec(in_the_child);
+    }
     spawn_from_the_spawner(command)
 }
 
 /// Spawns `command` from the one long-lived spawner thread (see [`isolated`]).
-#[cfg(feature = "python-host")]
+#[cfg(feature = "python")]
 fn spawn_from_the_spawner(command: std::process::Command) -> std::io::Result<std::process::Child> {
     use std::sync::mpsc;
     type Request = (
@@ -150,7 +189,7 @@ fn spawn_from_the_spawner(command: std::process::Command) -> std::io::Result<std
 
 /// The CPU time process `pid` has used (all its threads), or `None` once it is gone (or
 /// its clock cannot be read).
-#[cfg(feature = "python-host")]
+#[cfg(feature = "python")]
 pub(crate) fn cpu_time(pid: u32) -> Option<std::time::Duration> {
     let pid = i32::try_from(pid).ok()?;
     let mut clock: libc::clockid_t = 0;

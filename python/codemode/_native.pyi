@@ -8,7 +8,7 @@ the Python half parses (``codemode._results``), but for ``execute``'s, which res
 """
 
 from collections.abc import Awaitable, Callable
-from typing import Any, NoReturn, final
+from typing import Any, final
 
 from ._results import ToolResult
 
@@ -17,7 +17,6 @@ ERROR_CODES: list[str]
 
 def _panic_for_tests(message: str) -> None: ...
 def _call_next(handle: int) -> Awaitable[str]: ...
-def _python_worker(args: list[str]) -> NoReturn: ...
 def _run_cli(argv: list[str]) -> int: ...
 @final
 class Completion:

@@ -165,6 +165,7 @@ struct RawRuntime {
     language: Option<Spanned<String>>,
     typecheck: Option<Spanned<String>>,
     allow_unconfined: Option<bool>,
+    python: Option<Spanned<String>>,
     engine: Option<Spanned<String>>,
 }
 
@@ -212,6 +213,11 @@ pub struct Config {
     /// Run Python programs even where Landlock or seccomp is not fully enforced
     /// (`[runtime] allow_unconfined`). Default off.
     pub allow_unconfined: bool,
+    /// The Python interpreter Python programs run on (`[runtime] python`): a command name
+    /// looked up on `PATH` when the Python engine is made, or a path (a relative one is
+    /// resolved against [`base_dir`](Self::base_dir)). `None`: `python3` on `PATH` (or what
+    /// the process set as its default: the Python package names its own interpreter).
+    pub python: Option<PathBuf>,
     /// Command tools.
     pub command_tools: Vec<CommandTool>,
     /// Per-tool policies.
@@ -278,6 +284,7 @@ impl Config {
             language: Language::TypeScript,
             typecheck: TypeCheck::Off,
             allow_unconfined: false,
+            python: None,
             command_tools: Vec::new(),
             policies: BTreeMap::new(),
             builtin: BuiltinConfig::default(),
@@ -418,8 +425,8 @@ impl Config {
         Ok(())
     }
 
-    /// `[runtime]`: the `language`, `typecheck`, `allow_unconfined`, then the engine's
-    /// budgets.
+    /// `[runtime]`: the `language`, `typecheck`, `allow_unconfined`, `python`, then the
+    /// engine's budgets.
     fn apply_runtime(
         &mut self,
         place: &Place<'_>,
@@ -440,6 +447,23 @@ impl Config {
             }
             if let Some(allow) = runtime.allow_unconfined.take() {
                 self.allow_unconfined = allow;
+            }
+            if let Some(python) = runtime.python.take() {
+                let named = python.get_ref();
+                if named.trim().is_empty() {
+                    return Err(place.error(
+                        python.span(),
+                        "`python` names the Python interpreter (a command on PATH such as `python3`, or a path) and cannot be empty",
+                    ));
+                }
+                let path = PathBuf::from(named);
+                // A command name stays a name (looked up on PATH); a relative path is the
+                // file's.
+                self.python = Some(if named.contains('/') && path.is_relative() {
+                    self.base_dir.join(path)
+                } else {
+                    path
+                });
             }
             if let Some(engine) = runtime.engine.take() {
                 check_engine(engine.get_ref())

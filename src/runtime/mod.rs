@@ -23,7 +23,7 @@ use crate::json::JsonValue;
 pub mod config;
 pub mod js;
 mod ledger;
-#[cfg(feature = "python-host")]
+#[cfg(feature = "python")]
 pub mod python;
 
 pub use config::EngineConfig;

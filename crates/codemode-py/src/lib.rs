@@ -1,8 +1,8 @@
 //! `codemode._native`: the Rust half of the `codemode` Python package.
 //!
-//! The package is an extension module over the `codemode` crate (built with `python-host`,
-//! not `python`: nothing here embeds or links an interpreter; the one running is the
-//! host's, and Python programs' workers are that interpreter too).
+//! The package is an extension module over the `codemode` crate (with its `python` feature,
+//! which links no interpreter: the one running is the host's, and Python programs' workers
+//! run on that interpreter too).
 //! The Python half (`python/codemode/`) owns the public API: decorators, type hints to JSON
 //! Schema, result dataclasses, the exception classes. This half owns what must be Rust:
 //!
@@ -66,7 +66,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(listeners::call_next, m)?)?;
     bench::add_to(m)?;
     runtime::register_at_exit(m)?;
-    m.add_function(wrap_pyfunction!(worker::python_worker, m)?)?;
     m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     Ok(())
 }

@@ -1,7 +1,19 @@
-"""The Python side of a codemode Python worker (imported as ``codemode_bootstrap``).
+"""The Python side of a codemode Python worker (run as the module ``codemode_bootstrap``).
 
-The worker's Rust side starts CPython (isolated, no ``site``, no signal handlers), imports
-this module and calls:
+The host starts the worker as ``python -I -S -B -c LAUNCHER`` with two inherited memfds: the
+confinement primitive (``_codemode_confine``, confine.c, which the launcher loads) and this
+file, after one line of JSON, the host's ``setup`` (the Landlock ruleset attribute computed
+for this kernel, the compiled seccomp filter and where its pid goes, the rlimit resources).
+The launcher calls ``worker_main(native, setup, args)``, which is the process from there:
+
+- a worker (no mode): moves the protocol to private descriptors, calls ``prepare()``,
+  confines itself (rlimits, Landlock, seccomp: the primitive makes the system calls with the
+  host's inputs), reports that in a ``confined`` frame and calls ``serve``;
+- ``--probe``: confines itself and reports, nothing else;
+- ``--template``: a fork server: prepared and landlocked once, it forks a worker per request
+  on its ``SOCK_SEQPACKET`` control socket (``after_fork()``, its own Landlock domain,
+  rlimits, seccomp, ``serve``) and hands the worker's socket, standard-error pipe and pidfd
+  to the host (``SCM_RIGHTS``).
 
 1. ``prepare()`` -- before the process is confined: imports the offered standard modules
    (and the helpers they load lazily), warms up what touches files on first use (time zone,
@@ -33,9 +45,11 @@ instead of idling until the wall-time budget. A call the program never awaits (n
 line per call after the program's own output (``tools.x (line 3) was called but never
 awaited: ...``, saying whether it ran, failed, or was still pending).
 
-This module owns the in-process side of a run: the program's environment, the frame codec on
-the worker side, the lossless-JSON check and encoding, and how errors are described. It must
-not enforce security: the OS confinement applied by the Rust side is the boundary (the
+This module owns the worker process (its descriptors, its modes, the template's forks, when
+the confinement is applied) and the in-process side of a run: the program's environment, the
+frame codec on the worker side, the lossless-JSON check and encoding, and how errors are
+described. It must not decide security: the OS confinement is the boundary (the host
+prepares it; this module only applies it, through the primitive, at the right moment; the
 import guard and the removed builtins are conveniences), and the host re-checks every frame.
 It must not import anything outside the standard library.
 """
@@ -53,6 +67,7 @@ import os
 import re
 import select
 import selectors
+import socket
 import sys
 import types
 from math import copysign as _copysign
@@ -76,7 +91,9 @@ if TYPE_CHECKING:
     #: What a namespace member returns: the future of its call.
     _Member = Callable[..., asyncio.Future[Any]]
 
-__all__ = ["prepare", "after_fork", "serve", "OFFERED_MODULES", "MAX_DEPTH", "PROGRAM_FILE"]
+__all__ = [
+    "worker_main", "prepare", "after_fork", "serve", "OFFERED_MODULES", "MAX_DEPTH", "PROGRAM_FILE",
+]
 
 #: The file name the program is compiled under (its frames are the only ones shown).
 PROGRAM_FILE = "program.py"
@@ -1755,3 +1772,367 @@ def after_fork() -> None:
         _dumps({"t": "done", "value": [1, "x", None]})
     except Exception:
         pass
+
+
+# --------------------------------------------------------------------------------------
+# worker_main (the process: a worker, the probe, or the template)
+
+if TYPE_CHECKING:
+
+    class _Native(Protocol):
+        """The confinement primitive (``_codemode_confine``, confine.c): each call returns
+        0 or the errno of the system call that failed."""
+
+        def setrlimit(self, resource: int, value: int, /) -> int: ...
+        def pdeathsig(self) -> int: ...
+        def landlock(self, attr: bytes, /) -> int: ...
+        def drop_capabilities(self) -> int: ...
+        def seccomp(self, program: bytes, /) -> int: ...
+
+
+class _Worker:
+    """What the host prepared (``setup``: the Landlock attribute, the seccomp filter, the
+    rlimit resources) and the limits of the command line."""
+
+    def __init__(self, native: _Native, setup: dict[str, Any], heap_mb: int,
+                 cpu_seconds: int) -> None:
+        self.native = native
+        self.setup = setup
+        self.heap_mb = heap_mb
+        self.cpu_seconds = cpu_seconds
+
+    def rlimits(self, base: int) -> str | None:
+        """Address space = ``base`` + the heap budget; no file writes, no core dumps, few
+        descriptors, the CPU backstop. What failed, or None."""
+        resources = self.setup["rlimits"]
+        for resource, value in (
+            (resources["as"], base + self.heap_mb * 1024 * 1024),
+            (resources["fsize"], 0),
+            (resources["core"], 0),
+            (resources["nofile"], self.setup["max_files"]),
+            (resources["cpu"], self.cpu_seconds),
+        ):
+            code = self.native.setrlimit(resource, value)
+            if code:
+                return _os_error(code)
+        return None
+
+    def landlock(self) -> tuple[str, str | None]:
+        """Landlock as the host computed it for this kernel: the level reached and what
+        failed."""
+        landlock = self.setup["landlock"]
+        level: str = landlock["level"]
+        if level == "none":
+            return "none", None
+        code = self.native.landlock(bytes.fromhex(landlock["attr"]))
+        if code:
+            return "none", _os_error(code)
+        return level, None
+
+    def seccomp(self) -> str | None:
+        """Capabilities dropped, then the host's filter with this process's pid in its
+        slots, on every thread. What failed, or None."""
+        seccomp = self.setup["seccomp"]
+        if seccomp["error"]:
+            return "seccomp: " + str(seccomp["error"])
+        code = self.native.drop_capabilities()
+        if code:
+            return "seccomp: dropping capabilities: " + _os_error(code)
+        program = bytearray.fromhex(seccomp["filter"])
+        pid = os.getpid().to_bytes(4, sys.byteorder)
+        for slot in seccomp["pid_slots"]:
+            program[slot * 8 + 4 : slot * 8 + 8] = pid
+        code = self.native.seccomp(bytes(program))
+        if code < 0:
+            return "seccomp: thread %d could not be synchronized" % -code
+        if code:
+            return "seccomp: " + _os_error(code)
+        return None
+
+    def finish(self, landlock: str, rlimits: bool, detail: list[str]) -> dict[str, Any]:
+        """seccomp last; the ``confined`` frame of every layer."""
+        failed = self.seccomp()
+        if failed is not None:
+            detail.append(failed)
+        # The primitive is not needed any more (and every call it could make is denied now).
+        sys.modules.pop("_codemode_confine", None)
+        return {"t": "confined", "landlock": landlock, "seccomp": failed is None,
+                "rlimits": rlimits, "detail": "; ".join(detail)}
+
+    def confine(self) -> dict[str, Any]:
+        """Every layer, in a worker started as a process of its own."""
+        detail: list[str] = []
+        try:
+            failed = self.rlimits(_virtual_size())
+        except OSError as exc:
+            failed = _os_error(exc.errno or 0)
+        if failed is not None:
+            detail.append("rlimits: " + failed)
+        level, why = self.landlock()
+        if why is not None:
+            detail.append("landlock: " + why)
+        return self.finish(level, failed is None, detail)
+
+    def confine_forked(self, landlock: str, template_detail: str,
+                       template_size: int) -> dict[str, Any]:
+        """A forked worker's part: a Landlock domain of its own nested in the template's (so
+        siblings cannot signal each other or the template), rlimits, seccomp."""
+        detail = [template_detail] if template_detail else []
+        level, why = self.landlock()
+        if why is not None:
+            detail.append("landlock (own domain): " + why)
+            landlock = "partial"
+        elif level != "full":
+            detail.append("landlock (own domain): " + level)
+            landlock = "partial"
+        rlimits = False
+        if template_size == 0:
+            detail.append("rlimits: the template's size is unknown")
+        else:
+            failed = self.rlimits(template_size + self.setup["forked_slack"])
+            if failed is not None:
+                detail.append("rlimits: " + failed)
+            rlimits = failed is None
+        return self.finish(landlock, rlimits, detail)
+
+
+def _os_error(code: int) -> str:
+    return "%s (os error %d)" % (os.strerror(code), code)
+
+
+def _virtual_size() -> int:
+    """This process's virtual size now, from ``/proc/self/statm``."""
+    # Before confinement (the builtin `open`: the program's builtins lack it, this module's
+    # do not).
+    with open("/proc/self/statm", "rb") as statm:
+        pages = int(statm.read().split()[0])
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+def _write_frame(fd: int, frame: dict[str, Any]) -> None:
+    body = json.dumps(frame, separators=(",", ":")).encode("utf-8")
+    _write_all(fd, len(body).to_bytes(4, "little") + body)
+
+
+def _complain(text: str) -> None:
+    try:
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+    except Exception:
+        pass
+
+
+def _exit(code: int) -> None:
+    """Ends the process at once: no finalization (the worker is single use, and a finalizer
+    of the program must not run after its budget)."""
+    for stream in (sys.stdout, sys.stderr, sys.__stderr__):
+        try:
+            if stream is not None:
+                stream.flush()
+        except Exception:
+            pass
+    os._exit(code)
+
+
+def _parse(args: list[str]) -> tuple[int, int, str]:
+    """``--heap-mb N --cpu-seconds N [--probe | --template]``: the limits and the mode."""
+    heap_mb, cpu_seconds, mode = 512, 3600, "single"
+    at = 0
+    while at < len(args):
+        arg = args[at]
+        if arg in ("--heap-mb", "--cpu-seconds"):
+            if at + 1 >= len(args) or not args[at + 1].isdigit():
+                raise ValueError("%s needs a number" % arg)
+            if arg == "--heap-mb":
+                heap_mb = int(args[at + 1])
+            else:
+                cpu_seconds = int(args[at + 1])
+            at += 2
+            continue
+        if arg == "--probe":
+            mode = "probe"
+        elif arg == "--template":
+            mode = "template"
+        else:
+            raise ValueError("unknown worker argument `%s`" % arg)
+        at += 1
+    return heap_mb, cpu_seconds, mode
+
+
+def worker_main(native: _Native, setup: bytes, args: list[str]) -> None:
+    """The worker process, from the launcher: moves the protocol to private descriptors
+    (fd 0 becomes ``/dev/null``, fd 1 standard error, so no stray write can forge a frame),
+    then (``args``' mode) confines itself and reports (``--probe``), or serves as the
+    template (``--template``), or prepares, confines itself, reports in a ``confined`` frame
+    and serves its one program. Never returns: the process exits without finalizing."""
+    try:
+        heap_mb, cpu_seconds, mode = _parse(args)
+        worker = _Worker(native, json.loads(setup), heap_mb, cpu_seconds)
+    except Exception as exc:
+        _complain("codemode python worker: %s" % exc)
+        _exit(2)
+        return
+    try:
+        rfd = os.dup(0)
+        wfd = os.dup(1)
+        null = os.open("/dev/null", os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        os.dup2(2, 1)
+    except OSError as exc:
+        _complain("codemode python worker: cannot set up its descriptors: %s" % exc)
+        _exit(1)
+        return
+    if mode == "template":
+        os.close(wfd)
+        _exit(_template(worker, rfd))
+        return
+    try:
+        if mode == "probe":
+            _write_frame(wfd, worker.confine())
+            _exit(0)
+            return
+        prepare()
+        _write_frame(wfd, worker.confine())
+    except BaseException as exc:
+        _complain("codemode python worker: %s" % _exception_header(exc))
+        _exit(1)
+        return
+    del worker, native
+    serve(rfd, wfd)
+    _exit(0)
+
+
+def _template(worker: _Worker, control_fd: int) -> int:
+    """The fork server: prepared and landlocked once (inherited by every child); each
+    ``spawn`` request on ``control`` (a ``SOCK_SEQPACKET`` socket) forks a child that makes a
+    fresh event loop, applies its own Landlock domain, rlimits and seccomp, and serves one
+    program on a socket whose other end, with the child's standard-error pipe and a pidfd,
+    goes back to the host."""
+    try:
+        prepare()
+        try:
+            size = _virtual_size()
+        except OSError:
+            size = 0
+        landlock, why = worker.landlock()
+        detail = "" if why is None else "landlock: " + why
+        control = socket.socket(fileno=control_fd)
+        control.send(json.dumps({"t": "confined", "landlock": landlock, "seccomp": False,
+                                 "rlimits": size > 0, "detail": detail}).encode("utf-8"))
+    except BaseException as exc:
+        _complain("codemode python template: %s" % _exception_header(exc))
+        return 1
+    while True:
+        try:
+            body = control.recv(4096)
+        except OSError:
+            return 1
+        if not body:
+            return 0
+        # Finished workers stay zombies until here, so a pid is never reused while the
+        # template may still open a pidfd for it.
+        _reap_children()
+        # Only `spawn` is ever sent; any message is taken as one.
+        _fork_worker(worker, control, landlock, detail, size)
+
+
+def _reap_children() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except OSError:
+            return
+        if pid == 0:
+            return
+
+
+def _fork_worker(worker: _Worker, control: socket.socket, landlock: str, detail: str,
+                 size: int) -> None:
+    """Forks one worker and hands its descriptors to the host."""
+    try:
+        host_end, worker_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    except OSError as exc:
+        _fork_failed(control, exc)
+        return
+    try:
+        stderr_read, stderr_write = os.pipe()
+    except OSError as exc:
+        host_end.close()
+        worker_end.close()
+        _fork_failed(control, exc)
+        return
+    template = os.getpid()
+    try:
+        pid = os.fork()
+    except OSError as exc:
+        for end in (host_end, worker_end):
+            end.close()
+        os.close(stderr_read)
+        os.close(stderr_write)
+        _fork_failed(control, exc)
+        return
+    if pid == 0:
+        # The child: one program, then exit. Dies with the template (which dies with the
+        # host); keeps none of the template's ends.
+        code = 1
+        try:
+            worker.native.pdeathsig()
+            if os.getppid() != template:
+                _exit(1)
+            control.close()
+            host_end.close()
+            os.close(stderr_read)
+            os.dup2(stderr_write, 2)
+            os.dup2(stderr_write, 1)
+            os.close(stderr_write)
+            code = _forked_worker(worker, worker_end, landlock, detail, size)
+        except BaseException as exc:
+            _complain("codemode python worker: %s" % _exception_header(exc))
+        _exit(code)
+        return
+    # The template: hand the descriptors over, keep none.
+    worker_end.close()
+    os.close(stderr_write)
+    fds = [host_end.fileno(), stderr_read]
+    pidfd = -1
+    try:
+        # Our own child, not reaped before the next request: `pid` names it even if it
+        # already exited.
+        pidfd = os.pidfd_open(pid)
+        fds.append(pidfd)
+    except OSError:
+        pass
+    try:
+        socket.send_fds(control, [b'{"t":"spawned","pid":%d}' % pid], fds)
+    except OSError as exc:
+        _complain("codemode python template: cannot hand over a worker: %s" % exc)
+        try:
+            os.kill(pid, 9)
+        except OSError:
+            pass
+    finally:
+        host_end.close()
+        os.close(stderr_read)
+        if pidfd >= 0:
+            os.close(pidfd)
+
+
+def _fork_failed(control: socket.socket, why: OSError) -> None:
+    _complain("codemode python template: cannot fork a worker: %s" % why)
+    try:
+        control.send(b'{"t":"spawned","pid":0}')
+    except OSError:
+        pass
+
+
+def _forked_worker(worker: _Worker, end: socket.socket, landlock: str, detail: str,
+                   size: int) -> int:
+    """The forked child: a fresh event loop, then its confinement, then the program."""
+    after_fork()
+    confined = worker.confine_forked(landlock, detail, size)
+    fd = end.detach()
+    _write_frame(fd, confined)
+    del worker
+    serve(fd, fd)
+    return 0

@@ -34,13 +34,16 @@ impl std::fmt::Display for Role {
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum WorkerError {
     /// The process could not be spawned.
-    #[error("cannot start the Python {role} `{}`: {source}", .program.display())]
+    #[error("cannot start the Python {role} with `[runtime] python` `{}`: {source}", .program.display())]
     Spawn {
         role: Role,
         program: PathBuf,
         #[source]
         source: io::Error,
     },
+    /// The interpreter or the payload is not usable.
+    #[error(transparent)]
+    Interpreter(#[from] InterpreterError),
     /// A spawned worker came without its pipes.
     #[error("the Python worker's pipes are missing")]
     PipesMissing,
@@ -154,4 +157,62 @@ pub(crate) enum TemplateStart {
     /// Its status was not a frame.
     #[error(transparent)]
     Status(serde_json::Error),
+}
+
+/// Why the Python interpreter (`[runtime] python`) cannot run workers, or what they run
+/// cannot be prepared.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum InterpreterError {
+    /// The setting is empty.
+    #[error(
+        "`[runtime] python` is empty: name a Python interpreter (a command on PATH such as `python3`, or a path)"
+    )]
+    Empty,
+    /// A command name found in no directory of `PATH`.
+    #[error(
+        "`[runtime] python` is `{}`, which is not on PATH ({path}): install CPython 3.10 or later (Debian and Ubuntu: `apt install python3`), or set `[runtime] python` to an interpreter's path",
+        .name.display()
+    )]
+    NotOnPath { name: PathBuf, path: String },
+    /// A path that is not an executable file.
+    #[error(
+        "`[runtime] python` is `{}`, which cannot run ({why}): set it to a CPython 3.10 or later",
+        .path.display()
+    )]
+    NotExecutable { path: PathBuf, why: String },
+    /// An interpreter older than 3.10 (its version as it says).
+    #[error(
+        "`[runtime] python` is `{}`, which is Python {version}: Python programs need CPython 3.10 or later; install one and set `[runtime] python` to it",
+        .path.display()
+    )]
+    TooOld { path: PathBuf, version: String },
+    /// Not CPython (the worker's native part is a CPython extension module).
+    #[error(
+        "`[runtime] python` is `{}`, which is {implementation}, not CPython: Python programs need CPython 3.10 or later",
+        .path.display()
+    )]
+    NotCPython {
+        path: PathBuf,
+        implementation: String,
+    },
+    /// The interpreter did not run the probe worker (not a CPython, or broken).
+    #[error("`[runtime] python` is `{}`, which did not start a Python worker: {why}", .path.display())]
+    DidNotStart { path: PathBuf, why: String },
+    /// The memfds workers inherit could not be made.
+    #[error("cannot prepare the Python workers: {0}")]
+    Payload(String),
+}
+
+impl InterpreterError {
+    /// The error code: a setting to change ([`ErrorCode::InvalidConfig`]), or a failure of
+    /// this host ([`ErrorCode::HostFailed`]).
+    pub(crate) fn code(&self) -> crate::error::ErrorCode {
+        use crate::error::ErrorCode;
+        match self {
+            InterpreterError::Payload(_) | InterpreterError::DidNotStart { .. } => {
+                ErrorCode::HostFailed
+            }
+            _ => ErrorCode::InvalidConfig,
+        }
+    }
 }

@@ -1,7 +1,8 @@
 //! Descriptors between the template worker and the host: `SOCK_SEQPACKET` unix sockets
 //! where one message is one JSON frame, optionally carrying descriptors (`SCM_RIGHTS`), and
-//! waiting for a descriptor to become readable. The template worker hands each forked
-//! worker's descriptors to the host this way. Every call is rustix's safe wrapper.
+//! waiting for a descriptor to become readable. The template (its side is `bootstrap.py`'s:
+//! `socket.send_fds`) hands each forked worker's descriptors to the host this way; this is the
+//! host's side. Every call is rustix's safe wrapper.
 //!
 //! This module owns the system calls of that exchange; it must not interpret the frames.
 
@@ -34,11 +35,6 @@ fn pair(kind: SocketType) -> io::Result<(OwnedFd, OwnedFd)> {
 /// A connected pair of `SOCK_SEQPACKET` sockets (close-on-exec): one message, one frame.
 pub(crate) fn seqpacket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
     pair(SocketType::SEQPACKET)
-}
-
-/// A connected pair of `SOCK_STREAM` sockets (close-on-exec): a worker's protocol stream.
-pub(crate) fn stream_pair() -> io::Result<(OwnedFd, OwnedFd)> {
-    pair(SocketType::STREAM)
 }
 
 /// Retries `call` while it is interrupted by a signal.

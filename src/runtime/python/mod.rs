@@ -1,34 +1,34 @@
-//! The Python code runtime (feature `python-host`; `python` adds the embedding): each program
-//! runs in a worker process of its own running CPython, confined by rlimits, Landlock and a
-//! seccomp allowlist, and speaks length-prefixed JSON frames over pipes or a unix socket.
-//! The host enforces every budget and stops a run by killing its worker.
+//! The Python code runtime (feature `python`): each program runs in a worker process of its
+//! own running CPython — an interpreter found at run time (`[runtime] python`, default
+//! `python3` on `PATH`; nothing of Python is linked into this library) — confined by
+//! rlimits, Landlock and a seccomp allowlist, and speaks length-prefixed JSON frames over
+//! pipes or a unix socket. The host enforces every budget and stops a run by killing its
+//! worker.
 //!
-//! - `worker_main` / [`WORKER_ARG`] (feature `python`): the worker side, entered by
-//!   re-running the host's binary (`codemode __python-worker`), which embeds CPython (pyo3,
-//!   links libpython); a library host calls `worker_main` first thing in `main` when
-//!   `is_worker_invocation` says so, or points [`WorkerCommand`] at a binary that does.
-//!   It is also the template (a fork server of ready workers).
-//! - [`hosted_worker_main`] (feature `python-host`): the same worker inside an interpreter
-//!   already running, entered from an extension module (the Python package starts its
-//!   workers as `sys.executable -I -S -B` running a launcher that calls it; see
-//!   [`WorkerCommand::with_args`] and [`WorkerCommand::set_process_default`]). Nothing
-//!   here links libpython then.
-//! - `confine`: what the worker applies to itself before the program arrives.
+//! - `launch`: the interpreter's resolution and what a worker runs: `<python> -I -S -B -c
+//!   LAUNCHER` with two inherited memfds, the native confinement primitive (`confine.c`, an
+//!   extension module built by `build.rs` without Python.h) and the bootstrap
+//!   (`bootstrap.py`), whose `worker_main` is the worker: private descriptors, pre-imports,
+//!   confinement, frames — or the template, a fork server of ready workers.
+//! - `confine`: what the worker applies to itself before the program arrives, prepared here
+//!   (the Landlock ruleset attribute, the compiled seccomp filter, the limits).
 //! - `protocol`: the frames and their codec (tokio-util's `LengthDelimitedCodec`);
 //!   everything a worker sends is hostile input.
 //! - `fds`: descriptor passing between the template and the host (rustix).
 //! - `process`: the worker processes as the host holds them — one spawn path for workers
 //!   and the template, their channels, standard error, CPU clock and kill (signals go
 //!   through the platform room, `crate::process`).
-//! - `error`: why a worker or the template failed (`WorkerError`),
-//!   with the texts users read.
+//! - `error`: why a worker, the template or the interpreter failed, with the texts users
+//!   read.
 //! - `run`: one program on one worker, budgets included.
+//! - `probe`: `codemode __python-worker --probe` ([`probe_main`]), the confinement probe as
+//!   a command.
 //! - [`PythonEngine`]: the [`CodeRuntime`], with a warm pool of ready, confined workers
 //!   refilled after each run.
 //!
-//! One mutex type across `runtime/`: `std::sync::Mutex` (a poisoned lock is taken as it
-//! is). The only `unsafe` left in this room is in the worker: `fork` (the template),
-//! `_exit`, and CPython's configuration through pyo3's FFI.
+//! Nothing here touches Python until a [`PythonEngine`] is made (a TypeScript host never
+//! needs an interpreter). One mutex type across `runtime/`: `std::sync::Mutex` (a poisoned
+//! lock is taken as it is). The `unsafe` of this room: the Landlock ABI query (`confine`).
 //!
 //! This module owns running Python programs; it must not know about tools or the registry
 //! (its callers reach it through the [`CodeRuntime`] seam).
@@ -36,10 +36,11 @@
 mod confine;
 mod error;
 mod fds;
+mod launch;
+mod probe;
 mod process;
 mod protocol;
 mod run;
-mod worker;
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -54,13 +55,12 @@ use crate::runtime::{
     Language,
 };
 
+pub use launch::WORKER_ARG;
+pub use probe::{is_worker_invocation, probe_main};
 pub use process::WorkerCommand;
-pub use worker::{WORKER_ARG, hosted_worker_main};
-#[cfg(feature = "python")]
-pub use worker::{is_worker_invocation, worker_main};
 
 use confine::Limits;
-use error::WorkerError;
+use error::{Handshake, InterpreterError, Tail, WorkerError};
 use process::{Template, Worker, lock};
 use protocol::FrameLimits;
 
@@ -71,13 +71,13 @@ pub const UNCONFINED: &str =
     "cpython worker process per run: NOT CONFINED (landlock or seccomp is not enforced here)";
 
 /// How long a worker may take from spawn to `ready`.
-const START_TIMEOUT: Duration = Duration::from_secs(20);
+pub(crate) const START_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Settings of the Python runtime beyond the budgets.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct PythonConfig {
-    /// The command that starts a worker.
+    /// The interpreter workers run on (`[runtime] python`).
     pub worker: WorkerCommand,
     /// Run programs even where Landlock or seccomp is not fully enforced. Off by default:
     /// without them a program can read the host's files, use the network and start
@@ -86,7 +86,7 @@ pub struct PythonConfig {
 }
 
 impl PythonConfig {
-    /// Workers started by `worker`, refused where confinement is incomplete.
+    /// Workers on the interpreter `worker`, refused where confinement is incomplete.
     pub fn new(worker: WorkerCommand) -> Self {
         PythonConfig {
             worker,
@@ -110,7 +110,8 @@ impl PythonConfig {
 /// use codemode::runtime::{CodeRunRequest, CodeRuntime, EngineConfig};
 ///
 /// # async fn demo() -> Result<(), codemode::Error> {
-/// let worker = WorkerCommand::current_exe().map_err(|e| codemode::Error::new(codemode::ErrorCode::HostFailed, e.to_string()))?;
+/// // `python3` on PATH (any CPython 3.10 or later; a path works too).
+/// let worker = WorkerCommand::new("python3");
 /// let engine = PythonEngine::new(EngineConfig::default(), PythonConfig::new(worker))?;
 /// let outcome = engine
 ///     .run(CodeRunRequest::new("print('hi')\nreturn 6 * 7", Vec::new()))
@@ -135,7 +136,8 @@ impl std::fmt::Debug for PythonEngine {
 }
 
 impl PythonEngine {
-    /// Validates `config`, checks (in a probe worker) that confinement is enforced on this
+    /// Validates `config`, finds the interpreter (`python.worker`), checks (in a probe
+    /// worker) that it is CPython 3.10 or later and that confinement is enforced on this
     /// machine — refusing with an actionable error where it is not, unless
     /// `allow_unconfined` — and starts the warm pool.
     ///
@@ -145,8 +147,11 @@ impl PythonEngine {
     ///
     /// - `config` is out of range ([`EngineConfig::validate`], naming the field):
     ///   [`ErrorCode::InvalidConfig`];
-    /// - the probe worker cannot be started with `python.worker`, dies, or does not report
-    ///   ready within 20 s: [`ErrorCode::HostFailed`];
+    /// - the interpreter is not on `PATH`, not an executable file, or older than 3.10:
+    ///   [`ErrorCode::InvalidConfig`], naming `[runtime] python`, what was found and what
+    ///   to install;
+    /// - the probe worker cannot be started, dies, or does not report within 20 s:
+    ///   [`ErrorCode::HostFailed`], naming `[runtime] python`;
     /// - Landlock, seccomp or the rlimits are not fully enforced on this machine and
     ///   `allow_unconfined` is off: [`ErrorCode::InvalidConfig`], naming what is missing
     ///   and how to fix it.
@@ -157,8 +162,11 @@ impl PythonEngine {
         config.validate()?;
         let limits = limits(&config);
         let probe_frames = FrameLimits::new(1 << 16, config.max_json_depth);
-        let probe = Worker::start(&python.worker, limits, probe_frames, true, START_TIMEOUT)
-            .map_err(|err| Error::with_source(ErrorCode::HostFailed, err.to_string(), err))?;
+        let interpreter_error =
+            |err: InterpreterError| Error::with_source(err.code(), err.to_string(), err);
+        let command = python.worker.resolved().map_err(interpreter_error)?;
+        let probe = Worker::start(&command, limits, probe_frames, true, START_TIMEOUT)
+            .map_err(|err| interpreter_error(probe_failed(&command, err)))?;
         let confinement = probe.confinement.clone();
         drop(probe);
         let confined = confinement.complete();
@@ -181,7 +189,7 @@ impl PythonEngine {
             ));
         }
         let pool = Arc::new(Pool {
-            command: python.worker,
+            command,
             limits,
             frames: FrameLimits::new(frame_cap(&config), config.max_json_depth),
             size: config.warm_pool,
@@ -254,6 +262,31 @@ impl CodeRuntime for PythonEngine {
     }
 }
 
+/// What a probe worker's failure says about the interpreter: too old (the launcher's
+/// [`launch::TOO_OLD`] line on its standard error), or not able to start a worker.
+fn probe_failed(command: &WorkerCommand, err: WorkerError) -> InterpreterError {
+    if let WorkerError::NotReady {
+        why: Handshake::Exited | Handshake::Read(_),
+        tail: Tail::Labelled(tail),
+    } = &err
+        && let Some(at) = tail.find(launch::TOO_OLD)
+    {
+        let version = tail[at + launch::TOO_OLD.len()..]
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_owned();
+        return InterpreterError::TooOld {
+            path: command.python.clone(),
+            version,
+        };
+    }
+    InterpreterError::DidNotStart {
+        path: command.python.clone(),
+        why: err.to_string(),
+    }
+}
+
 /// The worker's limits for `config`.
 fn limits(config: &EngineConfig) -> Limits {
     Limits {
@@ -274,6 +307,7 @@ fn frame_cap(config: &EngineConfig) -> u64 {
 
 /// Ready, confined workers.
 struct Pool {
+    /// The interpreter, resolved to a path.
     command: WorkerCommand,
     limits: Limits,
     /// The frames' length cap and the library's value-depth limit (the programs'

@@ -1,6 +1,7 @@
-//! The worker processes as the host holds them: how they start (one path, [`spawn`], for
-//! workers and the template: the platform room's [`crate::process::isolated`] with the
-//! limits on the command line), how their frames travel, their standard error kept as a
+//! The worker processes as the host holds them: the interpreter they run on
+//! ([`WorkerCommand`]), how they start (one path, [`spawn`], for workers and the template:
+//! the platform room's [`crate::process::isolated`] with the launcher, the payload's
+//! descriptors and the limits on the command line), how their frames travel, their standard error kept as a
 //! capped tail, their CPU clock, and their end (the whole process group, or the pidfd of a
 //! forked worker) when dropped.
 //!
@@ -14,13 +15,12 @@
 //! This module owns the processes, their channels and their threads; it must not interpret
 //! frames beyond the handshake, and it signals processes only through the platform room.
 
-use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::process::{Child, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 use std::time::{Duration, Instant};
 
@@ -28,7 +28,7 @@ use tokio::io::Interest;
 use tokio_util::bytes::{Buf, Bytes, BytesMut};
 
 use super::confine::{Confinement, Limits};
-use super::error::{Handshake, Role, Tail, TemplateStart, WorkerError};
+use super::error::{Handshake, InterpreterError, Role, Tail, TemplateStart, WorkerError};
 use super::fds::readable;
 use super::protocol::{
     FrameDecoder, FrameLimits, FromWorker, ReadError, ToWorker, encode_to_worker, read_some,
@@ -46,77 +46,61 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poison| poison.into_inner())
 }
 
-/// The command that starts a worker: a program and its arguments, to which the limits are
-/// appended.
+/// The Python interpreter workers run on (`[runtime] python`): a command name looked up on
+/// `PATH` when the engine is made (the default, `python3`), or a path. Any CPython 3.10 or
+/// later; nothing of it is linked into this program, and nothing of it is touched until a
+/// Python engine is made. Each worker is this interpreter, isolated (`-I -S -B`), running
+/// codemode's launcher (see the module `launch`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkerCommand {
-    /// The executable (by default the running binary).
-    pub program: PathBuf,
-    /// Its first arguments (by default [`super::WORKER_ARG`]).
-    pub args: Vec<OsString>,
+    /// The interpreter: a command name (`python3`) or a path.
+    pub python: PathBuf,
 }
 
 impl WorkerCommand {
-    /// The running binary started with [`super::WORKER_ARG`]: what the codemode command,
-    /// and a host binary that calls `worker_main`, answer to.
-    pub fn current_exe() -> std::io::Result<Self> {
-        Ok(WorkerCommand {
-            program: std::env::current_exe()?,
-            args: vec![super::WORKER_ARG.into()],
-        })
-    }
+    /// The interpreter when nothing names one: `python3` on `PATH`.
+    pub const DEFAULT_PYTHON: &'static str = "python3";
 
-    /// `program` started with [`super::WORKER_ARG`].
-    pub fn new(program: impl Into<PathBuf>) -> Self {
+    /// Workers on the interpreter `python` (a command name on `PATH`, or a path).
+    pub fn new(python: impl Into<PathBuf>) -> Self {
         WorkerCommand {
-            program: program.into(),
-            args: vec![super::WORKER_ARG.into()],
+            python: python.into(),
         }
     }
 
-    /// `program` started with `args` (then the limits): a worker that is not this binary,
-    /// such as an interpreter running a launcher that ends in
-    /// [`hosted_worker_main`](super::hosted_worker_main) (what the Python package does).
-    pub fn with_args(
-        program: impl Into<PathBuf>,
-        args: impl IntoIterator<Item = impl Into<OsString>>,
-    ) -> Self {
-        WorkerCommand {
-            program: program.into(),
-            args: args.into_iter().map(Into::into).collect(),
-        }
-    }
-
-    /// The command this process starts workers with when a host is not given one: what
+    /// The interpreter this process starts workers with when a host is not given one: what
     /// [`set_process_default`](Self::set_process_default) set, else
-    /// [`current_exe`](Self::current_exe).
-    ///
-    /// # Errors
-    ///
-    /// When nothing was set and the running binary cannot be found.
-    pub fn for_this_process() -> std::io::Result<Self> {
-        match lock(&PROCESS_DEFAULT).clone() {
-            Some(command) => Ok(command),
-            None => Self::current_exe(),
-        }
+    /// [`DEFAULT_PYTHON`](Self::DEFAULT_PYTHON).
+    pub fn for_this_process() -> Self {
+        lock(&PROCESS_DEFAULT)
+            .clone()
+            .unwrap_or_else(|| WorkerCommand::new(Self::DEFAULT_PYTHON))
     }
 
     /// Makes `command` what [`for_this_process`](Self::for_this_process) gives from now on
-    /// (a process whose binary is not a worker, such as a Python interpreter, says here how
-    /// its workers start).
+    /// (the Python package names its own interpreter, `sys.executable`, here).
     pub fn set_process_default(command: WorkerCommand) {
         *lock(&PROCESS_DEFAULT) = Some(command);
+    }
+
+    /// The same command with the interpreter resolved to its executable, checked to be a
+    /// CPython 3.10 or later (see `launch::resolve` and `launch::identify`).
+    pub(crate) fn resolved(&self) -> Result<WorkerCommand, InterpreterError> {
+        let found = super::launch::resolve(&self.python)?;
+        Ok(WorkerCommand {
+            python: super::launch::identify(&found)?,
+        })
     }
 }
 
 /// The command set by [`WorkerCommand::set_process_default`].
 static PROCESS_DEFAULT: Mutex<Option<WorkerCommand>> = Mutex::new(None);
 
-/// Starts a worker process (`mode`: none, `--probe` or `--template`) with `limits` on its
-/// command line, its standard input and output as given and its standard error piped: the
-/// one way workers and the template start. The platform room gives it an empty environment,
-/// `/`, a process group of its own and the long-lived spawner thread its parent-death
-/// signal needs; the worker sets that signal on itself first thing.
+/// Starts a worker process (`mode`: none, `--probe` or `--template`) on the interpreter of
+/// `command` (resolved) with `limits` on its command line, its standard input and output as
+/// given and its standard error piped: the one way workers and the template start. The
+/// platform room gives it an empty environment, `/`, a process group of its own, the
+/// payload's descriptors and its parent-death signal (from the long-lived spawner thread).
 fn spawn(
     command: &WorkerCommand,
     limits: Limits,
@@ -125,21 +109,21 @@ fn spawn(
     stdin: Stdio,
     stdout: Stdio,
 ) -> Result<Child, WorkerError> {
-    let mut args = command.args.clone();
-    args.extend([
-        "--heap-mb".into(),
-        limits.heap_mb.to_string().into(),
-        "--cpu-seconds".into(),
-        limits.cpu_seconds.to_string().into(),
-    ]);
-    args.extend(mode.map(OsString::from));
-    crate::process::isolated(&command.program, &args, stdin, stdout, Stdio::piped()).map_err(
-        |source| WorkerError::Spawn {
-            role,
-            program: command.program.clone(),
-            source,
-        },
+    let payload = super::launch::payload()?;
+    let args = payload.args(limits, mode);
+    crate::process::isolated(
+        &command.python,
+        &args,
+        stdin,
+        stdout,
+        Stdio::piped(),
+        &payload.inherited(),
     )
+    .map_err(|source| WorkerError::Spawn {
+        role,
+        program: command.python.clone(),
+        source,
+    })
 }
 
 /// A frame as the worker's channel delivers it.
@@ -294,6 +278,8 @@ pub(crate) struct Worker {
     killed: bool,
     channel: Channel,
     stderr: Arc<Mutex<Vec<u8>>>,
+    /// Set when the thread that drains a worker on pipes read its standard error to the end.
+    stderr_ended: Arc<AtomicBool>,
     /// What the worker reported of its confinement.
     pub confinement: Confinement,
 }
@@ -380,11 +366,16 @@ impl Worker {
                 })
         });
         let tail = Arc::new(Mutex::new(Vec::new()));
+        let stderr_ended = Arc::new(AtomicBool::new(false));
         let spawned = spawned.and_then(|_| {
             let tail = tail.clone();
+            let ended = stderr_ended.clone();
             std::thread::Builder::new()
                 .name("codemode-py-stderr".into())
-                .spawn(move || drain_into(stderr, &tail))
+                .spawn(move || {
+                    drain_into(stderr, &tail);
+                    ended.store(true, Ordering::SeqCst);
+                })
         });
         // Built first, so that a failure below still kills (on drop) what was spawned.
         let worker = Worker {
@@ -399,6 +390,7 @@ impl Worker {
                 queued,
             },
             stderr: tail,
+            stderr_ended,
             confinement: Confinement::none(),
         };
         spawned.map_err(WorkerError::Threads)?;
@@ -461,6 +453,13 @@ impl Worker {
             }
         };
         steps(self).map_err(|why| {
+            // A worker that exited said why on standard error: read to its end (briefly).
+            if matches!(why, Handshake::Exited | Handshake::Read(_)) {
+                let until = Instant::now() + Duration::from_secs(1);
+                while !self.stderr_ended.load(Ordering::SeqCst) && Instant::now() < until {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
             let tail = self.stderr_tail();
             let tail = match self.channel {
                 Channel::Threads { .. } => Tail::Labelled(tail),
@@ -740,6 +739,8 @@ impl Template {
                 closed: false,
             })),
             stderr: tail,
+            // Not waited for (a forked worker's tail is read as it is).
+            stderr_ended: Arc::new(AtomicBool::new(true)),
             confinement: Confinement::none(),
         };
         worker.handshake(false, timeout)?;

@@ -1,7 +1,7 @@
 //! The frames between the host and a Python worker: a 4-byte little-endian length, then
 //! that many bytes of one JSON object.
 //!
-//! Worker → host: `confined` (written by the worker's Rust side after confinement), `ready`,
+//! Worker → host: `confined` (written by the worker after it confined itself), `ready`,
 //! `call {id, ns, m, args}`, `log {s}`, `done {value? | error {kind, message}}`. Host →
 //! worker: `run {program, namespaces}`, `ret {id, ok | err}`.
 //!

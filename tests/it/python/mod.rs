@@ -1,5 +1,5 @@
 //! The Python runtime through its public API: `PythonEngine` as a `CodeRuntime` (real
-//! CPython in confined worker processes started from the `codemode` binary), the same
+//! CPython in confined worker processes of `python3` on PATH), the same
 //! behaviour the JavaScript engine's tests pin, the adversarial suite of
 //! `fixtures/python-hostile/`, and `codemode run FILE.py`.
 
@@ -17,9 +17,9 @@ use codemode::runtime::{
 
 use crate::runtime::TestHost;
 
-/// The worker command of the tests: the `codemode` binary cargo built for them.
+/// The worker command of the tests: `python3` on PATH (the default interpreter).
 pub(crate) fn worker() -> WorkerCommand {
-    WorkerCommand::new(env!("CARGO_BIN_EXE_codemode"))
+    WorkerCommand::new(WorkerCommand::DEFAULT_PYTHON)
 }
 
 /// Budgets small enough for tests to hit them quickly, large enough for a loaded machine.

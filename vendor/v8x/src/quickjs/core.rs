@@ -48,7 +48,7 @@ use std::ffi::CStr;
 use std::os::raw::{c_char, c_int, c_void};
 use std::ptr;
 use std::sync::atomic::{
-  AtomicBool, AtomicI64, AtomicPtr, AtomicUsize, Ordering,
+  AtomicBool, AtomicI64, AtomicUsize, Ordering,
 };
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -532,11 +532,6 @@ pub(crate) struct IsoState {
   // uncatchable termination exception on the next safe point). An `AtomicBool`
   // because V8's terminate may be requested from another thread.
   pub terminating: std::sync::atomic::AtomicBool,
-
-  // The WAMR function currently executing on this isolate, if any. WAMR runs
-  // outside QuickJS's interrupt polling, so cross-thread termination uses this
-  // stable (WAMR-owned) pointer to interrupt the interpreter directly.
-  pub active_wasm_func: AtomicPtr<c_void>,
 
   pub pending_interrupts: Mutex<Vec<InterruptEntry>>,
 
@@ -1054,7 +1049,6 @@ pub extern "C" fn v8__Isolate__New(params: *const c_void) -> *mut RealIsolate {
     near_heap_limit_initial: AtomicUsize::new(heap_limit),
     near_heap_limit_in_callback: AtomicBool::new(false),
     terminating: std::sync::atomic::AtomicBool::new(false),
-    active_wasm_func: AtomicPtr::new(ptr::null_mut()),
     pending_interrupts: Mutex::new(Vec::new()),
     cpu_profiler: super::inspector::CpuProfilerState::new(),
     array_buffer_allocator,

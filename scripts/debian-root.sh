@@ -94,6 +94,14 @@ remove_root() {
 }
 
 mkdir -p "$cache"
+# One maker per root at a time (two CI runs on one machine share the cache): the second waits,
+# then finds the root made.
+exec {lock}>"$cache/.lock-$name"
+flock "$lock"
+if [ -f "$stamp" ] && [ "$(head -n1 "$stamp")" = "$want" ]; then
+  echo "$root"
+  exit 0
+fi
 partial="$root.partial"
 if [ -e "$partial" ]; then
   log "removing $partial (left by an interrupted run)"

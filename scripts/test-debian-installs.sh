@@ -126,10 +126,12 @@ run_cli() {
     '^connect: refused PermissionError'
 }
 
-# stage ROOT: a fresh work directory inside the root (stale ones from interrupted runs go).
+# stage ROOT: a fresh work directory inside the root.
 stage() {
   local root="$1" work
-  rm -rf --one-file-system -- "$root"/tmp/codemode-test.*
+  # Work directories of runs that ended without cleaning up (a kill): those over two hours
+  # old (a concurrent run's own stays).
+  find "$root/tmp" -maxdepth 1 -name 'codemode-test.*' -mmin +120 -exec rm -rf --one-file-system -- {} +
   work="$(mktemp -d "$root/tmp/codemode-test.XXXXXX")"
   chmod 755 "$work"
   cp -- "$wheel" "$work/"

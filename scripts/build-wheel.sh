@@ -29,9 +29,8 @@ cd "$(dirname "$0")/.."
 die() { printf 'build-wheel.sh: %s\n' "$*" >&2; exit 1; }
 log() { printf 'build-wheel.sh: %s\n' "$*" >&2; }
 
-# The build tools, pinned: maturin as .ci/run pins it; the zig release maturin's zig support
-# works with (newer ones change the linker's behaviour under it); auditwheel.
-pins=(maturin==1.16.0 ziglang==0.15.2 auditwheel==6.8.2)
+# shellcheck source=scripts/zig-tools.sh
+. scripts/zig-tools.sh
 
 [ $# -ge 1 ] || die "usage: scripts/build-wheel.sh OUT_DIR [MATURIN_ARG...]"
 out_dir="$1"
@@ -44,56 +43,19 @@ case "$policy" in
 esac
 policy_glibc_minor="${policy#manylinux_2_}"
 command -v cargo >/dev/null || die "needs cargo (a Rust toolchain)"
-command -v python3 >/dev/null || die "needs python3 (with the venv module) for the build tools"
-
-# The tools' venv, remade when the pins change.
-tools="${CODEMODE_WHEEL_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/codemode-wheel-tools}"
-if [ "$(cat "$tools/.pins" 2>/dev/null)" != "${pins[*]}" ]; then
-  log "installing ${pins[*]} into $tools"
-  rm -rf -- "$tools"
-  python3 -m venv "$tools" || die "python3 -m venv failed (Debian: apt-get install python3-venv)"
-  "$tools/bin/pip" install --quiet --disable-pip-version-check "${pins[@]}" \
-    || die "pip install ${pins[*]} failed"
-  printf '%s\n' "${pins[*]}" >"$tools/.pins"
-fi
-# maturin finds zig as `python -m ziglang` of the first python on PATH: the venv's.
-export PATH="$tools/bin:$PATH"
-zig_version="$(python -m ziglang version 2>/dev/null)" || die "the ziglang package in $tools does not run"
+zig_tools_setup "$policy_glibc_minor"
 
 staging="$(mktemp -d)"
 trap 'rm -rf -- "$staging"' EXIT
-zig_target="x86_64-linux-gnu.2.$policy_glibc_minor"
 
 # C code a build script compiles with the `cc` crate goes through zig: maturin sets
 # CC_x86_64_unknown_linux_gnu (and CXX, AR) to its zig wrappers. A build script that runs
 # cmake itself (today's QuickJS backend, vendor/v8x's build.rs, builds WAMR so) gets its
 # compiler from cmake, which reads neither: it would use this machine's gcc and headers
-# (glibc 2.36) and the module could need symbols newer than the policy's. A CMake toolchain
-# file naming zig (through the same `maturin zig` wrappers, for the policy's glibc) keeps that
-# code on the policy too; it includes the repository's own toolchain file
-# (cmake/offline-simde.cmake, which .cargo/config.toml otherwise passes) when there is one.
-# When no build script runs cmake any more, it is read by nothing. CODEMODE_WHEEL_CMAKE=off
-# leaves CMAKE_TOOLCHAIN_FILE alone.
+# (glibc 2.36). zig-tools.sh's toolchain file names zig for the policy's glibc (and includes
+# cmake/offline-simde.cmake when there is one); once no build script runs cmake it is read
+# by nothing. CODEMODE_WHEEL_CMAKE=off leaves CMAKE_TOOLCHAIN_FILE alone.
 if [ "${CODEMODE_WHEEL_CMAKE:-zig}" != off ]; then
-  # A fixed place (in the tools' venv): the path is part of what cmake was given.
-  zig_tools="$tools/zig-$zig_target"
-  mkdir -p "$zig_tools"
-  for tool in "cc:zig cc -- -fno-sanitize=all -target $zig_target" \
-    "c++:zig c++ -- -fno-sanitize=all -target $zig_target" \
-    "ar:zig ar --" "ranlib:zig ranlib --"; do
-    # maturin finds zig as the ziglang package of the python first on PATH.
-    printf '#!/bin/sh\nPATH="%s/bin:$PATH" exec "%s/bin/maturin" %s "$@"\n' "$tools" "$tools" "${tool#*:}" \
-      >"$zig_tools/zig-${tool%%:*}"
-    chmod +x "$zig_tools/zig-${tool%%:*}"
-  done
-  {
-    echo "# Written by scripts/build-wheel.sh: build with zig for glibc 2.$policy_glibc_minor."
-    [ -f "$PWD/cmake/offline-simde.cmake" ] && echo "include(\"$PWD/cmake/offline-simde.cmake\")"
-    echo "set(CMAKE_C_COMPILER \"$zig_tools/zig-cc\")"
-    echo "set(CMAKE_CXX_COMPILER \"$zig_tools/zig-c++\")"
-    echo "set(CMAKE_AR \"$zig_tools/zig-ar\")"
-    echo "set(CMAKE_RANLIB \"$zig_tools/zig-ranlib\")"
-  } >"$zig_tools/zig-toolchain.cmake"
   export CMAKE_TOOLCHAIN_FILE="$zig_tools/zig-toolchain.cmake"
 fi
 log "maturin build --zig --compatibility $policy (zig $zig_version)"
@@ -130,19 +92,8 @@ met_minor="${met_minor%_x86_64}"
 [ "$met_minor" -le "$policy_glibc_minor" ] \
   || die "$name needs glibc 2.$met_minor by auditwheel ($met), newer than $policy allows"
 # The newest glibc symbol version the extension module references (for the log).
-max_glibc="$(python - "$wheel" <<'PY'
-import re, subprocess, sys, tempfile, zipfile
-newest = (0,)
-with zipfile.ZipFile(sys.argv[1]) as wheel, tempfile.TemporaryDirectory() as tmp:
-    for name in wheel.namelist():
-        if name.endswith(".so"):
-            path = wheel.extract(name, tmp)
-            symbols = subprocess.run(["objdump", "-T", path], capture_output=True, text=True).stdout
-            for version in re.findall(r"GLIBC_([0-9.]+)", symbols):
-                newest = max(newest, tuple(int(part) for part in version.split(".")))
-print(".".join(map(str, newest)) if newest != (0,) else "none")
-PY
-)" || max_glibc="unknown (objdump failed)"
+python -m zipfile -e "$wheel" "$staging/unpacked" || die "cannot unpack $name"
+max_glibc="$(find "$staging/unpacked" -name '*.so' -print0 | while IFS= read -r -d '' so; do newest_glibc "$so"; done | sort -V | tail -n1)"
 
 mkdir -p "$out_dir"
 mv -f -- "$wheel" "$out_dir/"

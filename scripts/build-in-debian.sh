@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Shows that building codemode needs a Rust toolchain and a C compiler, nothing else, and that
+# a project outside this repository can depend on it as `cargo add` makes it: in a minimal
+# Debian system (scripts/debian-root.sh --with-cc: debootstrap minbase, python3, gcc and
+# libc6-dev; this machine's Rust toolchain mounted in), it
+#
+#   1. checks that none of CMake, clang/libclang, simde or Python's headers (python3-dev) is
+#      there, so the build cannot be using them;
+#   2. copies examples/rust-host out of the checkout, points its `codemode` dependency at the
+#      checkout (a path dependency, no [patch] table, no environment, no .cargo/config.toml),
+#      and builds it from an empty target directory, the engine's C included, and runs it:
+#      it must print the program's result.
+#
+#   scripts/build-in-debian.sh [SUITE]     (default bookworm; needs root, as debian-root.sh)
+#
+# The Rust toolchain is this machine's ($RUSTUP_HOME, $CARGO_HOME: the crates come from its
+# download cache, or the registry when missing). Takes a full debug build of the dependency
+# tree (several minutes on 2 cores); the root itself is cached.
+set -euo pipefail
+
+die() { printf 'build-in-debian.sh: %s\n' "$*" >&2; exit 1; }
+
+suite="${1:-bookworm}"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+rustup_home="$(realpath -e "${RUSTUP_HOME:-$HOME/.rustup}")" || die "no Rust toolchain (RUSTUP_HOME)"
+cargo_home="$(realpath -e "${CARGO_HOME:-$HOME/.cargo}")" || die "no CARGO_HOME"
+root="$("$repo/scripts/debian-root.sh" --with-cc "$suite")"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/build-in-debian.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+cp -r "$repo/examples/rust-host" "$work/rust-host"
+rm -rf "$work/rust-host/target"
+# The dependency line of a project outside the repository: the checkout's path.
+sed -i "s|^codemode = { path = \"../..\" }|codemode = { path = \"$repo\" }|" "$work/rust-host/Cargo.toml"
+grep -qF "codemode = { path = \"$repo\" }" "$work/rust-host/Cargo.toml" \
+  || die "examples/rust-host/Cargo.toml has no \`codemode = { path = \"../..\" }\` line to point at the checkout"
+! grep -q '^\[patch' "$work/rust-host/Cargo.toml" || die "examples/rust-host has a [patch] table"
+
+run() {
+  "$repo/scripts/debian-run.sh" "$root" --bind "$repo" --bind "$rustup_home" --bind "$cargo_home" \
+    --bind "$work" --cd "$work/rust-host" -- \
+    env PATH="$cargo_home/bin:/usr/local/bin:/usr/bin:/bin" RUSTUP_HOME="$rustup_home" \
+    CARGO_HOME="$cargo_home" "$@"
+}
+
+echo "== in $root: what the build must not need"
+run sh -c '
+  status=0
+  for tool in cmake clang python3-config; do
+    if command -v "$tool" >/dev/null; then echo "present: $tool ($(command -v "$tool"))"; status=1; fi
+  done
+  for path in /usr/include/simde /usr/lib/llvm-* /usr/include/python3*/Python.h \
+    /usr/lib/x86_64-linux-gnu/libclang*; do
+    if [ -e "$path" ]; then echo "present: $path"; status=1; fi
+  done
+  command -v cc >/dev/null || { echo "no C compiler (cc)"; status=1; }
+  [ "$status" = 0 ] && echo "none of cmake, clang, libclang, simde, Python.h; cc is $(cc --version | head -n1)"
+  exit "$status"
+' || die "the Debian root has a package the build must not need (above)"
+
+echo "== examples/rust-host, outside the checkout, built from nothing and run"
+started=$SECONDS
+run cargo build --quiet
+echo "built in $((SECONDS - started)) s"
+output="$(run cargo run --quiet)"
+printf '%s\n' "$output"
+printf '%s\n' "$output" | grep -qx '66' || die "the example host did not print the program's result (66)"
+echo "examples/rust-host builds and runs with a Rust toolchain and a C compiler only"

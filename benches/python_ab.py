@@ -5,12 +5,16 @@
 - cold: a fresh server's first `run_code` of `return 1`, from the server's start to the
   answer (the engine made on the first run of `serve`: the interpreter found, the probe,
   the template started, a worker forked; the server's own start is in both).
-- cold worker: after the pool settled, a run right after the previous one with no pause
-  while the pool's two ready workers are taken: the third run waits for a fork.
+- cold worker: `warm_pool = 0`, so every run waits for its worker to start (forked from the
+  template, which started on the first run): N sequential runs, the median round trip.
 - warm: N sequential `run_code` of `return 1`, each after a pause that lets the pool refill
   (a ready worker is taken): the median round trip.
 
-    python3 benches/python_ab.py A/codemode B/codemode [N] [ROUNDS]
+    python3 benches/python_ab.py [--b-python PYTHON] A/codemode B/codemode [N] [ROUNDS]
+
+`--b-python`: B's configuration names its interpreter (`[runtime] python`), for a B whose
+workers run on an interpreter found at run time, measured against an A that embeds the same
+CPython (A's configuration has no such setting).
 """
 import os, statistics, sys, tempfile, time
 
@@ -18,16 +22,21 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serve_ab import Server  # noqa: E402
 
 
-def workspace():
+PYTHONS = {}
+
+
+def workspace(binary, pool=2):
     ws = tempfile.mkdtemp()
     config = os.path.join(ws, "codemode.toml")
     with open(config, "w") as f:
-        f.write('mode = "code"\n[runtime]\nlanguage = "python"\nwarm_pool = 2\n')
+        f.write('mode = "code"\n[runtime]\nlanguage = "python"\nwarm_pool = %d\n' % pool)
+        if binary in PYTHONS:
+            f.write('python = "%s"\n' % PYTHONS[binary])
     return ws, config
 
 
 def cold(binary):
-    ws, config = workspace()
+    ws, config = workspace(binary)
     started = time.perf_counter()
     server = Server(binary, ws, config)
     server.run_code()
@@ -54,32 +63,37 @@ def report(name, unit, scale, ra, rb):
 
 
 def main():
-    a, b = sys.argv[1], sys.argv[2]
-    n = int(sys.argv[3]) if len(sys.argv) > 3 else 30
-    rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 6
+    args = sys.argv[1:]
+    b_python = None
+    if args[:1] == ["--b-python"]:
+        b_python, args = args[1], args[2:]
+    a, b = args[0], args[1]
+    if b_python is not None:
+        PYTHONS[b] = b_python
+    n = int(args[2]) if len(args) > 2 else 30
+    rounds = int(args[3]) if len(args) > 3 else 6
     ca, cb = [], []
     wa, wb = [], []
     fa, fb = [], []
-    servers = []
+    servers, unpooled = [], []
     for binary in (a, b):
-        ws, config = workspace()
-        server = Server(binary, ws, config)
-        for _ in range(5):
-            server.round_trip()
-        servers.append(server)
+        for pool, into in ((2, servers), (0, unpooled)):
+            ws, config = workspace(binary, pool)
+            server = Server(binary, ws, config)
+            for _ in range(5):
+                server.round_trip()
+            into.append(server)
     for _ in range(rounds):
         for binary, out in ((a, ca), (b, cb)):
             out.append(cold(binary))
         for server, out in zip(servers, (wa, wb)):
             out.append(warm(server, n, 0.05))
-        for server, out in zip(servers, (fa, fb)):
-            time.sleep(0.5)
-            server.round_trip(); server.round_trip()
-            out.append(server.round_trip())
-    for server in servers:
+        for server, out in zip(unpooled, (fa, fb)):
+            out.append(warm(server, n, 0.0))
+    for server in servers + unpooled:
         server.p.stdin.close(); server.p.wait()
     report("cold (server start to the first answer)", "ms", 1e3, ca, cb)
-    report("cold worker (third run with no pause: waits for a fork)", "ms", 1e3, fa, fb)
+    report("cold worker (warm_pool = 0: each run waits for a forked worker)", "ms", 1e3, fa, fb)
     report("warm run (median round trip, ready worker)", "ms", 1e3, wa, wb)
 
 

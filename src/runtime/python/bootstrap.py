@@ -1879,12 +1879,13 @@ class _Worker:
         siblings cannot signal each other or the template), rlimits, seccomp."""
         detail = [template_detail] if template_detail else []
         level, why = self.landlock()
-        if why is not None:
-            detail.append("landlock (own domain): " + why)
-            landlock = "partial"
-        elif level != "full":
-            detail.append("landlock (own domain): " + level)
-            landlock = "partial"
+        # This domain failed or is weaker than the template's: the template's stays in force,
+        # so a full one counts as `partial` (siblings are not scoped apart) and a weaker one
+        # as it is (no level is claimed where there is none).
+        if why is not None or _LANDLOCK_ORDER.index(level) < _LANDLOCK_ORDER.index(landlock):
+            detail.append("landlock (own domain): " + (level if why is None else why))
+            if landlock == "full":
+                landlock = "partial"
         rlimits = False
         if template_size == 0:
             detail.append("rlimits: the template's size is unknown")
@@ -1894,6 +1895,10 @@ class _Worker:
                 detail.append("rlimits: " + failed)
             rlimits = failed is None
         return self.finish(landlock, rlimits, detail)
+
+
+#: Landlock's levels, weakest first.
+_LANDLOCK_ORDER = ("none", "partial", "full")
 
 
 def _os_error(code: int) -> str:

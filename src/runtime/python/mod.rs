@@ -136,10 +136,10 @@ impl std::fmt::Debug for PythonEngine {
 }
 
 impl PythonEngine {
-    /// Validates `config`, finds the interpreter (`python.worker`), checks (in a probe
-    /// worker) that it is CPython 3.10 or later and that confinement is enforced on this
-    /// machine — refusing with an actionable error where it is not, unless
-    /// `allow_unconfined` — and starts the warm pool.
+    /// Validates `config`, finds the interpreter (`python.worker`) and checks that it is
+    /// CPython 3.10 or later, starts the template and its first worker, which is the probe:
+    /// confinement must be enforced on this machine — refusing with an actionable error
+    /// where it is not, unless `allow_unconfined` — and the worker is the warm pool's first.
     ///
     /// # Errors
     ///
@@ -150,25 +150,36 @@ impl PythonEngine {
     /// - the interpreter is not on `PATH`, not an executable file, or older than 3.10:
     ///   [`ErrorCode::InvalidConfig`], naming `[runtime] python`, what was found and what
     ///   to install;
-    /// - the probe worker cannot be started, dies, or does not report within 20 s:
+    /// - the first worker cannot be started, dies, or does not report within 20 s:
     ///   [`ErrorCode::HostFailed`], naming `[runtime] python`;
     /// - Landlock, seccomp or the rlimits are not fully enforced on this machine and
     ///   `allow_unconfined` is off: [`ErrorCode::InvalidConfig`], naming what is missing
     ///   and how to fix it.
     ///
-    /// Workers of the warm pool start in the background: a worker that cannot start later
+    /// The rest of the warm pool starts in the background: a worker that cannot start later
     /// makes that run a `worker-exit` outcome, not an error of this call.
     pub fn new(config: EngineConfig, python: PythonConfig) -> Result<PythonEngine, Error> {
         config.validate()?;
         let limits = limits(&config);
-        let probe_frames = FrameLimits::new(1 << 16, config.max_json_depth);
         let interpreter_error =
             |err: InterpreterError| Error::with_source(err.code(), err.to_string(), err);
         let command = python.worker.resolved().map_err(interpreter_error)?;
-        let probe = Worker::start(&command, limits, probe_frames, true, START_TIMEOUT)
-            .map_err(|err| interpreter_error(probe_failed(&command, err)))?;
+        let pool = Arc::new(Pool {
+            command,
+            limits,
+            frames: FrameLimits::new(frame_cap(&config), config.max_json_depth),
+            size: config.warm_pool,
+            require_confined: !python.allow_unconfined,
+            ready: Mutex::new(VecDeque::new()),
+            starting: AtomicUsize::new(0),
+            template: Mutex::new(None),
+        });
+        // The probe is the pool's first worker (from the template, as every later one):
+        // what it reports is what runs get, and it is kept for the first run.
+        let probe = pool
+            .fork_or_start()
+            .map_err(|err| interpreter_error(probe_failed(&pool.command, err)))?;
         let confinement = probe.confinement.clone();
-        drop(probe);
         let confined = confinement.complete();
         if !confined && !python.allow_unconfined {
             return Err(Error::new(
@@ -188,16 +199,9 @@ impl PythonEngine {
                 ),
             ));
         }
-        let pool = Arc::new(Pool {
-            command,
-            limits,
-            frames: FrameLimits::new(frame_cap(&config), config.max_json_depth),
-            size: config.warm_pool,
-            require_confined: !python.allow_unconfined,
-            ready: Mutex::new(VecDeque::new()),
-            starting: AtomicUsize::new(0),
-            template: Mutex::new(None),
-        });
+        if pool.size > 0 {
+            lock(&pool.ready).push_back(probe);
+        }
         pool.refill();
         Ok(PythonEngine {
             config,

@@ -2028,15 +2028,20 @@ def _template(worker: _Worker, control_fd: int) -> int:
     except BaseException as exc:
         _complain("codemode python template: %s" % _exception_header(exc))
         return 1
+    # Reaped between requests only (here and when idle a second), never while a fork is
+    # handed over: a pid is not reused while the template may still open a pidfd for it,
+    # and no finished worker stays a zombie while the pool asks for no new one.
     while True:
         try:
+            ready, _, _ = select.select([control], [], [], 1.0)
+            if not ready:
+                _reap_children()
+                continue
             body = control.recv(4096)
         except OSError:
             return 1
         if not body:
             return 0
-        # Finished workers stay zombies until here, so a pid is never reused while the
-        # template may still open a pidfd for it.
         _reap_children()
         # Only `spawn` is ever sent; any message is taken as one.
         _fork_worker(worker, control, landlock, detail, size)

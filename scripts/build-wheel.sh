@@ -7,8 +7,9 @@
 #
 # Prints the wheel's path on standard output (the last line); OUT_DIR gets the wheel.
 #
-# Why: a plain `maturin build` links against this machine's glibc and tags the wheel
-# `linux_x86_64`, which indexes refuse and which may not load elsewhere. Here maturin
+# Why: a plain `maturin build` links against this machine's glibc (Debian 12: 2.36) and tags
+# the wheel for it at best (a manylinux tag of that glibc, else `linux_x86_64`, which indexes
+# refuse): it does not load where glibc is older. Here maturin
 # compiles and links through zig (`--zig`, the PyPI package `ziglang`), which targets an old
 # glibc (the policy's), so the wheel is `manylinux_2_28` (or lower), and C code that build
 # scripts compile with the `cc` crate (QuickJS) goes through zig too: maturin sets CC and CXX.
@@ -16,8 +17,9 @@
 # beyond the policy (glibc symbol versions, libraries); a wheel that is not is an error.
 #
 # Environment:
-#   CODEMODE_MANYLINUX   the policy (default manylinux_2_28; manylinux_2_17 also works when
-#                        the code builds against glibc 2.17)
+#   CODEMODE_MANYLINUX   the policy (default manylinux_2_28; manylinux_2_17 builds too, tagged
+#                        manylinux2014.manylinux_2_17; another policy is a full rebuild)
+#   CODEMODE_WHEEL_CMAKE off: leave CMAKE_TOOLCHAIN_FILE alone (see below)
 #   CODEMODE_WHEEL_TOOLS the venv for maturin, ziglang and auditwheel (default
 #                        ${XDG_CACHE_HOME:-$HOME/.cache}/codemode-wheel-tools; made once per
 #                        set of pins, reused after)

@@ -38,14 +38,12 @@ command -v objdump >/dev/null || die "needs objdump (binutils)"
 
 zig_tools_setup "$minor"
 triple=x86_64-unknown-linux-gnu
-# The `cc` crate's compiler, archiver and cargo's linker for the target, and cmake's
-# toolchain: all zig for glibc $glibc. (Build scripts and proc-macros, same triple, are linked
+# The `cc` crate's compiler, archiver and cargo's linker for the target: all zig for glibc $glibc. (Build scripts and proc-macros, same triple, are linked
 # the same way; they run here, where a glibc older than the machine's is no obstacle.)
 export CC_x86_64_unknown_linux_gnu="$zig_tools/zig-cc"
 export CXX_x86_64_unknown_linux_gnu="$zig_tools/zig-c++"
 export AR_x86_64_unknown_linux_gnu="$zig_tools/zig-ar"
 export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER="$zig_tools/zig-cc"
-export CMAKE_TOOLCHAIN_FILE="$zig_tools/zig-toolchain.cmake"
 
 log "cargo build --profile $profile --bin codemode --target $triple $* (zig $zig_version, $zig_target)"
 started=$SECONDS

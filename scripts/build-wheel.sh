@@ -19,7 +19,6 @@
 # Environment:
 #   CODEMODE_MANYLINUX   the policy (default manylinux_2_28; manylinux_2_17 builds too, tagged
 #                        manylinux2014.manylinux_2_17; another policy is a full rebuild)
-#   CODEMODE_WHEEL_CMAKE off: leave CMAKE_TOOLCHAIN_FILE alone (see below)
 #   CODEMODE_WHEEL_TOOLS the venv for maturin, ziglang and auditwheel (default
 #                        ${XDG_CACHE_HOME:-$HOME/.cache}/codemode-wheel-tools; made once per
 #                        set of pins, reused after)
@@ -50,16 +49,9 @@ zig_tools_setup "$policy_glibc_minor"
 staging="$(mktemp -d)"
 trap 'rm -rf -- "$staging"' EXIT
 
-# C code a build script compiles with the `cc` crate goes through zig: maturin sets
-# CC_x86_64_unknown_linux_gnu (and CXX, AR) to its zig wrappers. A build script that runs
-# cmake itself (today's QuickJS backend, vendor/v8x's build.rs, builds WAMR so) gets its
-# compiler from cmake, which reads neither: it would use this machine's gcc and headers
-# (glibc 2.36). zig-tools.sh's toolchain file names zig for the policy's glibc (and includes
-# cmake/offline-simde.cmake when there is one); once no build script runs cmake it is read
-# by nothing. CODEMODE_WHEEL_CMAKE=off leaves CMAKE_TOOLCHAIN_FILE alone.
-if [ "${CODEMODE_WHEEL_CMAKE:-zig}" != off ]; then
-  export CMAKE_TOOLCHAIN_FILE="$zig_tools/zig-toolchain.cmake"
-fi
+# C code a build script compiles with the `cc` crate (QuickJS, the Python worker's
+# confinement primitive) goes through zig: maturin sets CC_x86_64_unknown_linux_gnu (and CXX,
+# AR) to its zig wrappers. No build script runs CMake.
 log "maturin build --zig --compatibility $policy (zig $zig_version)"
 started=$SECONDS
 # --auditwheel check: maturin's own audit fails the build on a wheel that is not the policy's

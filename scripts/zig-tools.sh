@@ -1,16 +1,16 @@
 # Sourced by scripts/build-wheel.sh and scripts/build-binary.sh (not run): the pinned build
 # tools from PyPI (maturin, whose `maturin zig` wraps zig for cargo and C compilers; ziglang,
 # zig itself; auditwheel) in a venv made once and reused, and wrappers that compile and link
-# with zig for an old glibc.
+# with zig for an old glibc. (No build script runs CMake: C is compiled with the `cc` crate.)
 #
 #   zig_tools_setup GLIBC_MINOR     # e.g. 28: targets x86_64-linux-gnu.2.28
 #
 # Sets: tools (the venv), zig_version, zig_target, zig_tools (the wrappers' directory:
-# zig-cc, zig-c++, zig-ar, zig-ranlib and zig-toolchain.cmake); puts the venv's bin first on
+# zig-cc, zig-c++, zig-ar and zig-ranlib); puts the venv's bin first on
 # PATH (maturin finds zig as `python -m ziglang` of the first python on PATH). The caller
 # defines die and log. $CODEMODE_WHEEL_TOOLS moves the venv (default
 # ${XDG_CACHE_HOME:-$HOME/.cache}/codemode-wheel-tools); its path should stay the same
-# between runs: cargo's and cmake's caches record the wrappers' paths.
+# between runs: cargo's caches record the wrappers' paths.
 
 # The pins: maturin as .ci/run pins it; the zig release maturin 1.16's zig support works
 # with; auditwheel.
@@ -35,7 +35,7 @@ zig_tools_setup() {
   # The wrappers: `maturin zig cc` is zig cc with the argument fixes cargo-zigbuild makes
   # (flags zig does not take, libgcc_s); -fno-sanitize=all as maturin's own wrappers pass
   # (zig would otherwise add UBSan checks to unoptimized C). A fixed place in the venv: the
-  # path is part of what cmake and cargo record.
+  # path is part of what cargo records.
   zig_tools="$tools/zig-$zig_target"
   mkdir -p "$zig_tools"
   for tool in "cc:zig cc -- -fno-sanitize=all -target $zig_target" \
@@ -45,20 +45,6 @@ zig_tools_setup() {
       >"$zig_tools/zig-${tool%%:*}"
     chmod +x "$zig_tools/zig-${tool%%:*}"
   done
-  # For build scripts that run cmake themselves (today's QuickJS backend: vendor/v8x's
-  # build.rs builds WAMR so): cmake reads neither CC nor the `cc` crate's variables, only its
-  # toolchain file (CMAKE_TOOLCHAIN_FILE). This one includes the repository's own
-  # (cmake/offline-simde.cmake, which .cargo/config.toml passes otherwise) when there is one.
-  {
-    echo "# Written by scripts/zig-tools.sh: compile with zig for glibc 2.$minor."
-    if [ -f "$PWD/cmake/offline-simde.cmake" ]; then
-      echo "include(\"$PWD/cmake/offline-simde.cmake\")"
-    fi
-    echo "set(CMAKE_C_COMPILER \"$zig_tools/zig-cc\")"
-    echo "set(CMAKE_CXX_COMPILER \"$zig_tools/zig-c++\")"
-    echo "set(CMAKE_AR \"$zig_tools/zig-ar\")"
-    echo "set(CMAKE_RANLIB \"$zig_tools/zig-ranlib\")"
-  } >"$zig_tools/zig-toolchain.cmake"
 }
 
 # The newest GLIBC_ symbol version an ELF file references (e.g. 2.28), or "none".

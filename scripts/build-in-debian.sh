@@ -6,16 +6,21 @@
 #
 #   1. checks that none of CMake, clang/libclang, simde or Python's headers (python3-dev) is
 #      there, so the build cannot be using them;
-#   2. copies examples/rust-host out of the checkout, points its `codemode` dependency at the
+#   2. runs `cargo package` of every crate a host needs (the engine's four and codemode), with
+#      its verification: each package unpacked and built from what it holds, the engine's C
+#      included, from an empty target directory;
+#   3. copies examples/rust-host out of the checkout, points its `codemode` dependency at the
 #      checkout (a path dependency, no [patch] table, no environment, no .cargo/config.toml),
-#      and builds it from an empty target directory, the engine's C included, and runs it:
-#      it must print the program's result.
+#      builds it and runs it: it must print the program's result. Its Cargo.lock holds the
+#      versions of the workspace's, so its build shares step 2's dependencies.
 #
 #   scripts/build-in-debian.sh [SUITE]     (default bookworm; needs root, as debian-root.sh)
 #
-# The Rust toolchain is this machine's ($RUSTUP_HOME, $CARGO_HOME: the crates come from its
-# download cache, or the registry when missing). Takes a full debug build of the dependency
-# tree (several minutes on 2 cores); the root itself is cached.
+# The Rust toolchain is this machine's ($RUSTUP_HOME, $CARGO_HOME), and the crates come from
+# its download cache, offline (`--offline`: the steps before this one in .ci/run fetched them;
+# the example's lock holds the workspace's versions), so the root needs no network either. Takes a full debug build of the dependency
+# tree (several minutes on 2 cores); the root itself is cached. `cargo package` writes its
+# `.crate` files under the temporary target directory, not into the checkout's target/.
 set -euo pipefail
 
 die() { printf 'build-in-debian.sh: %s\n' "$*" >&2; exit 1; }
@@ -58,11 +63,21 @@ run sh -c '
   exit "$status"
 ' || die "the Debian root has a package the build must not need (above)"
 
-echo "== examples/rust-host, outside the checkout, built from nothing and run"
+echo "== cargo package of the crates a host needs, verified (built from the packages)"
 started=$SECONDS
-run cargo build --quiet
+"$repo/scripts/debian-run.sh" "$root" --bind "$repo" --bind "$rustup_home" --bind "$cargo_home" \
+  --bind "$work" --cd "$repo" -- \
+  env PATH="$cargo_home/bin:/usr/local/bin:/usr/bin:/bin" RUSTUP_HOME="$rustup_home" \
+  CARGO_HOME="$cargo_home" cargo package --locked --offline --allow-dirty --target-dir "$work/target" \
+  -p codemode-v8x -p codemode-deno-v8 -p codemode-serde-v8 -p codemode-deno-core -p codemode
+ls -l "$work"/target/package/*.crate
+echo "packaged and verified in $((SECONDS - started)) s"
+
+echo "== examples/rust-host, outside the checkout, built and run"
+started=$SECONDS
+run cargo build --quiet --offline --target-dir "$work/target"
 echo "built in $((SECONDS - started)) s"
-output="$(run cargo run --quiet)"
+output="$(run cargo run --quiet --offline --target-dir "$work/target")"
 printf '%s\n' "$output"
 printf '%s\n' "$output" | grep -qx '66' || die "the example host did not print the program's result (66)"
 echo "examples/rust-host builds and runs with a Rust toolchain and a C compiler only"

@@ -490,3 +490,32 @@ fn help_says_run_runs_typescript_and_python() {
         "{help}"
     );
 }
+
+/// The command links no libpython and looks for no interpreter until a Python program runs:
+/// with nothing on `PATH`, a TypeScript program runs, and a Python program fails with an
+/// error that names `[runtime] python` and what to install (exit 2: a configuration error).
+#[test]
+fn typescript_needs_no_python_and_python_names_the_setting_when_none_is_found() {
+    let dir = workspace();
+    std::fs::write(dir.path().join("p.ts"), "return 6 * 7").unwrap();
+    std::fs::write(dir.path().join("p.py"), "return 6 * 7").unwrap();
+    let run = |file: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_codemode"))
+            .args(["run", file])
+            .current_dir(dir.path())
+            .env_clear()
+            .env("PATH", dir.path().join("no-such-dir"))
+            .output()
+            .expect("the command runs")
+    };
+    assert_eq!(succeeded(&run("p.ts")), "42\n");
+    let python = run("p.py");
+    assert_eq!(python.status.code(), Some(2), "{}", stdout(&python));
+    let message = stderr(&python);
+    assert!(
+        message.contains("`[runtime] python` is `python3`"),
+        "{message}"
+    );
+    assert!(message.contains("not on PATH"), "{message}");
+    assert!(message.contains("CPython 3.10 or later"), "{message}");
+}

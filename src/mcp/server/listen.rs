@@ -10,6 +10,11 @@
 //!   is closed.
 //! - With TLS, the handshake must end within `header_timeout` too; a connection whose
 //!   handshake fails or stalls is closed (counted in the log).
+//! - A connection whose client stops reading (an answer's bytes wait to be written for
+//!   longer than `write_timeout`) is closed, and the answer it held released: a reader
+//!   that does not read cannot keep the server's memory.
+//! - When a connection that wrote a large answer ends, the allocator's free memory is
+//!   given back to the system (at most once a second).
 //! - Refusals and accept failures (out of descriptors) are logged counted: the first,
 //!   then at every power of two, never once per connection.
 //!
@@ -36,11 +41,16 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 /// How long to pause accepting after `accept` failed (out of descriptors).
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 
+/// How many bytes a connection must have written for its end to give memory back.
+const LARGE_ANSWERS: u64 = 1024 * 1024;
+
 /// The connection settings.
 #[derive(Clone)]
 pub(crate) struct ConnectionLimits {
     pub(crate) max_connections: usize,
     pub(crate) header_timeout: Duration,
+    /// How long an answer's bytes may wait for a client that does not read.
+    pub(crate) write_timeout: Duration,
     /// Connections speak TLS first.
     pub(crate) tls: Option<tokio_rustls::TlsAcceptor>,
 }
@@ -102,22 +112,23 @@ pub(crate) async fn serve(
         let _ = stream.set_nodelay(true);
         let service = TowerToHyperService::new(router.clone());
         let shutdown = shutdown.clone();
-        let header_timeout = limits.header_timeout;
+        let (header_timeout, write_timeout) = (limits.header_timeout, limits.write_timeout);
         let tls = limits.tls.clone();
         let handshakes = handshakes.clone();
         tokio::spawn(async move {
             let _permit = permit;
             match tls {
                 None => {
-                    serve_connection(TokioIo::new(stream), service, header_timeout, shutdown).await
+                    serve_connection(stream, service, header_timeout, write_timeout, shutdown).await
                 }
                 Some(acceptor) => {
                     match tokio::time::timeout(header_timeout, acceptor.accept(stream)).await {
                         Ok(Ok(stream)) => {
                             serve_connection(
-                                TokioIo::new(stream),
+                                stream,
                                 service,
                                 header_timeout,
+                                write_timeout,
                                 shutdown,
                             )
                             .await;
@@ -142,32 +153,187 @@ pub(crate) async fn serve(
     }
 }
 
-/// Serves one connection's HTTP/1.1 requests until it closes or `shutdown` fires (then it
-/// gets [`SHUTDOWN_GRACE`] to finish).
+/// Serves one connection's HTTP/1.1 requests until it closes, its client stops reading for
+/// `write_timeout`, or `shutdown` fires (then it gets [`SHUTDOWN_GRACE`] to finish).
 async fn serve_connection<I>(
-    io: TokioIo<I>,
+    io: I,
     service: TowerToHyperService<axum::Router>,
     header_timeout: Duration,
+    write_timeout: Duration,
     shutdown: CancellationToken,
 ) where
     I: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
+    let meter = Arc::new(Meter::default());
+    let io = TokioIo::new(Metered {
+        io,
+        meter: meter.clone(),
+    });
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(header_timeout);
     let connection = builder.serve_connection(io, service);
     tokio::pin!(connection);
-    tokio::select! {
-        served = connection.as_mut() => {
-            if let Err(err) = served {
-                tracing::debug!(error = %err, "an HTTP connection ended with an error");
+    let mut watch = tokio::time::interval(
+        STALL_CHECK
+            .min(write_timeout)
+            .max(Duration::from_millis(10)),
+    );
+    watch.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            served = connection.as_mut() => {
+                if let Err(err) = served {
+                    tracing::debug!(error = %err, "an HTTP connection ended with an error");
+                }
+                break;
+            }
+            _ = watch.tick() => {
+                if meter.stalled_for() > write_timeout {
+                    if let Some(count) = STALLED.bump() {
+                        tracing::warn!(
+                            timeout_ms = write_timeout.as_millis() as u64,
+                            count,
+                            "HTTP connections closed: their clients did not read an answer"
+                        );
+                    }
+                    break;
+                }
+            }
+            () = shutdown.cancelled() => {
+                connection.as_mut().graceful_shutdown();
+                let _ = tokio::time::timeout(SHUTDOWN_GRACE, connection).await;
+                break;
             }
         }
-        () = shutdown.cancelled() => {
-            connection.as_mut().graceful_shutdown();
-            let _ = tokio::time::timeout(SHUTDOWN_GRACE, connection).await;
+    }
+    if meter.written.load(Ordering::Relaxed) >= LARGE_ANSWERS {
+        give_back_memory();
+    }
+}
+
+/// How often a connection checks whether its client stopped reading.
+const STALL_CHECK: Duration = Duration::from_secs(1);
+
+/// Connections closed because their client did not read (for counted warnings).
+static STALLED: Counted = Counted::new();
+
+/// Gives the allocator's free memory back to the system, at most once a second (the
+/// released answers of several connections are given back together).
+fn give_back_memory() {
+    static LAST: std::sync::Mutex<Option<std::time::Instant>> = std::sync::Mutex::new(None);
+    let Ok(mut last) = LAST.lock() else { return };
+    if last.is_some_and(|at| at.elapsed() < Duration::from_secs(1)) {
+        return;
+    }
+    *last = Some(std::time::Instant::now());
+    drop(last);
+    crate::process::give_back_free_memory();
+}
+
+/// What a connection's writes tell: the bytes written, and since when a write waits for
+/// the client to read.
+#[derive(Debug, Default)]
+struct Meter {
+    written: AtomicU64,
+    /// Milliseconds since [`Meter::epoch`] at which a write first waited, plus one (0: no
+    /// write waits).
+    stalled_since: AtomicU64,
+    epoch: std::sync::OnceLock<std::time::Instant>,
+}
+
+impl Meter {
+    fn now(&self) -> u64 {
+        let epoch = self.epoch.get_or_init(std::time::Instant::now);
+        u64::try_from(epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    fn waited(&self) {
+        if self.stalled_since.load(Ordering::Relaxed) == 0 {
+            self.stalled_since.store(self.now() + 1, Ordering::Relaxed);
         }
+    }
+
+    fn wrote(&self, bytes: usize) {
+        self.stalled_since.store(0, Ordering::Relaxed);
+        self.written.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// How long a write has been waiting (zero when none waits).
+    fn stalled_for(&self) -> Duration {
+        match self.stalled_since.load(Ordering::Relaxed) {
+            0 => Duration::ZERO,
+            since => Duration::from_millis(self.now().saturating_sub(since - 1)),
+        }
+    }
+}
+
+/// A connection's stream, its writes metered.
+struct Metered<I> {
+    io: I,
+    meter: Arc<Meter>,
+}
+
+impl<I: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Metered<I> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.io).poll_read(cx, buf)
+    }
+}
+
+impl<I: tokio::io::AsyncWrite + Unpin> Metered<I> {
+    fn note(
+        &self,
+        polled: std::task::Poll<std::io::Result<usize>>,
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        match &polled {
+            std::task::Poll::Pending => self.meter.waited(),
+            std::task::Poll::Ready(Ok(bytes)) => self.meter.wrote(*bytes),
+            std::task::Poll::Ready(Err(_)) => {}
+        }
+        polled
+    }
+}
+
+impl<I: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for Metered<I> {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let polled = std::pin::Pin::new(&mut self.io).poll_write(cx, buf);
+        self.note(polled)
+    }
+
+    fn poll_write_vectored(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let polled = std::pin::Pin::new(&mut self.io).poll_write_vectored(cx, bufs);
+        self.note(polled)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.io).poll_shutdown(cx)
     }
 }
 

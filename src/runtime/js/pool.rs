@@ -665,7 +665,7 @@ async fn run_job(shared: &Arc<Shared>, mut sandbox: Sandbox, job: Job, retiring:
     // back to the system, so a long-lived host (`codemode serve`) returns to about its idle
     // size instead of staying at its high-water mark. Cheap runs skip it (nothing to give).
     if !cheap_teardown {
-        give_back_free_memory();
+        crate::process::give_back_free_memory();
     }
     let after = decided_early.unwrap_or_else(|| {
         let after = {
@@ -680,18 +680,6 @@ async fn run_job(shared: &Arc<Shared>, mut sandbox: Sandbox, job: Job, retiring:
     // served before this thread spends another half millisecond on a fresh sandbox.
     std::thread::yield_now();
     after
-}
-
-/// Returns the allocator's free memory to the system (glibc keeps freed pages in its
-/// arenas; `malloc_trim` releases every arena's free pages, not only the top of the heap).
-/// Off the answer's path: it runs after the reply, on this engine thread.
-fn give_back_free_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: `malloc_trim` takes no pointer and has no precondition; glibc takes each
-    // arena's lock while it trims, so it is safe to call while other threads allocate.
-    unsafe {
-        libc::malloc_trim(0);
-    }
 }
 
 /// Starts the replacement a retiring thread's [`next_step`] counted.

@@ -253,3 +253,217 @@ async fn sighup_rereads_the_token_file_and_orphans_nothing() {
         "SIGHUP does not stop"
     );
 }
+
+/// A POST with a bearer token; status and text.
+async fn post_as(
+    client: &reqwest::Client,
+    url: &str,
+    token: &str,
+    session: Option<&str>,
+    body: &Value,
+) -> (u16, reqwest::header::HeaderMap, String) {
+    let mut request = client
+        .post(url)
+        .header("authorization", format!("Bearer {token}"))
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .body(body.to_string());
+    if let Some(session) = session {
+        request = request
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", "2025-06-18");
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    (status, headers, response.text().await.unwrap())
+}
+
+async fn open_as(client: &reqwest::Client, url: &str, token: &str) -> Result<String, String> {
+    let (status, headers, text) = post_as(client, url, token, None, &initialize_message()).await;
+    if status != 200 {
+        return Err(text);
+    }
+    let session = headers["mcp-session-id"].to_str().unwrap().to_owned();
+    let notified = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    post_as(client, url, token, Some(&session), &notified).await;
+    Ok(session)
+}
+
+fn call_body(id: u64, name: &str, arguments: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": name, "arguments": arguments}})
+}
+
+#[tokio::test]
+async fn one_tokens_burst_leaves_another_tokens_calls_answered() {
+    const A: &str = "tenant-a-0123456789abcdefghijklmnop";
+    const B: &str = "tenant-b-0123456789abcdefghijklmnop";
+    let workspace = Workspace::new("mode = \"native\"");
+    let tokens = workspace.path().join("tokens");
+    std::fs::write(&tokens, format!("a {A}\nb {B}\n")).unwrap();
+    let served = super::serve_http(
+        &workspace,
+        "127.0.0.1:0",
+        &[
+            "--token-file",
+            &tokens.display().to_string(),
+            "--max-sessions",
+            "8",
+            "--max-connections",
+            "24",
+            "--max-runs",
+            "4",
+            "--run-queue",
+            "8",
+        ],
+        &[],
+    );
+    let client = client();
+    let url = served.url.clone();
+
+    // A opens sessions up to the server's cap: it gets its share (4 of 8), then 503s that
+    // name the share.
+    let mut a_sessions = Vec::new();
+    let mut refused = None;
+    for _ in 0..8 {
+        match open_as(&client, &url, A).await {
+            Ok(session) => a_sessions.push(session),
+            Err(text) => refused = Some(text),
+        }
+    }
+    assert_eq!(a_sessions.len(), 4);
+    assert!(refused.unwrap().contains("this token has 4 MCP sessions"));
+
+    // A holds event streams up to the server's connection cap: it gets its share (12).
+    let mut streams = Vec::new();
+    let mut stream_refusals = 0;
+    for n in 0..24 {
+        let response = client
+            .get(&url)
+            .header("authorization", format!("Bearer {A}"))
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", &a_sessions[n % a_sessions.len()])
+            .header("mcp-protocol-version", "2025-06-18")
+            .send()
+            .await
+            .unwrap();
+        if response.status().as_u16() == 503 {
+            stream_refusals += 1;
+        } else {
+            streams.push(response);
+        }
+    }
+    assert!(
+        stream_refusals >= 12,
+        "{stream_refusals} of A's streams were refused"
+    );
+    // Meanwhile B opens a session and an event stream, and its call is answered.
+    let b_session = open_as(&client, &url, B).await.expect("B gets a session");
+    let b_stream = client
+        .get(&url)
+        .header("authorization", format!("Bearer {B}"))
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &b_session)
+        .header("mcp-protocol-version", "2025-06-18")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(b_stream.status().as_u16(), 200);
+    drop(b_stream);
+    drop(streams);
+
+    // A's calls fill its share of the runs (2) and of the queue (4) and are refused past it.
+    let mut a_calls = tokio::task::JoinSet::new();
+    let mut a_aborts = Vec::new();
+    for n in 0..6 {
+        let (client, url, session) = (client.clone(), url.clone(), a_sessions[0].clone());
+        let handle = a_calls.spawn(async move {
+            post_as(
+                &client,
+                &url,
+                A,
+                Some(&session),
+                &call_body(100 + n, "hang", json!({})),
+            )
+            .await
+        });
+        a_aborts.push(handle);
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let (_, _, past) = post_as(
+        &client,
+        &url,
+        A,
+        Some(&a_sessions[1]),
+        &call_body(200, "add", json!({"a": 1, "b": 2})),
+    )
+    .await;
+    assert!(
+        message(&past)["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("busy for this token"),
+        "{past}"
+    );
+
+    // B's calls are answered within 2 s each, throughout.
+    for n in 0..5 {
+        let started = Instant::now();
+        let (status, _, text) = post_as(
+            &client,
+            &url,
+            B,
+            Some(&b_session),
+            &call_body(300 + n, "add", json!({"a": 40, "b": 2})),
+        )
+        .await;
+        assert_eq!(status, 200, "{text}");
+        assert_eq!(
+            message(&text)["result"]["content"][0]["text"],
+            "42",
+            "{text}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "B waited {:?}",
+            started.elapsed()
+        );
+    }
+
+    // A's clients go away: their queued calls leave the queue within a second, so A can
+    // queue again.
+    for handle in &a_aborts {
+        handle.abort();
+    }
+    drop(a_calls);
+    let dropped_at = Instant::now();
+    let requeued = {
+        let (client, url, session) = (client.clone(), url.clone(), a_sessions[2].clone());
+        tokio::spawn(async move {
+            post_as(
+                &client,
+                &url,
+                A,
+                Some(&session),
+                &call_body(400, "add", json!({"a": 1, "b": 1})),
+            )
+            .await
+        })
+    };
+    let (_, _, text) = tokio::time::timeout(Duration::from_secs(20), requeued)
+        .await
+        .expect("A's new call is answered once its dropped calls are gone")
+        .unwrap();
+    // Within a second of the drop, with slack for a loaded machine.
+    assert!(
+        dropped_at.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        dropped_at.elapsed()
+    );
+    assert_eq!(
+        message(&text)["result"]["content"][0]["text"],
+        "2",
+        "{text}"
+    );
+}

@@ -102,6 +102,49 @@ pub(crate) fn give_back_free_memory() {
     }
 }
 
+/// Gives the allocator's free memory back to the system over the next half minute (after
+/// 1, 2, 4, 8 and 16 seconds), on a thread of its own; a call meanwhile starts the sequence
+/// again on that same thread. For memory freed on other threads after an answer (what a
+/// spent run's pending calls held, released as their tasks end), which a trim right after
+/// the run's teardown cannot see yet.
+pub(crate) fn give_back_free_memory_soon() {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    static RUNNING: AtomicBool = AtomicBool::new(false);
+    static ASKED: AtomicU64 = AtomicU64::new(0);
+    ASKED.fetch_add(1, Ordering::AcqRel);
+    if RUNNING.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let spawned = std::thread::Builder::new()
+        .name("codemode-trim".into())
+        .spawn(|| {
+            loop {
+                let mut seen = ASKED.load(Ordering::Acquire);
+                let mut delay = std::time::Duration::from_secs(1);
+                while delay <= std::time::Duration::from_secs(16) {
+                    std::thread::sleep(delay);
+                    give_back_free_memory();
+                    let now = ASKED.load(Ordering::Acquire);
+                    if now != seen {
+                        seen = now;
+                        delay = std::time::Duration::from_secs(1);
+                    } else {
+                        delay *= 2;
+                    }
+                }
+                RUNNING.store(false, Ordering::Release);
+                // A call between the last check and the store above found the thread
+                // still running: start again for it, unless another thread already did.
+                if ASKED.load(Ordering::Acquire) == seen || RUNNING.swap(true, Ordering::AcqRel) {
+                    break;
+                }
+            }
+        });
+    if spawned.is_err() {
+        RUNNING.store(false, Ordering::Release);
+    }
+}
+
 /// Kills the process group led by `pid` (a child spawned with `process_group(0)`). `None`,
 /// a pid that does not fit (or is 0, which would name our own group), and a group that is
 /// already gone do nothing.

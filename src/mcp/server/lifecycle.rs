@@ -168,7 +168,7 @@ mod tests {
         assert!(!life.stopping().is_cancelled());
     }
 
-    #[tokio::test(start_paused = true)]
+    #[tokio::test]
     async fn calls_past_the_grace_are_cancelled() {
         let life = Arc::new(Lifecycle::default());
         let entered = Arc::new(Notify::new());
@@ -182,7 +182,7 @@ mod tests {
             })
         };
         entered.notified().await;
-        let drained = life.shutdown(Duration::from_secs(1)).await;
+        let drained = life.shutdown(Duration::from_millis(100)).await;
         call.await.unwrap();
         assert_eq!(
             (drained.in_flight, drained.cancelled, drained.abandoned),

@@ -13,6 +13,10 @@
 //! - A connection whose client stops reading (an answer's bytes wait to be written for
 //!   longer than `write_timeout`) is closed, and the answer it held released: a reader
 //!   that does not read cannot keep the server's memory.
+//! - The bytes of answers handed to a connection but not yet written are counted, per
+//!   connection and across the server. While the server-wide count is over
+//!   [`SERVER_UNWRITTEN_BUDGET`], a connection stalled for [`STALL_CHECK`] that holds more
+//!   than [`CONNECTION_UNWRITTEN_BUDGET`] is closed at once instead of at its write timeout.
 //! - When a connection that wrote a large answer ends, the allocator's free memory is
 //!   given back to the system (at most once a second).
 //! - Refusals and accept failures (out of descriptors) are logged counted: the first,
@@ -40,6 +44,17 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 /// How long to pause accepting after `accept` failed (out of descriptors).
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
+
+/// The bytes of unwritten answers the server holds for stalled readers before it closes
+/// the stalled connections that hold the most.
+pub const SERVER_UNWRITTEN_BUDGET: u64 = 64 * 1024 * 1024;
+
+/// The bytes of unwritten answers a stalled connection may hold while the server is over
+/// its budget.
+pub const CONNECTION_UNWRITTEN_BUDGET: u64 = 4 * 1024 * 1024;
+
+/// The bytes of answers handed to connections and not yet written, across the server.
+static UNWRITTEN: AtomicU64 = AtomicU64::new(0);
 
 /// How many bytes a connection must have written for its end to give memory back.
 const LARGE_ANSWERS: u64 = 1024 * 1024;
@@ -110,7 +125,11 @@ pub(crate) async fn serve(
             continue;
         };
         let _ = stream.set_nodelay(true);
-        let service = TowerToHyperService::new(router.clone());
+        let meter = Arc::new(Meter::default());
+        let service = TowerToHyperService::new(Counting {
+            router: router.clone(),
+            meter: meter.clone(),
+        });
         let shutdown = shutdown.clone();
         let (header_timeout, write_timeout) = (limits.header_timeout, limits.write_timeout);
         let tls = limits.tls.clone();
@@ -119,7 +138,15 @@ pub(crate) async fn serve(
             let _permit = permit;
             match tls {
                 None => {
-                    serve_connection(stream, service, header_timeout, write_timeout, shutdown).await
+                    serve_connection(
+                        stream,
+                        service,
+                        meter,
+                        header_timeout,
+                        write_timeout,
+                        shutdown,
+                    )
+                    .await
                 }
                 Some(acceptor) => {
                     match tokio::time::timeout(header_timeout, acceptor.accept(stream)).await {
@@ -127,6 +154,7 @@ pub(crate) async fn serve(
                             serve_connection(
                                 stream,
                                 service,
+                                meter,
                                 header_timeout,
                                 write_timeout,
                                 shutdown,
@@ -157,14 +185,14 @@ pub(crate) async fn serve(
 /// `write_timeout`, or `shutdown` fires (then it gets [`SHUTDOWN_GRACE`] to finish).
 async fn serve_connection<I>(
     io: I,
-    service: TowerToHyperService<axum::Router>,
+    service: TowerToHyperService<Counting>,
+    meter: Arc<Meter>,
     header_timeout: Duration,
     write_timeout: Duration,
     shutdown: CancellationToken,
 ) where
     I: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
-    let meter = Arc::new(Meter::default());
     let io = TokioIo::new(Metered {
         io,
         meter: meter.clone(),
@@ -174,6 +202,24 @@ async fn serve_connection<I>(
         .timer(TokioTimer::new())
         .header_read_timeout(header_timeout);
     let connection = builder.serve_connection(io, service);
+    serve_until_closed(connection, &meter, write_timeout, shutdown).await;
+    // Whatever the connection held unwritten was released with it.
+    meter.release();
+    if meter.written.load(Ordering::Relaxed) >= LARGE_ANSWERS {
+        give_back_memory();
+    }
+}
+
+/// Drives `connection` until it ends, its client stops reading (see the module's doc), or
+/// `shutdown` fires; the connection is dropped (and what it held released) on return.
+async fn serve_until_closed<C>(
+    connection: C,
+    meter: &Meter,
+    write_timeout: Duration,
+    shutdown: CancellationToken,
+) where
+    C: std::future::Future<Output = Result<(), hyper::Error>> + GracefulShutdown,
+{
     tokio::pin!(connection);
     let mut watch = tokio::time::interval(
         STALL_CHECK
@@ -190,7 +236,8 @@ async fn serve_connection<I>(
                 break;
             }
             _ = watch.tick() => {
-                if meter.stalled_for() > write_timeout {
+                let stalled = meter.stalled_for();
+                if stalled > write_timeout {
                     if let Some(count) = STALLED.bump() {
                         tracing::warn!(
                             timeout_ms = write_timeout.as_millis() as u64,
@@ -200,18 +247,79 @@ async fn serve_connection<I>(
                     }
                     break;
                 }
+                if stalled >= STALL_CHECK
+                    && meter.unwritten.load(Ordering::Relaxed) > CONNECTION_UNWRITTEN_BUDGET
+                    && UNWRITTEN.load(Ordering::Relaxed) > SERVER_UNWRITTEN_BUDGET
+                {
+                    if let Some(count) = OVER_BUDGET.bump() {
+                        tracing::warn!(
+                            budget = SERVER_UNWRITTEN_BUDGET,
+                            count,
+                            "HTTP connections closed: their clients did not read, and the server's budget for unread answers is spent"
+                        );
+                    }
+                    break;
+                }
             }
             () = shutdown.cancelled() => {
                 connection.as_mut().graceful_shutdown();
-                let _ = tokio::time::timeout(SHUTDOWN_GRACE, connection).await;
+                let _ = tokio::time::timeout(SHUTDOWN_GRACE, connection.as_mut()).await;
                 break;
             }
         }
     }
-    if meter.written.load(Ordering::Relaxed) >= LARGE_ANSWERS {
-        give_back_memory();
+}
+
+/// A connection that can be asked to finish its requests and close.
+trait GracefulShutdown {
+    fn graceful_shutdown(self: std::pin::Pin<&mut Self>);
+}
+
+impl<I, S> GracefulShutdown for hyper::server::conn::http1::Connection<I, S>
+where
+    S: hyper::service::HttpService<hyper::body::Incoming>,
+    S::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    I: hyper::rt::Read + hyper::rt::Write + Unpin,
+    S::ResBody: hyper::body::Body + 'static,
+    <S::ResBody as hyper::body::Body>::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    fn graceful_shutdown(self: std::pin::Pin<&mut Self>) {
+        hyper::server::conn::http1::Connection::graceful_shutdown(self);
     }
 }
+
+/// The router, with each answer's bytes counted as handed to the connection.
+#[derive(Clone)]
+struct Counting {
+    router: axum::Router,
+    meter: Arc<Meter>,
+}
+
+impl<B> tower::Service<axum::http::Request<B>> for Counting
+where
+    B: hyper::body::Body<Data = axum::body::Bytes> + Send + 'static,
+    B::Error: Into<axum::BoxError>,
+{
+    type Response = axum::response::Response;
+    type Error = std::convert::Infallible;
+    type Future = futures::future::BoxFuture<'static, Result<Self::Response, Self::Error>>;
+
+    fn poll_ready(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        tower::Service::<axum::http::Request<B>>::poll_ready(&mut self.router, cx)
+    }
+
+    fn call(&mut self, request: axum::http::Request<B>) -> Self::Future {
+        let answer = self.router.call(request);
+        let meter = self.meter.clone();
+        Box::pin(async move { answer.await.map(|response| meter.count(response)) })
+    }
+}
+
+/// Connections closed early because the server's budget for unread answers was spent.
+static OVER_BUDGET: Counted = Counted::new();
 
 /// How often a connection checks whether its client stopped reading.
 const STALL_CHECK: Duration = Duration::from_secs(1);
@@ -235,8 +343,10 @@ fn give_back_memory() {
 /// What a connection's writes tell: the bytes written, and since when a write waits for
 /// the client to read.
 #[derive(Debug, Default)]
-struct Meter {
+pub(crate) struct Meter {
     written: AtomicU64,
+    /// Bytes of answers handed to the connection and not yet written.
+    unwritten: AtomicU64,
     /// Milliseconds since [`Meter::epoch`] at which a write first waited, plus one (0: no
     /// write waits).
     stalled_since: AtomicU64,
@@ -258,6 +368,38 @@ impl Meter {
     fn wrote(&self, bytes: usize) {
         self.stalled_since.store(0, Ordering::Relaxed);
         self.written.fetch_add(bytes as u64, Ordering::Relaxed);
+        // Headers are written too: never count below zero.
+        let before = self
+            .unwritten
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |held| {
+                Some(held.saturating_sub(bytes as u64))
+            })
+            .unwrap_or(0);
+        UNWRITTEN.fetch_sub(before.min(bytes as u64), Ordering::AcqRel);
+    }
+
+    /// Counts `bytes` of an answer handed to the connection.
+    fn handed(&self, bytes: usize) {
+        self.unwritten.fetch_add(bytes as u64, Ordering::AcqRel);
+        UNWRITTEN.fetch_add(bytes as u64, Ordering::AcqRel);
+    }
+
+    /// The connection ended: what it held unwritten is gone.
+    fn release(&self) {
+        let held = self.unwritten.swap(0, Ordering::AcqRel);
+        UNWRITTEN.fetch_sub(held, Ordering::AcqRel);
+    }
+
+    /// `response` whose body's bytes are counted as handed to this connection.
+    fn count(self: &Arc<Self>, response: axum::response::Response) -> axum::response::Response {
+        let (parts, body) = response.into_parts();
+        let meter = self.clone();
+        let body = futures::StreamExt::inspect(body.into_data_stream(), move |chunk| {
+            if let Ok(chunk) = chunk {
+                meter.handed(chunk.len());
+            }
+        });
+        axum::response::Response::from_parts(parts, axum::body::Body::from_stream(body))
     }
 
     /// How long a write has been waiting (zero when none waits).

@@ -622,12 +622,13 @@ async fn run_job(shared: &Arc<Shared>, mut sandbox: Sandbox, job: Job, retiring:
     // code), does this thread promise its next sandbox before the teardown (a run submitted
     // meanwhile waits for it); otherwise it decides once the teardown is done, so no run
     // waits behind what another program left.
+    let held_host_calls = leftovers
+        .as_ref()
+        .is_some_and(|leftovers| leftovers.holds_host_calls());
     let cheap_teardown = match (cpu_started, clock.and_then(|clock| clock.elapsed())) {
         (Some(started), Some(now)) => now.saturating_sub(started) < CHEAP_TEARDOWN_RUN,
         _ => false,
-    } && !leftovers
-        .as_ref()
-        .is_some_and(|leftovers| leftovers.holds_host_calls());
+    } && !held_host_calls;
     let decided_early = {
         let mut state = lock(shared);
         // The demand counts this run still: its caller, once answered, most often sends the
@@ -666,6 +667,12 @@ async fn run_job(shared: &Arc<Shared>, mut sandbox: Sandbox, job: Job, retiring:
     // size instead of staying at its high-water mark. Cheap runs skip it (nothing to give).
     if !cheap_teardown {
         crate::process::give_back_free_memory();
+    }
+    // The pending calls a program left are host tasks: they end (and free what they hold)
+    // on the host's threads after this teardown, so their memory is given back a moment
+    // later too.
+    if held_host_calls {
+        crate::process::give_back_free_memory_soon();
     }
     let after = decided_early.unwrap_or_else(|| {
         let after = {

@@ -28,7 +28,8 @@
 //! - an `initialize` opening a session past the session cap: `503`, `-32000`, naming the
 //!   cap.
 //!
-//! Everything else goes to rmcp unchanged (a `POST` whose `Content-Type` is not JSON gets
+//! The health routes (`GET /healthz`, `GET /readyz`) pass through untouched (no token,
+//! `Origin` or `Host` check: a probe has none). Everything else goes to rmcp unchanged (a `POST` whose `Content-Type` is not JSON gets
 //! rmcp's `415`, as the transport requires). The guard never reaches a session: a
 //! rejected request runs nothing.
 //!
@@ -342,6 +343,14 @@ pub(crate) async fn guard(
     mut request: Request,
     next: Next,
 ) -> Response {
+    if matches!(*request.method(), Method::GET | Method::HEAD)
+        && matches!(
+            request.uri().path(),
+            super::health::HEALTH_PATH | super::health::READY_PATH
+        )
+    {
+        return next.run(request).await;
+    }
     if guard.host_check && !host_allowed(&request) {
         return next.run(request).await;
     }

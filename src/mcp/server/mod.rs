@@ -562,12 +562,11 @@ impl HttpServer {
             owners: Arc::default(),
             shared: shared.clone(),
         };
-        // The health routes are added after the guard's layer, which therefore does not
-        // wrap them: a probe needs no token, Origin or Host of the guard's lists.
-        let router = axum::Router::new()
+        // The guard passes the health routes through untouched: a probe needs no token,
+        // Origin or Host of the guard's lists.
+        let router = health::router(shared.lifecycle.clone())
             .nest_service(HTTP_PATH, service)
-            .layer(axum::middleware::from_fn_with_state(guard, http::guard))
-            .merge(health::router(shared.lifecycle.clone()));
+            .layer(axum::middleware::from_fn_with_state(guard, http::guard));
         let limits = listen::ConnectionLimits {
             max_connections: options.max_connections,
             header_timeout: options.header_timeout,

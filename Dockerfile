@@ -15,8 +15,11 @@
 # Kubernetes (`terminationGracePeriodSeconds`) more than that.
 ARG BUILDER=docker.io/library/rust:1-bookworm
 ARG BASE=docker.io/library/debian:bookworm-slim
+# `source` builds the binary in the image; `prebuilt` takes container/codemode (made with
+# `scripts/build-binary.sh container`, e.g. where the builder image cannot be pulled).
+ARG BUILD=source
 
-FROM ${BUILDER} AS build
+FROM ${BUILDER} AS build-source
 # The build needs a Rust toolchain and a C compiler, nothing else (no CMake, no clang, no
 # Python headers).
 WORKDIR /src
@@ -24,13 +27,18 @@ COPY . .
 RUN cargo build --release --locked --bin codemode \
  && install -m 0755 target/release/codemode /codemode
 
+FROM ${BASE} AS build-prebuilt
+COPY container/codemode /codemode
+
+FROM build-${BUILD} AS build
+
 FROM ${BASE}
 # python3: the interpreter Python programs run on (`[runtime] python`), confined by Landlock
 # and seccomp; ca-certificates: for MCP servers over HTTPS.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
- && useradd --system --uid 10001 --user-group --home-dir /srv/codemode --create-home codemode \
+ && useradd --uid 10001 --user-group --home-dir /srv/codemode --create-home codemode \
  && mkdir -p /etc/codemode
 COPY --from=build /codemode /usr/local/bin/codemode
 COPY codemode.example.toml /etc/codemode/codemode.toml

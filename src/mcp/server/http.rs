@@ -54,7 +54,7 @@ use serde_json::Value;
 use super::Shared;
 use super::auth::{self, Principal, Refusal, Resource};
 use super::envelope;
-use super::lifecycle::{InFlight, STOPPING};
+use super::lifecycle::{InFlight, Kind, STOPPING};
 use super::listen::{Counted, SERVER_BUSY};
 use super::tenants::Stream;
 
@@ -438,7 +438,7 @@ pub(crate) async fn guard(
                 // A call: counted in flight until its answer was written (a drain waits for
                 // it), and cancelled when its answer is dropped unread (its client went
                 // away).
-                let Some(in_flight) = guard.shared.lifecycle.enter() else {
+                let Some(in_flight) = guard.shared.lifecycle.enter_as(Kind::Answer) else {
                     return stopping(id);
                 };
                 let gone = session.map(|session| Gone {

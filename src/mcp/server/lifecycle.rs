@@ -9,7 +9,9 @@
 //!   ([`STOPPING`]).
 //!
 //! [`Lifecycle::shutdown`] walks through the three and returns when no call is in flight
-//! (or a bounded time after the stop, for a call that does not end when cancelled).
+//! and no answer is being written (or a bounded time after the stop, for a call that does
+//! not end when cancelled), then gives clients up to [`SESSION_LINGER`] to close their
+//! sessions (a client that just got its last answer sends its `DELETE` next).
 //!
 //! This module owns the state and the counting of calls in flight; it must not answer
 //! requests (the guard and the session do) or handle signals (the command does).
@@ -24,6 +26,9 @@ use tokio_util::sync::CancellationToken;
 /// How long calls get to return after they were cancelled at the end of the grace.
 pub const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
+/// How long a drained server waits for its clients to close their sessions.
+pub const SESSION_LINGER: Duration = Duration::from_secs(2);
+
 /// The text of a call refused or cancelled because the server is stopping.
 pub const STOPPING: &str = "the server is stopping (it was asked to shut down)";
 
@@ -32,18 +37,57 @@ pub const STOPPING: &str = "the server is stopping (it was asked to shut down)";
 pub struct Lifecycle {
     draining: CancellationToken,
     stopping: CancellationToken,
+    /// Calls running (or waiting for a slot).
     in_flight: AtomicUsize,
+    /// HTTP answers of calls not yet written.
+    answers: AtomicUsize,
+    /// Sessions open.
+    sessions: AtomicUsize,
     settled: Notify,
 }
 
-/// One call in flight (over HTTP: until its answer was written); dropping it counts it
-/// out.
-#[derive(Debug)]
-pub(crate) struct InFlight(Arc<Lifecycle>);
+/// What a [`Counted`] counts.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Kind {
+    Call,
+    Answer,
+    Session,
+}
 
-impl Drop for InFlight {
+/// One call in flight, one answer being written or one open session; dropping it counts
+/// it out.
+#[derive(Debug)]
+pub(crate) struct Counted(Arc<Lifecycle>, Kind);
+
+/// One call in flight.
+pub(crate) type InFlight = Counted;
+
+impl Lifecycle {
+    fn counter(&self, kind: Kind) -> &AtomicUsize {
+        match kind {
+            Kind::Call => &self.in_flight,
+            Kind::Answer => &self.answers,
+            Kind::Session => &self.sessions,
+        }
+    }
+
+    /// Counts one more of `kind` (sessions are counted whether or not the server drains).
+    pub(crate) fn count(self: &Arc<Self>, kind: Kind) -> Counted {
+        self.counter(kind).fetch_add(1, Ordering::AcqRel);
+        Counted(self.clone(), kind)
+    }
+
+    /// Whether nothing of `kinds` is counted.
+    fn none_of(&self, kinds: &[Kind]) -> bool {
+        kinds
+            .iter()
+            .all(|kind| self.counter(*kind).load(Ordering::Acquire) == 0)
+    }
+}
+
+impl Drop for Counted {
     fn drop(&mut self) {
-        if self.0.in_flight.fetch_sub(1, Ordering::AcqRel) == 1 {
+        if self.0.counter(self.1).fetch_sub(1, Ordering::AcqRel) == 1 {
             self.0.settled.notify_waiters();
         }
     }
@@ -84,19 +128,23 @@ impl Lifecycle {
 
     /// Counts a call in, or `None` when the server drains (the call must be refused).
     pub(crate) fn enter(self: &Arc<Self>) -> Option<InFlight> {
-        self.in_flight.fetch_add(1, Ordering::AcqRel);
-        let entered = InFlight(self.clone());
+        self.enter_as(Kind::Call)
+    }
+
+    /// Counts an HTTP answer of a call in, or `None` when the server drains.
+    pub(crate) fn enter_as(self: &Arc<Self>, kind: Kind) -> Option<Counted> {
+        let entered = self.count(kind);
         (!self.is_draining()).then_some(entered)
     }
 
-    /// Waits until no call is in flight, at most `limit`; whether none is.
-    async fn settle(&self, limit: Duration) -> bool {
+    /// Waits until nothing of `kinds` is counted, at most `limit`; whether nothing is.
+    async fn settle(&self, kinds: &[Kind], limit: Duration) -> bool {
         let wait = async {
             loop {
                 let settled = self.settled.notified();
                 tokio::pin!(settled);
                 settled.as_mut().enable();
-                if self.in_flight() == 0 {
+                if self.none_of(kinds) {
                     return;
                 }
                 settled.await;
@@ -115,14 +163,15 @@ impl Lifecycle {
             cancelled: 0,
             abandoned: 0,
         };
-        if self.settle(grace).await {
-            return drained;
+        let work = [Kind::Call, Kind::Answer];
+        if !self.settle(&work, grace).await {
+            drained.cancelled = self.in_flight();
+            self.stopping.cancel();
+            if !self.settle(&work, CANCEL_GRACE).await {
+                drained.abandoned = self.in_flight();
+            }
         }
-        drained.cancelled = self.in_flight();
-        self.stopping.cancel();
-        if !self.settle(CANCEL_GRACE).await {
-            drained.abandoned = self.in_flight();
-        }
+        self.settle(&[Kind::Session], SESSION_LINGER).await;
         drained
     }
 }

@@ -70,7 +70,7 @@ pub use auth::{
 };
 pub use health::{HEALTH_PATH, READY_PATH};
 pub use http::DEFAULT_MAX_BODY_BYTES;
-pub use lifecycle::{CANCEL_GRACE, Drained, Lifecycle, STOPPING};
+pub use lifecycle::{CANCEL_GRACE, Drained, Lifecycle, SESSION_LINGER, STOPPING};
 pub use listen::{CONNECTION_UNWRITTEN_BUDGET, SERVER_UNWRITTEN_BUDGET};
 pub use session::{SERVER_NAME, SessionHandler};
 pub use tenants::{QUEUE_FLOOR, RUNS_FLOOR, SESSIONS_FLOOR, STREAMS_FLOOR};

@@ -85,6 +85,8 @@ struct Session {
     changes: tokio::sync::watch::Receiver<u64>,
     on_change: Disposer,
     closed: CancellationToken,
+    /// The session counted open (a drain lets clients close their sessions).
+    _open: super::lifecycle::Counted,
 }
 
 impl Drop for Session {
@@ -125,6 +127,7 @@ impl SessionHandler {
             .ok_or_else(|| Error::new(ErrorCode::InvalidDefinition, "a session scope has an id"))?;
         let link = SessionLink::default();
         approvals.open(agent, link.clone());
+        let open = shared.lifecycle.count(super::lifecycle::Kind::Session);
         let (tx, changes) = tokio::sync::watch::channel(0u64);
         let on_change = registry.on_change(move || {
             tx.send_modify(|n| *n = n.wrapping_add(1));
@@ -141,6 +144,7 @@ impl SessionHandler {
                 changes,
                 on_change,
                 closed: CancellationToken::new(),
+                _open: open,
             }),
         })
     }

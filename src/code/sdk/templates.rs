@@ -266,4 +266,24 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn tool_call_error_declares_every_code_a_sub_call_can_carry() {
+        let codes: Vec<&str> = crate::code::SUB_CALL_CODES
+            .iter()
+            .map(|code| code.as_str())
+            .collect();
+        let typescript = codes
+            .iter()
+            .map(|code| format!("\"{code}\""))
+            .collect::<Vec<_>>();
+        assert!(
+            include_str!("../../../sdk-templates/typescript.md.hbs")
+                .contains(&format!("  readonly code: {};\n", typescript.join(" | ")))
+        );
+        assert!(
+            include_str!("../../../sdk-templates/python.md.hbs")
+                .contains(&format!("    code: Literal[{}]\n", typescript.join(", ")))
+        );
+    }
 }

@@ -218,3 +218,36 @@ async fn the_typed_sdk_program_of_every_corpus_runs_against_stub_tools() {
         let _ = value(&outcome);
     }
 }
+
+#[tokio::test]
+async fn each_failure_reaches_a_python_program_with_its_code() {
+    use crate::codemode::error_codes::{CASES, assert_codes, install_failing_tools};
+    let _cpu = crate::runtime::CPU.lock().await;
+    let registry = registry(10);
+    install_failing_tools(&registry);
+    let calls = CASES
+        .iter()
+        .map(|(tool, args, _)| format!("({tool:?}, lambda: tools.{tool}({args}))"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let program = format!(
+        "await tools.remove_gone({{}})\ncodes = {{}}\nfor name, call in [{calls}]:\n    try:\n        await call()\n        codes[name] = 'succeeded'\n    except ToolCallError as e:\n        codes[name] = e.code if e.toolName == name else str(e)\nreturn codes"
+    );
+    let result = run_code(&registry, &program).await;
+    let value = result.value().expect("the program returns")["value"].clone();
+    assert_codes(&value);
+}
+
+#[tokio::test]
+async fn the_workers_own_refusal_of_arguments_is_invalid_args() {
+    let _cpu = crate::runtime::CPU.lock().await;
+    let registry = registry(10);
+    crate::codemode::error_codes::install_failing_tools(&registry);
+    let result = run_code(
+        &registry,
+        "try:\n    await tools.strict({'n': {1, 2}})\nexcept ToolCallError as e:\n    return [e.code, e.toolName]",
+    )
+    .await;
+    let value = &result.value().expect("the program returns")["value"];
+    assert_eq!(value, &json!(["INVALID_ARGS", "strict"]), "{value}");
+}

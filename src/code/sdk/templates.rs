@@ -55,7 +55,8 @@ pub(crate) enum TypeScriptBlock {
 /// The blocks of the Python section.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum PythonBlock {
-    /// `Any, Literal, Protocol, ...`: the `typing` names used.
+    /// The import lines: `from typing import Any, Literal, Protocol, ...`, and
+    /// `from typing_extensions import ...` for the names Python 3.10's `typing` lacks.
     Imports,
     /// Type declarations, each followed by a blank line.
     Definitions,
@@ -223,14 +224,14 @@ mod tests {
         }
         for json_value in [false, true] {
             let section = PythonSection {
-                imports: "Any, Protocol".to_owned(),
+                imports: "from typing import Any, Protocol".to_owned(),
                 json_value,
                 definitions: text("definitions"),
                 methods: text("methods"),
             };
             let expected = render(PYTHON, &section);
             let filled = fill(python(json_value), |block| match block {
-                PythonBlock::Imports => "Any, Protocol".to_owned(),
+                PythonBlock::Imports => "from typing import Any, Protocol".to_owned(),
                 PythonBlock::Definitions => text("definitions"),
                 PythonBlock::Methods => text("methods"),
             });

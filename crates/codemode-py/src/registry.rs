@@ -12,10 +12,9 @@
 //! This module owns the Python-facing surface; results, tools, listeners and the asyncio
 //! bridge live in their own modules.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, PoisonError};
 use std::time::Instant;
 
 use codemode::code::sdk::{SdkLanguage, render_sdk_section_within};
@@ -35,13 +34,11 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::PyString;
 use serde_json::json;
 
+use crate::policies::Policies;
 use crate::pycall::PyFn;
 use crate::results::{self, CapturingRuntime, OUTCOME, OutcomeSlot};
 use crate::runtime::{OffThread, awaitable, next_call_id};
 use crate::{guarded, listeners, to_py_err, tool};
-
-/// The registry's policy table (`set_policy`, MCP tools' settings), asked at each call.
-pub(crate) type Policies = Arc<RwLock<HashMap<String, Policy>>>;
 
 /// A registry with Code Mode over the JavaScript engine.
 #[pyclass(module = "codemode._native", name = "Registry", frozen)]

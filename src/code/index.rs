@@ -8,8 +8,8 @@
 //!   bytes of UTF-8, rounded up).
 //! - [`IndexStep`]: the documented steps the index degrades through to fit.
 //! - [`plan`]: what replaces the `tools:sdk` section for a tool set and a budget.
-//! - [`ToolIndex`]: the tools of one scope with their BM25 ranking (`rank`), and the text
-//!   `describe_tools` answers with ([`ToolIndex::describe`]).
+//! - [`ToolIndex`]: the tools of one scope with their search ([`super::search`]), and the
+//!   text `describe_tools` answers with ([`ToolIndex::answer`], fitted by [`super::answer`]).
 //!
 //! Every text here is a function of the tool set (and the query): groups are `BTreeMap`s,
 //! tools are sorted by name, nothing depends on hashing or on printing a float.
@@ -19,8 +19,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::json::{DepthLimit, JsonValue};
 use crate::runtime::Language;
 
-use super::rank::{Fields, Ranker, terms};
+use super::answer;
 use super::sdk::{SdkTool, render_sdk_section_within};
+use super::search::bm25::Fields;
+use super::search::tokens::terms;
+use super::search::{SearchConfig, SearchDocument, SearchState, ToolSearch};
 use super::static_check;
 
 /// The name of the tool that returns declarations from the index.
@@ -176,7 +179,7 @@ fn instructions(section: &str) -> &str {
 }
 
 /// The declarations of an SDK section (its code block).
-fn declarations(section: &str) -> &str {
+pub(crate) fn declarations(section: &str) -> &str {
     section
         .find(AVAILABLE)
         .map_or(section, |at| &section[at + AVAILABLE.len()..])
@@ -370,9 +373,9 @@ fn render_index(
 pub struct ToolIndex {
     language: Language,
     depth: DepthLimit,
-    /// By name.
-    tools: BTreeMap<String, SdkTool>,
-    ranker: Ranker,
+    /// In name order; a tool's position is its id in `search`.
+    tools: Vec<SdkTool>,
+    search: ToolSearch,
 }
 
 impl std::fmt::Debug for ToolIndex {
@@ -384,80 +387,180 @@ impl std::fmt::Debug for ToolIndex {
     }
 }
 
-/// The top-level parameter names of a tool's argument schema.
-fn parameter_names(parameters: &JsonValue) -> Vec<&str> {
-    parameters
-        .get("properties")
-        .and_then(JsonValue::as_object)
-        .map(|properties| properties.keys().map(String::as_str).collect())
-        .unwrap_or_default()
+/// The top-level parameter names of a tool's argument schema, and their descriptions.
+fn parameters_of(parameters: &JsonValue) -> (Vec<&str>, Vec<&str>) {
+    let Some(properties) = parameters.get("properties").and_then(JsonValue::as_object) else {
+        return (Vec::new(), Vec::new());
+    };
+    let names = properties.keys().map(String::as_str).collect();
+    let docs = properties
+        .values()
+        .filter_map(|p| p.get("description").and_then(JsonValue::as_str))
+        .collect();
+    (names, docs)
+}
+
+/// The text a tool is embedded by: its source, its name in words, and the first sentence
+/// of its description (what it does, without the manual).
+fn embed_text(source: &str, tool: &SdkTool) -> String {
+    let name = split_words(&tool.name).join(" ");
+    let sentence = first_sentence(&tool.description);
+    if source.is_empty() {
+        format!("{name}: {sentence}")
+    } else {
+        format!("{name} ({source}): {sentence}")
+    }
+}
+
+/// What a `describe_tools` call asks for, read and checked (see `describe`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DescribeRequest {
+    /// Tool names, duplicates folded, in the order given.
+    pub names: Vec<String>,
+    /// The task in plain words.
+    pub query: Option<String>,
+    /// How many matches of `query`.
+    pub limit: usize,
 }
 
 impl ToolIndex {
     /// Indexes `tools` for declarations in `language`, schemas rendered `depth` deep.
     pub fn new(language: Language, tools: &[SourcedTool], depth: DepthLimit) -> ToolIndex {
-        let ranker = Ranker::new(tools.iter().map(|t| {
-            Fields {
-                name: &t.tool.name,
-                source: t
+        let mut sorted: Vec<&SourcedTool> = tools.iter().collect();
+        sorted.sort_by(|a, b| a.tool.name.cmp(&b.tool.name));
+        sorted.dedup_by(|a, b| a.tool.name == b.tool.name);
+        let documents = sorted
+            .iter()
+            .map(|t| {
+                let source = t
                     .source
                     .as_deref()
-                    .map_or("", |s| s.strip_prefix("mcp:").unwrap_or(s)),
-                parameters: parameter_names(&t.tool.parameters),
-                description: &t.tool.description,
-            }
-        }));
+                    .map_or("", |s| s.strip_prefix("mcp:").unwrap_or(s));
+                let (parameters, parameter_docs) = parameters_of(&t.tool.parameters);
+                SearchDocument {
+                    fields: Fields {
+                        name: &t.tool.name,
+                        summary: first_sentence(&t.tool.description),
+                        source,
+                        parameters,
+                        description: &t.tool.description,
+                        parameter_docs,
+                    },
+                    embed_text: embed_text(source, &t.tool),
+                }
+            })
+            .collect();
+        let search = ToolSearch::new(documents);
         ToolIndex {
             language,
             depth,
-            tools: tools
-                .iter()
-                .map(|t| (t.tool.name.clone(), t.tool.clone()))
-                .collect(),
-            ranker,
+            tools: sorted.into_iter().map(|t| t.tool.clone()).collect(),
+            search,
         }
     }
 
-    /// The names of the best matches for `query`, at most `limit` (best first, ties by
-    /// name), ranked with BM25 over names, sources, parameter names and descriptions.
+    /// How many tools are indexed.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    fn names_of(&self, ids: &[usize], limit: usize) -> Vec<&str> {
+        ids.iter()
+            .take(limit)
+            .filter_map(|&id| self.tools.get(id).map(|t| t.name.as_str()))
+            .collect()
+    }
+
+    /// The names of the best matches for `query` by words alone, at most `limit` (best
+    /// first; ties to the more specific tool, then by name): fielded BM25 over names, first
+    /// sentences, sources, parameter names, descriptions and parameter docs.
     pub fn search(&self, query: &str, limit: usize) -> Vec<&str> {
-        self.ranker.search(query, limit)
+        self.names_of(&self.search.lexical(query), limit)
     }
 
-    /// The text `describe_tools` answers with: a line saying what was found (the tools
-    /// named, the query's matches best first, and each unknown name with its nearest
-    /// names), then the declarations of those tools in the index's language (at most
-    /// `MAX_DECLARATIONS` (20); named tools first).
+    /// The names of the best matches for `query`, at most `limit`, ranked as `config`
+    /// says (hybrid with an embedder that answers in time), and a note when semantic
+    /// ranking was configured but not had.
+    pub async fn rank(
+        &self,
+        query: &str,
+        limit: usize,
+        config: &SearchConfig,
+        state: &SearchState,
+    ) -> (Vec<&str>, Option<String>) {
+        let ranked = self.search.rank(query, config, state).await;
+        (self.names_of(&ranked.ids, limit), ranked.note)
+    }
+
+    /// The texts the tools are embedded by, in name order (for measuring an embedder).
+    pub fn embed_texts(&self) -> &[String] {
+        self.search.embed_texts()
+    }
+
+    /// The text `describe_tools` answers with, ranking lexically (see [`Self::answer`]).
     pub fn describe(&self, names: &[String], query: Option<&str>, limit: usize) -> String {
-        use std::fmt::Write as _;
-        let mut chosen: Vec<&str> = Vec::new();
-        let mut unknown = Vec::new();
-        for name in names {
-            match self.tools.get_key_value(name.as_str()) {
-                Some((name, _)) if !chosen.contains(&name.as_str()) => chosen.push(name),
-                Some(_) => {}
-                None => unknown.push(name.as_str()),
-            }
-        }
+        let request = DescribeRequest {
+            names: names.to_vec(),
+            query: query.map(str::to_owned),
+            limit,
+        };
         let matches = query
             .filter(|q| !terms(q).is_empty())
             .map(|q| self.search(q, limit.clamp(1, MAX_DECLARATIONS)));
+        self.answer(&request, matches, None, None)
+    }
+
+    /// The text `describe_tools` answers with: a line saying what was found (the tools
+    /// named, the query's `matches` best first, each unknown name with its nearest names,
+    /// and `note`), then the declarations of those tools in the index's language (at most
+    /// `MAX_DECLARATIONS` (20); named tools first), fitted within `budget` tokens (see
+    /// [`super::answer`]).
+    pub fn answer(
+        &self,
+        request: &DescribeRequest,
+        matches: Option<Vec<&str>>,
+        note: Option<&str>,
+        budget: Option<usize>,
+    ) -> String {
+        use std::fmt::Write as _;
+        let by_name = |name: &str| {
+            self.tools
+                .binary_search_by(|t| t.name.as_str().cmp(name))
+                .ok()
+                .map(|at| &self.tools[at])
+        };
+        let mut chosen: Vec<&SdkTool> = Vec::new();
+        let mut named: Vec<&str> = Vec::new();
+        let mut unknown: Vec<&str> = Vec::new();
+        for name in &request.names {
+            match by_name(name) {
+                Some(tool) if !named.contains(&tool.name.as_str()) => {
+                    named.push(&tool.name);
+                    chosen.push(tool);
+                }
+                Some(_) => {}
+                None if !unknown.contains(&name.as_str()) => unknown.push(name),
+                None => {}
+            }
+        }
         for name in matches.iter().flatten() {
-            if !chosen.contains(name) {
-                chosen.push(name);
+            if let Some(tool) = by_name(name)
+                && !chosen.iter().any(|c| c.name == tool.name)
+            {
+                chosen.push(tool);
             }
         }
         chosen.truncate(MAX_DECLARATIONS);
         let mut out = String::new();
-        let named: Vec<&str> = names
-            .iter()
-            .map(String::as_str)
-            .filter(|n| self.tools.contains_key(*n))
-            .collect();
         if !named.is_empty() {
             let _ = writeln!(out, "Named: {}.", named.join(", "));
         }
-        if let Some(query) = query {
+        if let Some(query) = &request.query {
             match &matches {
                 Some(found) if !found.is_empty() => {
                     let _ = writeln!(
@@ -472,8 +575,11 @@ impl ToolIndex {
                 }
             }
         }
+        if let Some(note) = note {
+            let _ = writeln!(out, "{note}");
+        }
         if !unknown.is_empty() {
-            let members: Vec<String> = self.tools.keys().cloned().collect();
+            let members: Vec<String> = self.tools.iter().map(|t| t.name.clone()).collect();
             for name in &unknown {
                 let near = static_check::nearest(name, &members);
                 if near.is_empty() {
@@ -491,15 +597,11 @@ impl ToolIndex {
             out.push_str("No declarations to show.\n");
             return out;
         }
-        // Declarations in name order, as the SDK lists them.
-        let mut subset: Vec<SdkTool> = chosen
-            .iter()
-            .filter_map(|name| self.tools.get(*name).cloned())
-            .collect();
-        subset.sort_by(|a, b| a.name.cmp(&b.name));
-        let section = render_sdk_section_within(self.language, &subset, self.depth);
+        let tools: Vec<SdkTool> = chosen.into_iter().cloned().collect();
+        let fitted = answer::fit(self.language, &tools, self.depth, &out, budget);
+        out.push_str(&fitted.notes);
         out.push('\n');
-        out.push_str(declarations(&section));
+        out.push_str(&fitted.declarations);
         out
     }
 }

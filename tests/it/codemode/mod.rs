@@ -4,6 +4,7 @@
 mod assembly;
 mod index;
 mod run_code;
+mod search;
 pub mod static_check;
 mod typecheck;
 mod values;

@@ -52,12 +52,12 @@ impl Shortening {
 const DOC_KEYS: &[&str] = &["description", "title", "examples", "example", "$comment"];
 
 /// `schema` without the docs of any node below the top level's members (`depth` counts
-/// schema levels from the root: the root 0, its properties 1).
+/// JSON object levels from the root: the root 0, its `properties` map 1, each member 2).
 fn drop_docs(schema: &JsonValue, depth: usize) -> JsonValue {
     match schema {
         JsonValue::Object(map) => JsonValue::Object(
             map.iter()
-                .filter(|(key, _)| depth < 2 || !DOC_KEYS.contains(&key.as_str()))
+                .filter(|(key, _)| depth < 3 || !DOC_KEYS.contains(&key.as_str()))
                 .map(|(key, value)| (key.clone(), drop_docs(value, depth + 1)))
                 .collect(),
         ),

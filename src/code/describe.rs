@@ -27,7 +27,7 @@ use super::index::{
 use super::mode::{PresentationMode, ScopePresentation};
 use super::run_code::run_code_description;
 use super::sdk::{SdkTool, render_sdk_section_within};
-use super::search::tokens::terms;
+use super::search::tokens::searchable;
 
 /// The SDK plan of one tool set, and its search index (built on the first search).
 pub(crate) struct Planned {
@@ -179,7 +179,7 @@ fn parameters() -> JsonValue {
         "properties": {
             "names": {"type": "array", "items": {"type": "string"}, "description": "Exact tool names."},
             "query": {"type": "string", "description": "The task in plain words; its best matches are declared."},
-            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_DECLARATIONS, "description": format!("How many matches of `query` (default {DEFAULT_MATCHES}, at most {MAX_DECLARATIONS}).")}
+            "limit": {"type": "integer", "description": format!("How many matches of `query`: an integer from 1 to {MAX_DECLARATIONS} (default {DEFAULT_MATCHES}).")}
         },
         "additionalProperties": false
     })
@@ -340,7 +340,7 @@ pub(crate) fn definition(
                 let (config, state) = code.describe_setup();
                 let index = planned.index();
                 let (matches, note) = match request.query.as_deref() {
-                    Some(query) if !terms(query).is_empty() || config.search.embedder.is_some() => {
+                    Some(query) if searchable(query) || config.search.embedder.is_some() => {
                         let (matches, note) = index
                             .rank(query, request.limit, &config.search, &state)
                             .await;

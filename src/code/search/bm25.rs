@@ -15,9 +15,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::tokens::{terms_split, words};
+use super::tokens::{related, terms_split, words};
 
 const K1: f64 = 1.2;
+
+/// How much a word related to the query's ([`related`]) counts, against 1 for a word the
+/// query has.
+pub(crate) const RELATED_WEIGHT: f64 = 0.6;
 
 /// The fields of a tool, with their weight and length normalisation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -137,13 +141,20 @@ impl Bm25 {
         let (plain, joined) = terms_split(query);
         let mut seen = BTreeSet::new();
         let n = self.documents.len() as f64;
-        let idf: Vec<(String, f64)> = plain
+        let weighted = plain
             .into_iter()
             .chain(joined)
-            .filter(|term| seen.insert(term.clone()))
-            .filter_map(|term| {
+            .map(|term| (term, 1.0))
+            .chain(
+                related(query)
+                    .into_iter()
+                    .map(|term| (term, RELATED_WEIGHT)),
+            );
+        let idf: Vec<(String, f64)> = weighted
+            .filter(|(term, _)| seen.insert(term.clone()))
+            .filter_map(|(term, weight)| {
                 let df = f64::from(*self.frequency.get(&term)?);
-                Some((term, (1.0 + (n - df + 0.5) / (df + 0.5)).ln()))
+                Some((term, weight * (1.0 + (n - df + 0.5) / (df + 0.5)).ln()))
             })
             .collect();
         let fields = [

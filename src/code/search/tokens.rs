@@ -200,8 +200,8 @@ const ABBREVIATIONS: &[(&str, &[&str])] = &[
     ("docs", &["documentation"]),
     ("env", &["environment"]),
     ("k8s", &["kubernetes"]),
-    ("msg", &["message"]),
     ("mr", &["merge", "request"]),
+    ("msg", &["message"]),
     ("pr", &["pull", "request"]),
     ("prs", &["pull", "request"]),
     ("repo", &["repository"]),
@@ -209,6 +209,197 @@ const ABBREVIATIONS: &[(&str, &[&str])] = &[
     ("sms", &["text", "message"]),
     ("vm", &["virtual", "machine"]),
 ];
+
+/// Words of requests and the words tools use for the same thing: a small thesaurus of the
+/// tasks people hand to tools (a request says "give them their money back", the tool says
+/// `refund`). A query containing a trigger (one word, or two adjacent words; compared by
+/// stem, before filler is dropped) also looks for its related words, at
+/// `bm25::RELATED_WEIGHT` of a word the query has. Query side only: tool texts
+/// are indexed as they are written.
+const RELATED: &[(&str, &[&str])] = &[
+    // Money.
+    ("money back", &["refund"]),
+    ("reimburse", &["refund"]),
+    ("charged", &["charge", "payment", "refund"]),
+    ("overcharged", &["refund", "charge"]),
+    ("billing", &["subscription", "invoice"]),
+    ("bill", &["invoice", "subscription"]),
+    ("stop billing", &["cancel", "subscription"]),
+    ("unsubscribe", &["cancel", "subscription"]),
+    ("pay", &["payment"]),
+    ("paid", &["payment"]),
+    ("cost", &["price", "pricing", "cost"]),
+    ("price", &["pricing"]),
+    ("how much", &["price", "cost", "count"]),
+    // Places and travel.
+    ("drive", &["directions", "driving", "route"]),
+    ("driving", &["directions", "route"]),
+    ("commute", &["directions", "route"]),
+    ("how long", &["duration", "directions"]),
+    ("how far", &["distance"]),
+    ("far", &["distance"]),
+    ("crow flies", &["distance"]),
+    ("near", &["nearby", "places"]),
+    ("nearby", &["places", "search"]),
+    ("where is", &["geocode", "location"]),
+    ("address", &["geocode"]),
+    // Time.
+    ("what time", &["current", "time", "timezone"]),
+    ("time in", &["current", "time", "timezone"]),
+    ("clock", &["time"]),
+    // Memory.
+    (
+        "remember",
+        &["memory", "entities", "observations", "knowledge", "graph"],
+    ),
+    ("memorize", &["memory", "entities", "observations"]),
+    ("recall", &["memory", "search", "nodes"]),
+    ("earlier", &["memory", "search", "nodes"]),
+    ("told", &["memory", "search", "nodes"]),
+    ("forget", &["delete", "memory", "entities"]),
+    // Work tracking.
+    ("ticket", &["issue"]),
+    ("bug", &["issue"]),
+    ("tickets", &["issues"]),
+    ("hours", &["worklog", "time"]),
+    ("log time", &["worklog"]),
+    ("break down", &["expand", "subtasks"]),
+    ("subtasks", &["expand"]),
+    ("split", &["expand", "subtasks"]),
+    // Code.
+    ("ship", &["merge", "deploy"]),
+    ("land", &["merge"]),
+    ("roll out", &["deploy", "deployment"]),
+    ("release", &["deploy", "release"]),
+    // Messages.
+    ("let know", &["message", "post", "send"]),
+    ("tell", &["message", "send"]),
+    ("announce", &["message", "post"]),
+    ("notify", &["message", "notification", "send"]),
+    ("ping", &["message"]),
+    ("dm", &["direct", "message"]),
+    ("text", &["message", "sms"]),
+    ("mail", &["email"]),
+    // Files and the web.
+    ("what s in", &["read", "file", "contents"]),
+    ("contents", &["read", "file"]),
+    ("yaml", &["file", "read"]),
+    ("json", &["file"]),
+    ("txt", &["file", "read"]),
+    ("csv", &["file"]),
+    ("https", &["fetch", "url", "scrape", "web"]),
+    ("http", &["fetch", "url", "scrape", "web"]),
+    ("url", &["fetch", "scrape"]),
+    ("webpage", &["fetch", "scrape", "web", "page"]),
+    ("web page", &["fetch", "scrape"]),
+    ("blog", &["fetch", "scrape", "web"]),
+    ("article", &["fetch", "scrape", "web"]),
+    ("website", &["crawl", "scrape", "web"]),
+    ("look up", &["search"]),
+    ("lookup", &["search"]),
+    ("google", &["web", "search"]),
+    // Seeing.
+    ("visualize", &["chart", "visualization"]),
+    ("plot", &["chart"]),
+    ("diagram", &["chart", "diagram"]),
+    ("picture", &["image", "screenshot"]),
+    ("photo", &["image"]),
+    ("capture", &["screenshot"]),
+    // Actions.
+    ("write up", &["create", "page"]),
+    ("draft", &["create"]),
+    ("make", &["create"]),
+    ("new", &["create"]),
+    ("add", &["create"]),
+    ("open", &["create", "open"]),
+    ("change", &["update", "edit"]),
+    ("edit", &["update"]),
+    ("modify", &["update"]),
+    ("rename", &["update", "move"]),
+    ("get rid", &["delete", "remove"]),
+    ("remove", &["delete"]),
+    ("erase", &["delete"]),
+    ("wipe", &["delete"]),
+    ("kick off", &["run", "trigger", "start"]),
+    ("trigger", &["run", "start"]),
+    ("launch", &["run", "start", "create"]),
+    ("halt", &["stop"]),
+    ("kill", &["stop", "terminate", "delete"]),
+    ("how many", &["count"]),
+    ("number of", &["count"]),
+    ("bump", &["scale", "update"]),
+    ("replicas", &["scale"]),
+    // Operations.
+    ("paging", &["alarms", "alerts", "incidents"]),
+    ("alerting", &["alarms", "alerts"]),
+    ("firing", &["alarms", "alerts"]),
+    ("outage", &["incidents", "alarms", "status"]),
+    ("down", &["status", "health", "alarms"]),
+    ("logging", &["logs"]),
+    ("printing", &["logs"]),
+    (
+        "permissions",
+        &["policy", "policies", "role", "permissions"],
+    ),
+    ("access", &["policy", "permissions"]),
+    ("allowed", &["policy", "permissions"]),
+    ("slow", &["performance", "metrics"]),
+    // Meetings.
+    ("meeting", &["event", "calendar"]),
+    ("schedule", &["event", "calendar", "create"]),
+    ("appointment", &["event", "calendar"]),
+];
+
+/// The related words of `RELATED` by the stems of their trigger (one word, or two joined
+/// by a space).
+static RELATED_BY_STEM: LazyLock<std::collections::BTreeMap<String, Vec<String>>> =
+    LazyLock::new(|| {
+        let mut table: std::collections::BTreeMap<String, Vec<String>> =
+            std::collections::BTreeMap::new();
+        for (trigger, related) in RELATED {
+            let key: Vec<String> = words(trigger).iter().map(|w| stem(w)).collect();
+            let entry = table.entry(key.join(" ")).or_default();
+            for word in *related {
+                let word = stem(word);
+                if !entry.contains(&word) {
+                    entry.push(word);
+                }
+            }
+        }
+        table
+    });
+
+/// The stems of the words related to `text`'s (see `RELATED`), in order of first
+/// appearance, without the terms `text` has itself.
+pub(crate) fn related(text: &str) -> Vec<String> {
+    let stems: Vec<String> = words(text).iter().map(|w| stem(w)).collect();
+    let own = terms(text);
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |key: &str| {
+        if let Some(words) = RELATED_BY_STEM.get(key) {
+            for word in words {
+                if !own.contains(word) && !out.contains(word) {
+                    out.push(word.clone());
+                }
+            }
+        }
+    };
+    for (at, single) in stems.iter().enumerate() {
+        add(single);
+        if let Some(next) = stems.get(at + 1) {
+            add(&format!("{single} {next}"));
+        }
+        if let (Some(second), Some(third)) = (stems.get(at + 1), stems.get(at + 2)) {
+            add(&format!("{single} {second} {third}"));
+        }
+    }
+    out
+}
+
+/// Whether `query` has anything to search for: a term of its own or a related word.
+pub(crate) fn searchable(query: &str) -> bool {
+    !terms(query).is_empty() || !related(query).is_empty()
+}
 
 /// Whether `word` (lowercased) carries no meaning for a search.
 pub(crate) fn is_stop_word(word: &str) -> bool {
@@ -320,11 +511,37 @@ mod tests {
         assert!(terms("open a PR").contains(&stem("pull")));
     }
 
+    #[test]
+    fn requests_find_the_words_tools_use() {
+        // One word, two words (filler included: they are read before it is dropped).
+        assert_eq!(related("give them their money back"), [stem("refund")]);
+        assert!(related("how far is Paris from Berlin").contains(&stem("distance")));
+        assert!(related("tell the team").contains(&stem("message")));
+        // Words the text has itself are not added again.
+        assert!(!related("post a message").contains(&stem("message")));
+        assert!(related("list pull requests").is_empty());
+        assert!(searchable("how many?") && !searchable("how is it?"));
+        for (trigger, words) in RELATED {
+            assert!(!words.is_empty(), "{trigger}");
+            assert!(
+                RELATED_BY_STEM.contains_key(
+                    &super::words(trigger)
+                        .iter()
+                        .map(|w| stem(w))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+                "{trigger}"
+            );
+        }
+    }
+
     proptest! {
         #[test]
         fn terms_are_a_function_of_the_text(text in "\\PC{0,60}") {
             let once = terms(&text);
             prop_assert_eq!(&once, &terms(&text));
+            prop_assert_eq!(related(&text), related(&text));
             for term in &once {
                 prop_assert!(!term.is_empty());
                 prop_assert!(term.chars().all(char::is_alphanumeric));

@@ -5,6 +5,7 @@ mod assembly;
 mod index;
 mod run_code;
 mod search;
+mod search_baselines;
 pub mod static_check;
 mod typecheck;
 mod values;

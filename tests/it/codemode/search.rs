@@ -434,9 +434,9 @@ fn served_over_mcp_describe_tools_ranks_with_the_configured_embedder() {
     );
     assert!(!answer.contains("Ranked by words only"), "{answer}");
     assert!(
-        estimate_tokens(&answer) <= 800,
+        estimate_tokens(answer) <= 800,
         "{}",
-        estimate_tokens(&answer)
+        estimate_tokens(answer)
     );
     // Arguments are checked against the advertised schema.
     for (at, says) in [

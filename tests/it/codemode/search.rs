@@ -469,3 +469,41 @@ fn served_over_mcp_describe_tools_ranks_with_the_configured_embedder() {
         text(lexical)
     );
 }
+
+/// The largest declaration of the corpus (`brave_place_search`, 82 KB of schema) with a
+/// query's matches, within 5,000 tokens: shortened step by step, never cut, and the answer
+/// says what was shortened and how to read the rest (the head of the answer is the
+/// snapshot: its notes are text a model reads).
+#[test]
+fn the_largest_declaration_is_shortened_to_fit_and_says_so() {
+    let budget = 5_000;
+    let request = DescribeRequest {
+        names: vec![
+            "brave_place_search".to_owned(),
+            "brave_place_search".to_owned(),
+        ],
+        query: Some("driving directions between two places".to_owned()),
+        limit: 5,
+    };
+    let matches = INDEX.search("driving directions between two places", 5);
+    let full = INDEX.answer(&request, Some(matches.clone()), None, None);
+    assert!(
+        estimate_tokens(&full) > 3 * budget,
+        "{}",
+        estimate_tokens(&full)
+    );
+    let text = INDEX.answer(&request, Some(matches), None, Some(budget));
+    assert!(
+        estimate_tokens(&text) <= budget,
+        "{} tokens",
+        estimate_tokens(&text)
+    );
+    assert!(text.starts_with("Named: brave_place_search.\n"), "{text}");
+    assert!(text.contains("Shortened to fit this answer's budget of 5000 tokens: "));
+    // Every declaration shown is whole: the code block closes and each tool's member is
+    // there.
+    assert!(text.trim_end().ends_with("```"), "{text}");
+    assert!(text.contains("  brave_place_search: {"), "{text}");
+    let head = &text[..text.find("```").unwrap_or(text.len())];
+    insta::assert_snapshot!("fitted_answer_head", head);
+}

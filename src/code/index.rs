@@ -25,6 +25,8 @@ use super::search::bm25::Fields;
 use super::search::tokens::{searchable, terms};
 use super::search::{SearchConfig, SearchDocument, SearchState, ToolSearch};
 use super::static_check;
+use super::text::AVAILABLE;
+pub use super::text::{estimate_tokens, first_sentence};
 
 /// The name of the tool that returns declarations from the index.
 pub const DESCRIBE_TOOLS: &str = "describe_tools";
@@ -39,24 +41,6 @@ const NO_SOURCE: &str = "other";
 
 /// How many terms step 3 suggests searching for, per source.
 const SEARCH_TERMS: usize = 6;
-
-/// The first sentence is cut at this many characters (with `…`).
-const SENTENCE_CHARS: usize = 120;
-
-/// The estimated number of tokens of `text`: its UTF-8 length in bytes divided by four,
-/// rounded up — the usual rule of thumb for English prose and code under BPE tokenizers
-/// (it slightly overestimates identifier-heavy text; budgets are therefore conservative).
-///
-/// ```
-/// use codemode::code::estimate_tokens;
-/// assert_eq!(estimate_tokens(""), 0);
-/// assert_eq!(estimate_tokens("abcd"), 1);
-/// assert_eq!(estimate_tokens("abcde"), 2);
-/// assert_eq!(estimate_tokens("é"), 1); // two bytes
-/// ```
-pub fn estimate_tokens(text: &str) -> usize {
-    text.len().div_ceil(4)
-}
 
 /// The steps of the compact index, from the most to the least detailed; the first whose
 /// description fits the budget is used (the last one when none fits).
@@ -170,19 +154,9 @@ pub fn plan(
     last.unwrap_or(SdkPlan::Full(full))
 }
 
-/// The marker between the SDK section's instructions and its code block.
-const AVAILABLE: &str = "The available tools:\n\n";
-
 /// The instructions of an SDK section (everything before its declarations).
 fn instructions(section: &str) -> &str {
     section.find(AVAILABLE).map_or("", |at| &section[..at])
-}
-
-/// The declarations of an SDK section (its code block).
-pub(crate) fn declarations(section: &str) -> &str {
-    section
-        .find(AVAILABLE)
-        .map_or(section, |at| &section[at + AVAILABLE.len()..])
 }
 
 fn language_name(language: Language) -> &'static str {
@@ -190,28 +164,6 @@ fn language_name(language: Language) -> &'static str {
         Language::TypeScript => "TypeScript",
         Language::Python => "Python",
     }
-}
-
-/// The first sentence of `description`, on one line: up to the first `.`, `!` or `?`
-/// followed by a space or the end, at most `SENTENCE_CHARS` (120) characters (cut at a word
-/// with `…`).
-pub fn first_sentence(description: &str) -> String {
-    let line = description.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut end = line.len();
-    let bytes = line.as_bytes();
-    for (at, byte) in bytes.iter().enumerate() {
-        if matches!(byte, b'.' | b'!' | b'?') && bytes.get(at + 1).is_none_or(|b| *b == b' ') {
-            end = at + 1;
-            break;
-        }
-    }
-    let sentence = &line[..end];
-    if sentence.chars().count() <= SENTENCE_CHARS {
-        return sentence.to_owned();
-    }
-    let cut: String = sentence.chars().take(SENTENCE_CHARS).collect();
-    let cut = cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head);
-    format!("{}…", cut.trim_end_matches([',', ';', ':', ' ']))
 }
 
 fn source_name(tool: &SourcedTool) -> &str {
@@ -625,6 +577,7 @@ impl ToolIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::code::text::SENTENCE_CHARS;
     use serde_json::json;
 
     fn tool(source: Option<&str>, name: &str, description: &str) -> SourcedTool {

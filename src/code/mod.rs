@@ -43,6 +43,7 @@ mod run_code;
 pub mod sdk;
 pub mod search;
 mod static_check;
+mod text;
 mod typecheck;
 
 pub use assembly::{Assembly, PromptSection, advertised_output, assemble, sdk_tools};

@@ -72,37 +72,48 @@ pub(crate) struct Fields<'a> {
 }
 
 struct Document {
-    /// term -> count per field.
-    counts: BTreeMap<String, [u32; FIELDS]>,
     /// Plain terms per field (joins not counted).
     lengths: [u32; FIELDS],
     /// How many words the name has (the tie-break).
     name_words: usize,
 }
 
-/// A BM25F index over documents, built once per tool set.
+const ALL_FIELDS: [Field; FIELDS] = [
+    Field::Name,
+    Field::Summary,
+    Field::Source,
+    Field::Parameters,
+    Field::Description,
+    Field::ParameterDocs,
+];
+
+/// A BM25F index over documents, built once per tool set: an inverted index (each term's
+/// documents, in id order, with its count per field), so a query touches only the
+/// documents that have one of its terms.
 pub(crate) struct Bm25 {
     documents: Vec<Document>,
-    frequency: BTreeMap<String, u32>,
-    average: [f64; FIELDS],
+    /// term -> (document id, count per field), ids ascending.
+    postings: BTreeMap<String, Vec<(usize, [u32; FIELDS])>>,
+    /// Each document's length normalisation per field: `1 − b + b · len / avglen`.
+    norms: Vec<[f64; FIELDS]>,
 }
 
 impl Bm25 {
     /// Indexes `documents`, which keep their positions as their ids.
     pub(crate) fn new<'a>(documents: impl IntoIterator<Item = Fields<'a>>) -> Bm25 {
         let mut built = Vec::new();
-        let mut frequency: BTreeMap<String, u32> = BTreeMap::new();
-        for fields in documents {
+        let mut postings: BTreeMap<String, Vec<(usize, [u32; FIELDS])>> = BTreeMap::new();
+        for (id, fields) in documents.into_iter().enumerate() {
             let mut document = Document {
-                counts: BTreeMap::new(),
                 lengths: [0; FIELDS],
                 name_words: words(fields.name).len(),
             };
+            let mut counts: BTreeMap<String, [u32; FIELDS]> = BTreeMap::new();
             let mut add = |field: Field, text: &str| {
                 let (plain, joined) = terms_split(text);
                 document.lengths[field.index()] += u32::try_from(plain.len()).unwrap_or(u32::MAX);
                 for term in plain.into_iter().chain(joined) {
-                    document.counts.entry(term).or_insert([0; FIELDS])[field.index()] += 1;
+                    counts.entry(term).or_insert([0; FIELDS])[field.index()] += 1;
                 }
             };
             add(Field::Name, fields.name);
@@ -115,8 +126,8 @@ impl Bm25 {
             for doc in &fields.parameter_docs {
                 add(Field::ParameterDocs, doc);
             }
-            for term in document.counts.keys() {
-                *frequency.entry(term.clone()).or_default() += 1;
+            for (term, counts) in counts {
+                postings.entry(term).or_default().push((id, counts));
             }
             built.push(document);
         }
@@ -127,10 +138,22 @@ impl Bm25 {
                 *slot = (total as f64 / built.len() as f64).max(1.0);
             }
         }
+        let norms = built
+            .iter()
+            .map(|document| {
+                let mut norms = [1.0; FIELDS];
+                for field in ALL_FIELDS {
+                    let (_, b) = field.weights();
+                    let length = f64::from(document.lengths[field.index()]);
+                    norms[field.index()] = 1.0 - b + b * length / average[field.index()];
+                }
+                norms
+            })
+            .collect();
         Bm25 {
             documents: built,
-            frequency,
-            average,
+            postings,
+            norms,
         }
     }
 
@@ -150,48 +173,38 @@ impl Bm25 {
                     .into_iter()
                     .map(|term| (term, RELATED_WEIGHT)),
             );
-        let idf: Vec<(String, f64)> = weighted
+        // Each distinct term once, in the query's order (the order scores are summed in).
+        let terms: Vec<(&[(usize, [u32; FIELDS])], f64)> = weighted
             .filter(|(term, _)| seen.insert(term.clone()))
             .filter_map(|(term, weight)| {
-                let df = f64::from(*self.frequency.get(&term)?);
-                Some((term, weight * (1.0 + (n - df + 0.5) / (df + 0.5)).ln()))
+                let postings = self.postings.get(&term)?;
+                let df = postings.len() as f64;
+                Some((
+                    postings.as_slice(),
+                    weight * (1.0 + (n - df + 0.5) / (df + 0.5)).ln(),
+                ))
             })
             .collect();
-        let fields = [
-            Field::Name,
-            Field::Summary,
-            Field::Source,
-            Field::Parameters,
-            Field::Description,
-            Field::ParameterDocs,
-        ];
-        let mut scored: Vec<(usize, f64)> = self
-            .documents
-            .iter()
-            .enumerate()
-            .filter_map(|(id, document)| {
-                let mut score = 0.0;
-                let mut matched = false;
-                for (term, idf) in &idf {
-                    let Some(counts) = document.counts.get(term) else {
+        let mut scores: Vec<Option<f64>> = vec![None; self.documents.len()];
+        for (postings, idf) in terms {
+            for (id, counts) in postings {
+                let mut tf = 0.0;
+                for field in ALL_FIELDS {
+                    let count = counts[field.index()];
+                    if count == 0 {
                         continue;
-                    };
-                    matched = true;
-                    let mut tf = 0.0;
-                    for field in fields {
-                        let count = counts[field.index()];
-                        if count == 0 {
-                            continue;
-                        }
-                        let (w, b) = field.weights();
-                        let length = f64::from(document.lengths[field.index()]);
-                        let norm = 1.0 - b + b * length / self.average[field.index()];
-                        tf += w * f64::from(count) / norm;
                     }
-                    score += idf * tf * (K1 + 1.0) / (K1 + tf);
+                    let (w, _) = field.weights();
+                    tf += w * f64::from(count) / self.norms[*id][field.index()];
                 }
-                matched.then_some((id, score))
-            })
+                let score = scores[*id].get_or_insert(0.0);
+                *score += idf * tf * (K1 + 1.0) / (K1 + tf);
+            }
+        }
+        let mut scored: Vec<(usize, f64)> = scores
+            .into_iter()
+            .enumerate()
+            .filter_map(|(id, score)| score.map(|s| (id, s)))
             .collect();
         scored.sort_by(|a, b| {
             b.1.total_cmp(&a.1)

@@ -87,13 +87,16 @@ const ALL_FIELDS: [Field; FIELDS] = [
     Field::ParameterDocs,
 ];
 
+/// One term's documents, ids ascending, each with the term's count per field.
+type Postings = Vec<(usize, [u32; FIELDS])>;
+
 /// A BM25F index over documents, built once per tool set: an inverted index (each term's
 /// documents, in id order, with its count per field), so a query touches only the
 /// documents that have one of its terms.
 pub(crate) struct Bm25 {
     documents: Vec<Document>,
     /// term -> (document id, count per field), ids ascending.
-    postings: BTreeMap<String, Vec<(usize, [u32; FIELDS])>>,
+    postings: BTreeMap<String, Postings>,
     /// Each document's length normalisation per field: `1 − b + b · len / avglen`.
     norms: Vec<[f64; FIELDS]>,
 }
@@ -102,7 +105,7 @@ impl Bm25 {
     /// Indexes `documents`, which keep their positions as their ids.
     pub(crate) fn new<'a>(documents: impl IntoIterator<Item = Fields<'a>>) -> Bm25 {
         let mut built = Vec::new();
-        let mut postings: BTreeMap<String, Vec<(usize, [u32; FIELDS])>> = BTreeMap::new();
+        let mut postings: BTreeMap<String, Postings> = BTreeMap::new();
         for (id, fields) in documents.into_iter().enumerate() {
             let mut document = Document {
                 lengths: [0; FIELDS],
@@ -174,15 +177,12 @@ impl Bm25 {
                     .map(|term| (term, RELATED_WEIGHT)),
             );
         // Each distinct term once, in the query's order (the order scores are summed in).
-        let terms: Vec<(&[(usize, [u32; FIELDS])], f64)> = weighted
+        let terms: Vec<(&Postings, f64)> = weighted
             .filter(|(term, _)| seen.insert(term.clone()))
             .filter_map(|(term, weight)| {
                 let postings = self.postings.get(&term)?;
                 let df = postings.len() as f64;
-                Some((
-                    postings.as_slice(),
-                    weight * (1.0 + (n - df + 0.5) / (df + 0.5)).ln(),
-                ))
+                Some((postings, weight * (1.0 + (n - df + 0.5) / (df + 0.5)).ln()))
             })
             .collect();
         let mut scores: Vec<Option<f64>> = vec![None; self.documents.len()];

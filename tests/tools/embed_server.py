@@ -125,10 +125,16 @@ LOCK = threading.Lock()
 def embed(texts: list[str]) -> list[list[float]]:
     with LOCK:
         missing = list(dict.fromkeys(t for t in texts if t not in CACHE))
-        for start in range(0, len(missing), 32):
-            batch = missing[start : start + 32]
-            for text, row in zip(batch, MODEL.embed(batch)):
-                CACHE[text] = [float(x) for x in row]
+    # Batches of texts of similar length pad less (sorted, ties in order: deterministic).
+    missing.sort(key=len)
+    # One batch at a time under the lock: a long request does not hold up a short one.
+    for start in range(0, len(missing), 32):
+        with LOCK:
+            batch = [t for t in missing[start : start + 32] if t not in CACHE]
+            if batch:
+                for text, row in zip(batch, MODEL.embed(batch)):
+                    CACHE[text] = [float(x) for x in row]
+    with LOCK:
         return [CACHE[t] for t in texts]
 
 

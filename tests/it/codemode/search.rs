@@ -270,9 +270,11 @@ fn lexical_search_finds_the_tool_on_the_held_out_halves() {
 #[test]
 fn hybrid_search_finds_the_tool_on_the_held_out_halves() {
     let server = &*EMBED_SERVER;
+    // Bounds for MiniLM in numpy on a 2-core machine running the rest of the suite (the
+    // 1,300 tools took 400 s there once): what is measured here is ranking, not latency.
     let config = SearchConfig::default()
-        .with_embedder(Some(server.embedder(MODEL, Duration::from_secs(60))))
-        .with_timeouts(Duration::from_secs(20), Duration::from_secs(600));
+        .with_embedder(Some(server.embedder(MODEL, Duration::from_secs(1200))))
+        .with_timeouts(Duration::from_secs(300), Duration::from_secs(1800));
     let state = SearchState::default();
     let rt = runtime();
     let started = Instant::now();
@@ -409,11 +411,13 @@ fn every_answer_for_the_query_sets_fits_its_budget_and_is_stable() {
 fn served_over_mcp_describe_tools_ranks_with_the_configured_embedder() {
     use crate::serve::{Workspace, call, is_error, steps, text};
     use serde_json::json;
-    let server = &*EMBED_SERVER;
+    // Its own endpoint (the hybrid evaluation keeps the shared one busy for minutes), and
+    // bounds for a loaded machine: the bounds themselves are tested above.
+    let server = EmbedServer::start();
     let config = |model: &str| {
         format!(
             "mode = \"code\"\nsdk_max_tokens = 1000\ndescribe_max_tokens = 800\n\n\
-             [search.embeddings]\nurl = \"{}\"\nmodel = \"{model}\"\ntimeout_ms = 10000\nindex_timeout_ms = 60000\n",
+             [search.embeddings]\nurl = \"{}\"\nmodel = \"{model}\"\ntimeout_ms = 60000\nindex_timeout_ms = 120000\n",
             server.url
         )
     };

@@ -165,13 +165,10 @@ pub fn fit(
             );
         }
         if !left_out.is_empty() {
-            let names: Vec<String> = left_out
-                .iter()
-                .map(|(n, tokens)| format!("{n} (~{tokens} tokens)"))
-                .collect();
+            let names: Vec<&str> = left_out.iter().map(|(n, _)| n.as_str()).collect();
             let _ = writeln!(
                 notes,
-                "Left out, over the budget even shortened: {}. Ask for them by `names`, fewer at a time.",
+                "Left out to fit this answer's budget (the least relevant, even shortened): {}. Ask for them by `names`, fewer at a time.",
                 names.join(", ")
             );
         }
@@ -212,6 +209,19 @@ pub fn fit(
                     sizes.pop();
                     left_out.insert(0, (tool.name.clone(), alone(&tool, step)));
                 }
+            }
+            None if !left_out.is_empty() => {
+                // The notes naming what was left out leave no room for the last one: it
+                // goes too (the answer names every tool; each can be asked for alone).
+                if let Some((tool, step)) = chosen.pop() {
+                    sizes.pop();
+                    left_out.insert(0, (tool.name.clone(), alone(&tool, step)));
+                }
+                let notes = notes_for(&chosen, &left_out);
+                return Fitted {
+                    notes,
+                    declarations: String::new(),
+                };
             }
             None => {
                 // One declaration, at its last step, over the budget alone: shown whole
@@ -286,11 +296,32 @@ mod tests {
             "",
             Some(10),
         );
-        assert!(tiny.notes.contains("Left out"), "{}", tiny.notes);
+        // Every step taken, then the least relevant left out; the notes naming them leave
+        // no room for the last one either: the answer names both and declares none.
         assert!(
-            tiny.notes.contains("over the budget even shortened"),
+            tiny.notes
+                .contains("Left out to fit this answer's budget (the least relevant, even shortened): small, large."),
             "{}",
             tiny.notes
+        );
+        assert_eq!(tiny.declarations, "");
+        // One tool over the budget alone: shown whole, never cut, and said so.
+        let alone = fit(
+            Language::TypeScript,
+            &tools[1..],
+            DepthLimit::DEFAULT,
+            "",
+            Some(10),
+        );
+        assert!(
+            alone.notes.contains("shown whole rather than cut"),
+            "{}",
+            alone.notes
+        );
+        assert!(
+            alone.declarations.contains("large"),
+            "{}",
+            alone.declarations
         );
     }
 

@@ -4,7 +4,8 @@
 
 use std::hint::black_box;
 
-use codemode::code::sdk::{SdkLanguage, SdkTool, parse_tool_list, render_sdk_section};
+use codemode::code::sdk::{SdkTool, parse_tool_list, render_sdk_section};
+use codemode::runtime::Language;
 use criterion::Criterion;
 
 fn thousand_tools() -> Vec<SdkTool> {
@@ -28,10 +29,10 @@ pub fn bench(c: &mut Criterion) {
     let tools = thousand_tools();
     let mut group = c.benchmark_group("sdk");
     group.bench_function("typescript_1000_tools", |b| {
-        b.iter(|| render_sdk_section(SdkLanguage::TypeScript, black_box(&tools)))
+        b.iter(|| render_sdk_section(Language::TypeScript, black_box(&tools)))
     });
     group.bench_function("python_1000_tools", |b| {
-        b.iter(|| render_sdk_section(SdkLanguage::Python, black_box(&tools)))
+        b.iter(|| render_sdk_section(Language::Python, black_box(&tools)))
     });
     group.finish();
 }

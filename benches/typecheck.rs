@@ -9,7 +9,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use codemode::code::sdk::{SdkLanguage, parse_tool_list, render_sdk_section};
+use codemode::code::sdk::{parse_tool_list, render_sdk_section};
+use codemode::runtime::Language;
 use codemode::runtime::js::typecheck::{CheckReport, CheckerConfig, TypeChecker};
 use criterion::Criterion;
 
@@ -23,7 +24,7 @@ fn github_declarations() -> Arc<str> {
     let value = serde_json::from_str(&text).expect("the GitHub corpus fixture is JSON");
     let mut tools = parse_tool_list(&value).expect("the GitHub corpus fixture is a tool list");
     tools.sort_by(|a, b| a.name.cmp(&b.name));
-    let section = render_sdk_section(SdkLanguage::TypeScript, &tools);
+    let section = render_sdk_section(Language::TypeScript, &tools);
     let start = section.find("```ts\n").expect("a code block") + "```ts\n".len();
     let end = section.rfind("```").expect("a closing fence");
     Arc::from(section[start..end].replacen(

@@ -11,10 +11,11 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::code::sdk::{SdkLanguage, SdkTool, parse_tool_list, render_sdk_section_within};
+use crate::code::sdk::{SdkTool, parse_tool_list, render_sdk_section_within};
 use crate::code::sdk_tools;
 use crate::host::Engine;
 use crate::json::{DepthLimit, JsonValue};
+use crate::runtime::Language;
 use clap::Args;
 
 use super::Failure;
@@ -35,7 +36,7 @@ pub(crate) struct SdkArgs {
     /// The SDK language (default: the configuration's `[runtime] language`, TypeScript
     /// for `--schemas`).
     #[arg(long, value_name = "LANG", value_parser = sdk_language)]
-    lang: Option<SdkLanguage>,
+    lang: Option<Language>,
 
     /// Compare the SDK text with FILE instead of printing it: exit 0 when they are equal
     /// byte for byte, 1 with a unified diff when they differ, 2 when FILE cannot be read.
@@ -49,8 +50,8 @@ pub(crate) struct SdkArgs {
 }
 
 /// `--lang`: a language of the SDK (the library's parser names it as the runtime's).
-fn sdk_language(text: &str) -> Result<SdkLanguage, String> {
-    text.parse::<SdkLanguage>()
+fn sdk_language(text: &str) -> Result<Language, String> {
+    text.parse::<Language>()
         .map_err(|_| format!("unknown SDK language `{text}` (expected `typescript` or `python`)"))
 }
 
@@ -60,7 +61,7 @@ pub(crate) fn run(args: &SdkArgs) -> Result<(), Failure> {
     let (tools, configured, depth) = match &args.schemas {
         Some(path) => {
             let depth = DepthLimit::DEFAULT;
-            (read_tool_list(path, depth)?, SdkLanguage::TypeScript, depth)
+            (read_tool_list(path, depth)?, Language::TypeScript, depth)
         }
         None => configured_tools(args.config.as_deref())?,
     };
@@ -96,7 +97,7 @@ pub(crate) fn run(args: &SdkArgs) -> Result<(), Failure> {
 /// The configured tools, the configured language and the host's value-depth limit.
 fn configured_tools(
     config: Option<&std::path::Path>,
-) -> Result<(Vec<SdkTool>, SdkLanguage, DepthLimit), Failure> {
+) -> Result<(Vec<SdkTool>, Language, DepthLimit), Failure> {
     let config = super::setup::load_config(config)?;
     let language = config.language;
     let runtime = super::setup::tokio_runtime()?;
@@ -172,15 +173,15 @@ fn strip_position(message: &str) -> &str {
 
 /// What was rendered, for the messages of `--check` and `--write`.
 struct Rendered {
-    language: SdkLanguage,
+    language: Language,
     tools: usize,
 }
 
 impl std::fmt::Display for Rendered {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let language = match self.language {
-            SdkLanguage::TypeScript => "TypeScript",
-            SdkLanguage::Python => "Python",
+            Language::TypeScript => "TypeScript",
+            Language::Python => "Python",
         };
         let plural = if self.tools == 1 { "" } else { "s" };
         write!(f, "the {language} SDK of {} tool{plural}", self.tools)

@@ -11,7 +11,7 @@ use crate::tool::{ToolDefinition, ToolSchema};
 
 use super::index::{DESCRIBE_TOOLS, IndexStep};
 use super::mode::{PresentationMode, ScopePresentation};
-use super::sdk::{SdkLanguage, SdkTool, render_sdk_section_within};
+use super::sdk::{SdkTool, render_sdk_section_within};
 use super::{CodeMode, RUN_CODE};
 
 /// The id of the SDK prompt section.
@@ -121,13 +121,6 @@ pub fn advertised_output(tool: &ToolDefinition) -> JsonValue {
     }
 }
 
-/// The SDK renderer of a runtime language, if one is registered.
-fn sdk_language(language: Language) -> Option<SdkLanguage> {
-    match language {
-        Language::TypeScript | Language::Python => Some(language),
-    }
-}
-
 /// The SDK tools of `scope`: its visible end capabilities.
 pub fn sdk_tools(scope: &Scope) -> Vec<SdkTool> {
     scope
@@ -190,14 +183,6 @@ pub fn assemble(scope: &Scope) -> Result<Assembly, Error> {
             ),
         ));
     };
-    let Some(sdk_language) = sdk_language(language) else {
-        return Err(Error::new(
-            ErrorCode::InvalidConfig,
-            format!(
-                "the code runtime's language `{language}` has no SDK renderer; install a TypeScript or Python runtime"
-            ),
-        ));
-    };
     let run_code = scope.get(RUN_CODE).ok_or_else(|| {
         Error::new(
             ErrorCode::InvalidConfig,
@@ -211,7 +196,7 @@ pub fn assemble(scope: &Scope) -> Result<Assembly, Error> {
     let text = match &planned {
         Some(planned) => planned.plan.text().to_owned(),
         None => render_sdk_section_within(
-            sdk_language,
+            language,
             &sdk_tools(scope),
             scope.registry().config().value_depth,
         ),

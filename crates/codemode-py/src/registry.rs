@@ -17,7 +17,7 @@ use std::str::FromStr;
 use std::sync::{Arc, PoisonError};
 use std::time::{Duration, Instant};
 
-use codemode::code::sdk::{SdkLanguage, render_sdk_section_within};
+use codemode::code::sdk::render_sdk_section_within;
 use codemode::code::search::SearchConfig;
 use codemode::code::{
     CodeMode, CodeModeConfig, PresentationMode, Program, ScopePresentation, TypeCheck, assemble,
@@ -634,7 +634,7 @@ impl PyScope {
     fn sdk(&self, py: Python<'_>, language: String) -> PyResult<String> {
         guarded(py, || {
             py.detach(|| {
-                let language: SdkLanguage = parse_language(&language)?;
+                let language: Language = parse_language(&language)?;
                 let depth = self.core.scope.registry().config().value_depth;
                 Ok(render_sdk_section_within(
                     language,

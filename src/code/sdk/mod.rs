@@ -33,6 +33,7 @@ mod typescript;
 mod proptests;
 
 use crate::json::{DepthLimit, JsonValue};
+use crate::runtime::Language;
 
 pub use tool_list::parse_tool_list;
 
@@ -49,15 +50,12 @@ pub struct SdkTool {
     pub output: Option<JsonValue>,
 }
 
-/// The language of an SDK section: the language of the loaded code runtime (one enum for
-/// both, so a runtime's language always names its renderer).
-pub type SdkLanguage = crate::runtime::Language;
-
 /// The whole `tools:sdk` prompt section: the fixed instructions for `language`, then one
 /// fenced code block declaring `tools`.
 ///
 /// ```
-/// use codemode::code::sdk::{render_sdk_section, SdkLanguage, SdkTool};
+/// use codemode::code::sdk::{render_sdk_section, SdkTool};
+/// use codemode::runtime::Language;
 /// use serde_json::json;
 /// let tools = [SdkTool {
 ///     name: "get_me".into(),
@@ -65,12 +63,12 @@ pub type SdkLanguage = crate::runtime::Language;
 ///     parameters: json!({"type": "object", "properties": {}, "additionalProperties": false}),
 ///     output: None,
 /// }];
-/// let text = render_sdk_section(SdkLanguage::TypeScript, &tools);
+/// let text = render_sdk_section(Language::TypeScript, &tools);
 /// assert!(text.starts_with("## Writing code for run_code\n"));
 /// assert!(text.contains("  /** Who am I? */\n  get_me: Record<string, never>;\n"));
-/// assert_eq!(text, render_sdk_section(SdkLanguage::TypeScript, &tools));
+/// assert_eq!(text, render_sdk_section(Language::TypeScript, &tools));
 /// ```
-pub fn render_sdk_section(language: SdkLanguage, tools: &[SdkTool]) -> String {
+pub fn render_sdk_section(language: Language, tools: &[SdkTool]) -> String {
     render_sdk_section_within(language, tools, DepthLimit::DEFAULT)
 }
 
@@ -78,19 +76,20 @@ pub fn render_sdk_section(language: SdkLanguage, tools: &[SdkTool]) -> String {
 /// registry's [`value_depth`](crate::registry::RegistryConfig::value_depth)).
 ///
 /// ```
-/// use codemode::code::sdk::{render_sdk_section_within, SdkLanguage, SdkTool};
+/// use codemode::code::sdk::{render_sdk_section_within, SdkTool};
+/// use codemode::runtime::Language;
 /// use codemode::json::DepthLimit;
 /// use serde_json::json;
 /// let deep = json!({"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}}}});
 /// let tools = [SdkTool { name: "t".into(), description: String::new(), parameters: deep, output: None }];
-/// let text = render_sdk_section_within(SdkLanguage::TypeScript, &tools, DepthLimit::new(1)?);
+/// let text = render_sdk_section_within(Language::TypeScript, &tools, DepthLimit::new(1)?);
 /// assert!(text.contains("b?: unknown;"));
-/// let text = render_sdk_section_within(SdkLanguage::TypeScript, &tools, DepthLimit::DEFAULT);
+/// let text = render_sdk_section_within(Language::TypeScript, &tools, DepthLimit::DEFAULT);
 /// assert!(text.contains("b?: string;"));
 /// # Ok::<(), codemode::Error>(())
 /// ```
 pub fn render_sdk_section_within(
-    language: SdkLanguage,
+    language: Language,
     tools: &[SdkTool],
     depth: DepthLimit,
 ) -> String {
@@ -98,7 +97,7 @@ pub fn render_sdk_section_within(
     let limit = depth.get();
     let levels = schema_view::type_levels(limit);
     match language {
-        SdkLanguage::TypeScript => {
+        Language::TypeScript => {
             // Each tool's members are written as soon as it is walked (see
             // `schema_view::walk_tools`); the aliases, declared above them, are known
             // only at the end, so the members wait in their own buffers.
@@ -123,7 +122,7 @@ pub fn render_sdk_section_within(
             }
             out
         }
-        SdkLanguage::Python => {
+        Language::Python => {
             let model = schema_view::build_model(tools, limit);
             // The imports at the top depend on everything below, so the blocks are
             // written first and put in place after.
@@ -245,11 +244,11 @@ mod tests {
     fn depth_fifty_renders_fully_in_both_languages() {
         let tools = vec![tool(nested(50))];
         assert_eq!(unknown_types(&tools), Vec::<String>::new());
-        let ts = render_sdk_section(SdkLanguage::TypeScript, &tools);
+        let ts = render_sdk_section(Language::TypeScript, &tools);
         assert!(!ts.contains("unknown"), "{ts}");
         assert_eq!(ts.matches("a: {").count(), 49, "{ts}");
         assert!(ts.contains("a: string;"), "{ts}");
-        let py = render_sdk_section(SdkLanguage::Python, &tools);
+        let py = render_sdk_section(Language::Python, &tools);
         assert!(!py.contains("Any"), "{py}");
         assert_eq!(py.matches("(TypedDict):").count(), 50, "{py}");
         assert!(py.contains("    a: str\n"), "{py}");
@@ -262,8 +261,8 @@ mod tests {
         let tools = vec![tool(nested(depth))];
         let started = Instant::now();
         assert_eq!(unknown_types(&tools), Vec::<String>::new());
-        let ts = render_sdk_section(SdkLanguage::TypeScript, &tools);
-        let py = render_sdk_section(SdkLanguage::Python, &tools);
+        let ts = render_sdk_section(Language::TypeScript, &tools);
+        let py = render_sdk_section(Language::Python, &tools);
         let elapsed = started.elapsed();
         // Generous: a loaded machine, a debug build (a release build takes some 0.1 s).
         assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
@@ -287,10 +286,10 @@ mod tests {
         let unknowns = unknown_types(&tools);
         assert_eq!(unknowns.len(), 1, "{unknowns:?}");
         assert!(unknowns[0].starts_with("\"deep\" args#/properties/a/"));
-        let ts = render_sdk_section(SdkLanguage::TypeScript, &tools);
+        let ts = render_sdk_section(Language::TypeScript, &tools);
         assert_eq!(ts.matches("unknown").count(), 1);
         assert!(ts.contains("a: unknown;"));
-        let py = render_sdk_section(SdkLanguage::Python, &tools);
+        let py = render_sdk_section(Language::Python, &tools);
         assert!(py.contains("    a: Any\n"));
         assert!(json_schema_to_ts(&tools[0].parameters).contains("a: unknown;"));
         dispose(tools);
@@ -307,14 +306,14 @@ mod tests {
                 let depth = 5_000;
                 let tools = vec![tool(nested(depth))];
                 assert!(unknown_types(&tools).is_empty());
-                let ts = render_sdk_section(SdkLanguage::TypeScript, &tools);
+                let ts = render_sdk_section(Language::TypeScript, &tools);
                 assert_eq!(ts.matches("a: {").count(), depth - 1);
-                let py = render_sdk_section(SdkLanguage::Python, &tools);
+                let py = render_sdk_section(Language::Python, &tools);
                 assert_eq!(py.matches("(TypedDict):").count(), depth);
                 assert!(!json_schema_to_ts(&tools[0].parameters).contains("unknown"));
                 // Past the limit too: the rest is `unknown`, and nothing overflows.
                 let deeper = vec![tool(nested(crate::json::DEFAULT_MAX_DEPTH + 2))];
-                assert!(render_sdk_section(SdkLanguage::Python, &deeper).contains("    a: Any\n"));
+                assert!(render_sdk_section(Language::Python, &deeper).contains("    a: Any\n"));
                 dispose(tools);
                 dispose(deeper);
             })
@@ -387,7 +386,7 @@ mod tests {
         for tool in &tools {
             let tools = std::slice::from_ref(tool);
             assert!(unknown_types(tools).is_empty());
-            for language in [SdkLanguage::TypeScript, SdkLanguage::Python] {
+            for language in [Language::TypeScript, Language::Python] {
                 let started = Instant::now();
                 let text = render_sdk_section(language, tools);
                 assert!(started.elapsed() < Duration::from_secs(10));

@@ -3,8 +3,9 @@
 use proptest::prelude::*;
 use serde_json::json;
 
-use super::{SdkLanguage, SdkTool, json_schema_to_ts, render_sdk_section, unknown_types};
+use super::{SdkTool, json_schema_to_ts, render_sdk_section, unknown_types};
 use crate::json::JsonValue;
+use crate::runtime::Language;
 
 /// Arbitrary JSON, biased towards schema keywords so the walker sees real structure.
 fn arbitrary_json() -> impl Strategy<Value = JsonValue> {
@@ -90,7 +91,7 @@ proptest! {
             let by = rotation % permuted.len();
             permuted.rotate_left(by);
         }
-        for language in [SdkLanguage::TypeScript, SdkLanguage::Python] {
+        for language in [Language::TypeScript, Language::Python] {
             let first = render_sdk_section(language, &tools);
             prop_assert_eq!(&first, &render_sdk_section(language, &tools));
             prop_assert_eq!(&first, &render_sdk_section(language, &permuted));
@@ -120,7 +121,7 @@ proptest! {
         }
         let schema = json!({"type": "object", "properties": {"p": target, "q": referrer}, "additionalProperties": false});
         let tool = SdkTool { name: "t".into(), description: String::new(), parameters: schema, output: None };
-        let text = render_sdk_section(SdkLanguage::TypeScript, std::slice::from_ref(&tool));
+        let text = render_sdk_section(Language::TypeScript, std::slice::from_ref(&tool));
         let line = |name: &str| {
             text.lines()
                 .find_map(|l| l.strip_prefix(&format!("    {name}?: ")))
@@ -157,7 +158,7 @@ proptest! {
         }
         let schema = json!({"type": "object", "properties": {"v": {"type": "integer", "const": value}}, "required": ["v"], "additionalProperties": false});
         let tool = SdkTool { name: "t".into(), description: String::new(), parameters: schema, output: None };
-        let py = render_sdk_section(SdkLanguage::Python, std::slice::from_ref(&tool));
+        let py = render_sdk_section(Language::Python, std::slice::from_ref(&tool));
         let field = py.lines().find_map(|l| l.strip_prefix("    v: ")).unwrap_or_default().to_owned();
         match exact {
             Some(_) => prop_assert_eq!(field, format!("Literal[{ts}]")),
@@ -190,7 +191,7 @@ proptest! {
     #[test]
     fn python_names_with_a_leading_underscore_are_subscripts(name in "_[a-z0-9_]{0,8}") {
         let tool = SdkTool { name: name.clone(), description: String::new(), parameters: json!({}), output: None };
-        let py = render_sdk_section(SdkLanguage::Python, std::slice::from_ref(&tool));
+        let py = render_sdk_section(Language::Python, std::slice::from_ref(&tool));
         let expected = format!("    # tools[\"{name}\"](args: ");
         prop_assert!(py.contains(&expected), "{}", py);
         prop_assert!(!py.contains("async def"), "{}", py);
@@ -201,7 +202,7 @@ proptest! {
         let text = json_schema_to_ts(&schema);
         prop_assert!(!text.is_empty());
         let tool = SdkTool { name: "t".into(), description: String::new(), parameters: schema.clone(), output: Some(schema) };
-        for language in [SdkLanguage::TypeScript, SdkLanguage::Python] {
+        for language in [Language::TypeScript, Language::Python] {
             let section = render_sdk_section(language, std::slice::from_ref(&tool));
             prop_assert!(section.contains("tools"));
         }
@@ -247,7 +248,7 @@ fn schemas_deeper_than_the_bound_end_in_unknown() {
     assert!(json_schema_to_ts(&deeper.parameters).contains("unknown"));
     // The deepest `anyOf` holds two members past the bound.
     assert_eq!(unknown_types(std::slice::from_ref(&deeper)).len(), 2);
-    for language in [SdkLanguage::TypeScript, SdkLanguage::Python] {
+    for language in [Language::TypeScript, Language::Python] {
         let text = render_sdk_section(language, std::slice::from_ref(&deeper));
         assert!(text.contains("deep"));
         assert!(
@@ -273,7 +274,7 @@ fn long_reference_chains_render_without_deep_recursion() {
         parameters: schema,
         output: None,
     };
-    for language in [SdkLanguage::TypeScript, SdkLanguage::Python] {
+    for language in [Language::TypeScript, Language::Python] {
         assert!(render_sdk_section(language, std::slice::from_ref(&tool)).contains("ChainD4999"));
     }
 }
@@ -303,12 +304,12 @@ fn long_reference_chains_between_properties_render_in_linear_work() {
         unknowns.len(),
         &unknowns[..unknowns.len().min(5)]
     );
-    let text = render_sdk_section(SdkLanguage::TypeScript, std::slice::from_ref(&tool));
+    let text = render_sdk_section(Language::TypeScript, std::slice::from_ref(&tool));
     assert!(
         text.contains("  /** p4999 (integer, minimum: 0) */\n    p4999?: number;\n"),
         "{text}"
     );
-    for language in [SdkLanguage::TypeScript, SdkLanguage::Python] {
+    for language in [Language::TypeScript, Language::Python] {
         assert!(render_sdk_section(language, std::slice::from_ref(&tool)).contains("p0"));
     }
     // A fan of references (each property twice the next) is walked once per target too.

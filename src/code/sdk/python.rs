@@ -1004,7 +1004,8 @@ fn push_python_literal(out: &mut String, value: &JsonValue) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::sdk::{SdkLanguage, SdkTool, render_sdk_section};
+    use crate::code::sdk::{SdkTool, render_sdk_section};
+    use crate::runtime::Language;
     use serde_json::json;
 
     fn tool(name: &str, parameters: JsonValue) -> SdkTool {
@@ -1021,7 +1022,7 @@ mod tests {
         let parameters = json!({
             "type": "object", "properties": {"v": schema}, "required": ["v"], "additionalProperties": false
         });
-        let text = render_sdk_section(SdkLanguage::Python, &[tool("t", parameters)]);
+        let text = render_sdk_section(Language::Python, &[tool("t", parameters)]);
         text.lines()
             .find_map(|line| line.strip_prefix("    v: "))
             .map(str::to_owned)
@@ -1115,7 +1116,7 @@ mod tests {
             64,
         )
         .unwrap();
-        let text = render_sdk_section(SdkLanguage::Python, &[tool("t", parameters.clone())]);
+        let text = render_sdk_section(Language::Python, &[tool("t", parameters.clone())]);
         assert!(
             text.contains("    a: Literal[1000000000000000000000]\n"),
             "{text}"
@@ -1127,7 +1128,7 @@ mod tests {
             "{text}"
         );
         // The TypeScript SDK keeps its safe spelling: a literal there would round.
-        let ts = render_sdk_section(SdkLanguage::TypeScript, &[tool("t", parameters)]);
+        let ts = render_sdk_section(Language::TypeScript, &[tool("t", parameters)]);
         assert!(ts.contains("a: number;"), "{ts}");
         assert!(ts.contains("b: number | number | number;"), "{ts}");
     }
@@ -1139,7 +1140,7 @@ mod tests {
             .into_iter()
             .map(|name| tool(name, empty.clone()))
             .collect();
-        let text = render_sdk_section(SdkLanguage::Python, &tools);
+        let text = render_sdk_section(Language::Python, &tools);
         assert!(
             text.contains("    async def get_me(self, args: dict[str, Never]) -> JsonValue:"),
             "{text}"

@@ -1,7 +1,8 @@
 //! The built-in tools' argument schemas are closed: a key a tool does not declare is
 //! refused, naming the key, and the SDK shows exactly the declared keys.
 
-use codemode::code::sdk::{SdkLanguage, SdkTool, render_sdk_section};
+use codemode::code::sdk::{SdkTool, render_sdk_section};
+use codemode::runtime::Language;
 use serde_json::json;
 
 use super::Workspace;
@@ -51,7 +52,7 @@ async fn an_undeclared_argument_is_invalid_args_naming_the_key() {
 fn the_sdk_shows_the_built_in_tools_without_an_open_record() {
     let ws = Workspace::new();
     let tools: Vec<SdkTool> = codemode::code::sdk_tools(&ws.registry.global());
-    let typescript = render_sdk_section(SdkLanguage::TypeScript, &tools);
+    let typescript = render_sdk_section(Language::TypeScript, &tools);
     assert!(
         !typescript.contains("Record<string, JsonValue>"),
         "{typescript}"
@@ -59,6 +60,6 @@ fn the_sdk_shows_the_built_in_tools_without_an_open_record() {
     insta::assert_snapshot!("builtin.typescript", typescript);
     insta::assert_snapshot!(
         "builtin.python",
-        render_sdk_section(SdkLanguage::Python, &tools)
+        render_sdk_section(Language::Python, &tools)
     );
 }

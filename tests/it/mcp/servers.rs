@@ -7,8 +7,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use codemode::ErrorCode;
-use codemode::code::sdk::{SdkLanguage, render_sdk_section};
+use codemode::code::sdk::render_sdk_section;
 use codemode::code::sdk_tools;
+use codemode::runtime::Language;
 use codemode::tool::Concurrency;
 use serde_json::{Value, json};
 
@@ -174,7 +175,7 @@ async fn the_typescript_sdk_of_both_servers_passes_tsc_strict() {
     let (registry, _load) = load(&toml, dir.path()).await;
     let mut tools = sdk_tools(&registry.global());
     tools.sort_by(|a, b| a.name.cmp(&b.name));
-    let section = render_sdk_section(SdkLanguage::TypeScript, &tools);
+    let section = render_sdk_section(Language::TypeScript, &tools);
     assert!(section.contains("  fs__read_file: {"), "{section}");
     assert!(section.contains("  \"get-sum\": {"), "{section}");
     // The filesystem server's output schemas are typed, not `JsonValue`.

@@ -4,7 +4,8 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use codemode::code::sdk::{SdkLanguage, render_sdk_section};
+use codemode::code::sdk::render_sdk_section;
+use codemode::runtime::Language;
 
 use super::{fixture, root};
 
@@ -36,10 +37,7 @@ fn prints_the_typescript_section_of_a_file() {
         None,
     );
     assert!(output.status.success(), "{}", stderr(&output));
-    let expected = render_sdk_section(
-        SdkLanguage::TypeScript,
-        &fixture("tools/example.tools.json"),
-    );
+    let expected = render_sdk_section(Language::TypeScript, &fixture("tools/example.tools.json"));
     assert_eq!(String::from_utf8_lossy(&output.stdout), expected);
 }
 
@@ -50,7 +48,7 @@ fn prints_the_python_section_from_stdin() {
     let output = codemode(&["sdk", "--schemas", "-", "--lang", "python"], Some(&text));
     assert!(output.status.success(), "{}", stderr(&output));
     let expected = render_sdk_section(
-        SdkLanguage::Python,
+        Language::Python,
         &fixture("corpus/github-mcp-server.tools.json"),
     );
     assert_eq!(String::from_utf8_lossy(&output.stdout), expected);

@@ -6,7 +6,8 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use codemode::code::sdk::{SdkLanguage, SdkTool, render_sdk_section};
+use codemode::code::sdk::{SdkTool, render_sdk_section};
+use codemode::runtime::Language;
 use serde_json::{Value, json};
 
 use super::{CORPUS, fixture, root};
@@ -54,7 +55,7 @@ fn typescript_sdks_pass_tsc_strict() {
     let mut files = Vec::new();
     for (name, path) in CORPUS {
         let tools = sorted(fixture(path));
-        let section = render_sdk_section(SdkLanguage::TypeScript, &tools);
+        let section = render_sdk_section(Language::TypeScript, &tools);
         let mut source = fenced_code(&section, "```ts\n");
         source.push_str(&typescript_program(&tools));
         let file = dir.join(format!("{name}.ts"));
@@ -63,7 +64,7 @@ fn typescript_sdks_pass_tsc_strict() {
     }
     // A schema nested deeper than the walker's bound of old: the literal is written out
     // here (`sample` stops at 16 levels).
-    let section = render_sdk_section(SdkLanguage::TypeScript, &deep_tools());
+    let section = render_sdk_section(Language::TypeScript, &deep_tools());
     let mut source = fenced_code(&section, "```ts\n");
     source.push_str(&format!(
         "\nconst deepArgs: ToolArgsMap[\"deep\"] = {0};\nvoid deepArgs;\nconst deepOpenArgs: ToolArgsMap[\"deep_open\"] = {0};\nvoid deepOpenArgs;\nexport {{}};\n",
@@ -88,14 +89,14 @@ fn python_sdks_pass_mypy_strict() {
     let mut files = Vec::new();
     for (name, path) in CORPUS {
         let tools = sorted(fixture(path));
-        let section = render_sdk_section(SdkLanguage::Python, &tools);
+        let section = render_sdk_section(Language::Python, &tools);
         let mut source = fenced_code(&section, "```python\n");
         source.push_str(&python_program(&tools));
         let file = dir.join(format!("sdk_{name}.py"));
         std::fs::write(&file, source).expect("write the Python file");
         files.push(file);
     }
-    let section = render_sdk_section(SdkLanguage::Python, &deep_tools());
+    let section = render_sdk_section(Language::Python, &deep_tools());
     let mut source = fenced_code(&section, "```python\n");
     source.push_str(&format!(
         "\n\nasync def _program() -> None:\n    print(await tools.deep({0}))\n    print(await tools.deep_open({0}))\n",
@@ -149,7 +150,7 @@ fn exact_big_integer_literals_are_valid_python_and_typescript_stays_number() {
         r#"{"a": {"type": "integer", "const": 1152921504606846976},
             "b": {"type": "integer", "enum": [9007199254740993, -9007199254740993, 2]}}"#,
     )];
-    let section = render_sdk_section(SdkLanguage::Python, &within);
+    let section = render_sdk_section(Language::Python, &within);
     assert!(
         section.contains("    a: Literal[1152921504606846976]\n"),
         "{section}"
@@ -179,7 +180,7 @@ fn exact_big_integer_literals_are_valid_python_and_typescript_stays_number() {
         r#"{"a": {"type": "integer", "const": 1e21},
             "b": {"type": "integer", "enum": [-18446744073709551615, 2]}}"#,
     )];
-    let section = render_sdk_section(SdkLanguage::Python, &beyond);
+    let section = render_sdk_section(Language::Python, &beyond);
     assert!(
         section.contains("    a: Literal[1000000000000000000000]\n"),
         "{section}"
@@ -197,7 +198,7 @@ fn exact_big_integer_literals_are_valid_python_and_typescript_stays_number() {
     run_compiler(command, "python3 -m py_compile");
     let _ = std::fs::remove_dir_all(&dir);
     // TypeScript keeps its safe spelling: a literal there would round.
-    let section = render_sdk_section(SdkLanguage::TypeScript, &beyond);
+    let section = render_sdk_section(Language::TypeScript, &beyond);
     assert!(section.contains("a: number;"), "{section}");
     assert!(section.contains("b: number | 2;"), "{section}");
 }

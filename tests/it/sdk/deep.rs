@@ -3,10 +3,11 @@
 //! languages on a thread whose stack could not hold one frame per level; a host whose
 //! `max_json_depth` is lower refuses a deeper tool, naming its limit.
 
-use codemode::code::sdk::{SdkLanguage, SdkTool, render_sdk_section, unknown_types};
+use codemode::code::sdk::{SdkTool, render_sdk_section, unknown_types};
 use codemode::config::Config;
 use codemode::host::{Engine, Host};
 use codemode::json::dispose;
+use codemode::runtime::Language;
 use codemode::schema::{JsonSchema, ParameterSchema, ValueSchema};
 use codemode::tool::{ToolDefinition, ToolOutput, define_tool};
 use codemode::{ContentBlock, ErrorCode};
@@ -108,14 +109,14 @@ fn assert_renders(parameters: &Value) {
     let tools = std::slice::from_ref(&tool);
     assert!(unknown_types(tools).is_empty());
     // Nested unions flatten: one union of the leaf and every constant.
-    let ts = render_sdk_section(SdkLanguage::TypeScript, tools);
+    let ts = render_sdk_section(Language::TypeScript, tools);
     assert!(
         ts.contains("  deep: {\n    v: string | 0 | 1 | 2 |"),
         "{ts}"
     );
     assert!(ts.contains(" | 4998 | 4999;\n  } & Record<string, JsonValue>;\n"));
     assert!(ts.len() < 20 * LEVELS, "{} bytes", ts.len());
-    let py = render_sdk_section(SdkLanguage::Python, tools);
+    let py = render_sdk_section(Language::Python, tools);
     assert!(py.contains("    v: str | Literal[0, 1, 2,"), "{py}");
     assert!(py.contains(", 4998, 4999]\n"));
     assert!(py.len() < 20 * LEVELS, "{} bytes", py.len());
@@ -179,10 +180,10 @@ fn nested_objects_render_linearly_in_both_languages_on_a_small_stack() {
             output: None,
         };
         let tools = std::slice::from_ref(&tool);
-        let ts = render_sdk_section(SdkLanguage::TypeScript, tools);
+        let ts = render_sdk_section(Language::TypeScript, tools);
         assert_eq!(ts.matches("a: {").count(), OBJECTS - 1);
         assert!(ts.len() < 100 * OBJECTS, "{} bytes", ts.len());
-        let py = render_sdk_section(SdkLanguage::Python, tools);
+        let py = render_sdk_section(Language::Python, tools);
         assert_eq!(py.matches("(TypedDict):").count(), OBJECTS + 1);
         assert!(py.len() < 200 * OBJECTS, "{} bytes", py.len());
         dispose(tool.parameters);

@@ -1,14 +1,15 @@
 //! Golden SDK text, both languages, for every fixture tool list. A change to the SDK shows
 //! up here as a reviewable diff (`cargo insta review`).
 
-use codemode::code::sdk::{SdkLanguage, json_schema_to_ts, render_sdk_section};
+use codemode::code::sdk::{json_schema_to_ts, render_sdk_section};
+use codemode::runtime::Language;
 use serde_json::json;
 
 use super::{CORPUS, fixture};
 
 fn snapshot_both(name: &str, path: &str) {
     let tools = fixture(path);
-    for language in [SdkLanguage::TypeScript, SdkLanguage::Python] {
+    for language in [Language::TypeScript, Language::Python] {
         let text = render_sdk_section(language, &tools);
         insta::assert_snapshot!(format!("{name}.{language}"), text);
     }
@@ -50,7 +51,7 @@ fn empty_tool_set() {
 fn sequential_thinking_references_between_properties() {
     snapshot_both("sequential_thinking", CORPUS[7].1);
     let tools = fixture(CORPUS[7].1);
-    let ts = render_sdk_section(SdkLanguage::TypeScript, &tools);
+    let ts = render_sdk_section(Language::TypeScript, &tools);
     assert!(!ts.contains("NextThoughtNeeded"), "{ts}");
     assert!(
         ts.contains(
@@ -62,7 +63,7 @@ fn sequential_thinking_references_between_properties() {
         ts.contains("    /** If more thoughts are needed */\n    needsMoreThoughts?: boolean;\n"),
         "{ts}"
     );
-    let py = render_sdk_section(SdkLanguage::Python, &tools);
+    let py = render_sdk_section(Language::Python, &tools);
     assert!(!py.contains("NextThoughtNeeded"), "{py}");
     assert!(
         py.contains("    # Whether this revises previous thinking\n    isRevision: bool\n"),

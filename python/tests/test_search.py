@@ -4,6 +4,7 @@ fails or is slow leaving the search lexical, never failing the call."""
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -89,9 +90,21 @@ async def test_a_failing_embedder_leaves_the_search_lexical() -> None:
 
 
 async def test_a_slow_embedder_is_waited_for_within_its_bound() -> None:
+    # The embedder is slow until the test releases it, then returns at once: no call is
+    # left sleeping in Python on a worker thread when the interpreter exits (a thread that
+    # wakes into a finalizing interpreter is ended by CPython mid-call, which crashes).
+    release = threading.Event()
+    running = threading.Semaphore(0)
+    calls = 0
+
     def slow(texts: list[str]) -> list[list[float]]:
-        time.sleep(3)
-        return concept_embedder(texts)
+        nonlocal calls
+        calls += 1
+        try:
+            release.wait(30)
+            return concept_embedder(texts)
+        finally:
+            running.release()
 
     reg = make_registry(embedder=slow, embedder_timeout_ms=200, embedder_index_timeout_ms=200)
     started = time.monotonic()
@@ -99,6 +112,9 @@ async def test_a_slow_embedder_is_waited_for_within_its_bound() -> None:
     assert time.monotonic() - started < 2.5
     assert result.ok, result.text
     assert "(EMBED_TIMEOUT)" in result.text
+    release.set()
+    for _ in range(calls):
+        assert running.acquire(timeout=30)
 
 
 async def test_answers_fit_their_budget_and_arguments_are_checked() -> None:

@@ -95,10 +95,25 @@ def _arguments_text(arguments: Mapping[str, Any] | None) -> str:
     try:
         data = _hints.to_json({} if arguments is None else arguments)
     except _hints.ToolResultError as exc:
-        raise InvalidArgumentsError(f"the arguments have no JSON form: {exc}") from None
+        raise InvalidArgumentsError(f"{exc} (the arguments have no JSON form)") from None
     if not isinstance(data, dict):
-        raise InvalidArgumentsError("the arguments must be a mapping (a JSON object)")
+        raise InvalidArgumentsError(
+            f"$: the arguments must be a mapping (a JSON object), not {type(data).__name__}"
+        )
     return _json.dumps(data)
+
+
+def _invalid_arguments(problem: str) -> ToolResult:
+    """The ``INVALID_ARGS`` result of a call whose arguments have no JSON form, worded as
+    the pipeline words arguments its schema refuses."""
+    message = f"invalid arguments:\n- {problem}"
+    return ToolResult(
+        ok=False,
+        text=f"Error: {message}",
+        error_code="INVALID_ARGS",
+        error_message=message,
+        content=[{"type": "text", "text": message}],
+    )
 
 
 def _toml_value(value: Any, what: str) -> str:
@@ -448,8 +463,12 @@ class Scope:
         would (in ``code`` mode only ``run_code`` is callable). A failed call is a result
         (``ok`` false, with ``error_code``), not an exception."""
         # The native half converts plain arguments itself, and the rest with
-        # `_arguments_text` (which raises for what has no JSON form).
-        return await self._native.execute(name, {} if arguments is None else arguments)
+        # `_arguments_text` (which raises for what has no JSON form: that call never
+        # starts, and is answered as the pipeline answers arguments its schema refuses).
+        try:
+            return await self._native.execute(name, {} if arguments is None else arguments)
+        except InvalidArgumentsError as exc:
+            return _invalid_arguments(exc.message)
 
     async def run_code(
         self,
@@ -533,6 +552,50 @@ class Scope:
         return shaped
 
 
+#: The CPU time (ms) a program of a :class:`Registry` may spend by default: ten seconds is
+#: far more than a program that orchestrates tool calls needs (their time is not CPU time
+#: of the program), and a runaway loop costs the model's turn ten seconds, not a minute.
+DEFAULT_COMPUTE_MS = 10_000
+#: The wall-clock time (ms) of a program by default: one minute, what an agent loop can wait
+#: for one tool call; a longer job passes ``wall_ms=`` (and tools their own ``timeout=``).
+DEFAULT_WALL_MS = 60_000
+
+#: The numeric settings of :class:`Registry`: what each counts and the range accepted
+#: (``None``: no upper bound here; the engine's own ranges, ``runtime.*`` in
+#: ``codemode.toml``, are the same numbers).
+_SETTING_RANGES: dict[str, tuple[str, int, int | None]] = {
+    "compute_ms": ("milliseconds of CPU time", 1, 86_400_000),
+    "wall_ms": ("milliseconds", 1, 604_800_000),
+    "heap_mb": ("MiB", 16, 65_536),
+    "max_output_bytes": ("bytes", 1024, 1024 * 1024 * 1024),
+    "max_call_bytes": ("bytes", 1024, 1024 * 1024 * 1024),
+    "max_json_depth": ("levels", 1, 9_992),
+    "max_parallel_sub_calls": ("calls", 1, 1024),
+    "warm_pool": ("engines", 0, 64),
+    "sdk_max_tokens": ("tokens", 0, None),
+}
+
+
+def _check_setting(setting: str, value: object) -> None:
+    """Raises :class:`ConfigError` naming ``setting`` and what it accepts, unless ``value``
+    is ``None`` or a whole number in its range."""
+    if value is None:
+        return
+    unit, low, high = _SETTING_RANGES[setting]
+    accepted = (
+        f"a whole number of {unit} from {low} to {high}"
+        if high is not None
+        else f"a whole number of {unit}, at least {low}"
+    )
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(
+            f"{setting} must be {accepted} (an int; None: the default), "
+            f"got {value!r} ({type(value).__name__})"
+        )
+    if value < low or (high is not None and value > high):
+        raise ConfigError(f"{setting} must be {accepted}, got {value}")
+
+
 class Registry(Scope):
     """A tool registry with Code Mode: the global layer of its scopes.
 
@@ -543,11 +606,15 @@ class Registry(Scope):
     interpreter, ``sys.executable``, confined by Landlock, seccomp and rlimits; where they
     cannot be enforced Python programs are refused, as the command refuses them, unless
     ``allow_unconfined``: a ``python`` registry raises :class:`ConfigError`). The limits
-    of each program: ``compute_ms`` (CPU time), ``wall_ms``, ``heap_mb``,
-    ``max_output_bytes``, ``max_call_bytes`` (one tool call's arguments), ``max_json_depth``; ``max_parallel_sub_calls`` bounds how many of a program's calls
+    of each program: ``compute_ms`` (CPU time; default 10 s, ``DEFAULT_COMPUTE_MS``),
+    ``wall_ms`` (default 60 s, ``DEFAULT_WALL_MS``; :meth:`from_config` keeps
+    ``codemode.toml``'s, the command's 60 s and 600 s), ``heap_mb``,
+    ``max_output_bytes``, ``max_call_bytes`` (one tool call's arguments),
+    ``max_json_depth``; ``max_parallel_sub_calls`` bounds how many of a program's calls
     overlap; ``warm_pool`` engines are kept ready; ``typecheck`` (``off``, ``warn``,
     ``refuse``) type-checks TypeScript programs before they run; ``sdk_max_tokens``
-    replaces a larger SDK by a compact index. ``approver(call, reason)`` (sync or async)
+    replaces a larger SDK by a compact index. A setting that is not an ``int`` in its
+    range raises :class:`ConfigError` naming it and what it accepts. ``approver(call, reason)`` (sync or async)
     answers ``True`` to run a call a policy asks about.
     """
 
@@ -556,8 +623,8 @@ class Registry(Scope):
         *,
         mode: Mode = "native",
         language: Language = "typescript",
-        compute_ms: int | None = None,
-        wall_ms: int | None = None,
+        compute_ms: int | None = DEFAULT_COMPUTE_MS,
+        wall_ms: int | None = DEFAULT_WALL_MS,
         heap_mb: int | None = None,
         max_output_bytes: int | None = None,
         max_call_bytes: int | None = None,
@@ -571,6 +638,23 @@ class Registry(Scope):
     ) -> None:
         if language not in ("typescript", "python"):
             raise ConfigError(f"language must be 'typescript' or 'python', not {language!r}")
+        if compute_ms is None:
+            compute_ms = DEFAULT_COMPUTE_MS
+        if wall_ms is None:
+            wall_ms = DEFAULT_WALL_MS
+        numbers = {
+            "compute_ms": compute_ms,
+            "wall_ms": wall_ms,
+            "heap_mb": heap_mb,
+            "max_output_bytes": max_output_bytes,
+            "max_call_bytes": max_call_bytes,
+            "max_json_depth": max_json_depth,
+            "max_parallel_sub_calls": max_parallel_sub_calls,
+            "warm_pool": warm_pool,
+            "sdk_max_tokens": sdk_max_tokens,
+        }
+        for setting, value in numbers.items():
+            _check_setting(setting, value)
         try:
             native = _native.Registry(
                 {

@@ -144,6 +144,41 @@ def test_bad_settings_are_config_errors() -> None:
         codemode.Registry(max_parallel_sub_calls=0)
 
 
+@pytest.mark.parametrize(
+    ("settings", "named", "accepted"),
+    [
+        ({"wall_ms": -5}, "wall_ms", "a whole number of milliseconds from 1 to 604800000"),
+        ({"wall_ms": 1.5}, "wall_ms", "(an int; None: the default), got 1.5 (float)"),
+        ({"heap_mb": "64"}, "heap_mb", "a whole number of MiB from 16 to 65536"),
+        ({"compute_ms": 2**70}, "compute_ms", "from 1 to 86400000"),
+        ({"max_output_bytes": True}, "max_output_bytes", "got True (bool)"),
+        ({"warm_pool": -1}, "warm_pool", "from 0 to 64, got -1"),
+        ({"sdk_max_tokens": -1}, "sdk_max_tokens", "at least 0, got -1"),
+        ({"max_json_depth": 0.5}, "max_json_depth", "(float)"),
+        ({"max_call_bytes": 10}, "max_call_bytes", "from 1024 to"),
+    ],
+)
+def test_a_setting_of_the_wrong_type_or_sign_is_a_config_error_naming_it(
+    settings: dict[str, Any], named: str, accepted: str
+) -> None:
+    with pytest.raises(codemode.ConfigError) as caught:
+        codemode.Registry(**settings)
+    assert caught.value.code == "INVALID_CONFIG"
+    assert str(caught.value).startswith(named + " must be "), str(caught.value)
+    assert accepted in str(caught.value)
+
+
+def test_the_default_budgets_are_ten_seconds_of_cpu_and_a_minute_of_wall() -> None:
+    import inspect
+
+    from codemode._registry import DEFAULT_COMPUTE_MS, DEFAULT_WALL_MS
+
+    assert (DEFAULT_COMPUTE_MS, DEFAULT_WALL_MS) == (10_000, 60_000)
+    parameters = inspect.signature(codemode.Registry).parameters
+    assert parameters["compute_ms"].default == 10_000
+    assert parameters["wall_ms"].default == 60_000
+
+
 def test_a_panic_in_the_rust_half_is_a_codemode_error() -> None:
     with pytest.raises(codemode.PanicError, match="on purpose") as caught:
         codemode._native._panic_for_tests("on purpose")  # type: ignore[attr-defined]
@@ -209,12 +244,28 @@ async def test_invalid_arguments_are_reported_with_their_paths() -> None:
     assert caught.value.code == "INVALID_ARGS"
 
 
-async def test_arguments_without_a_json_form_are_refused_before_the_call() -> None:
+async def test_arguments_without_a_json_form_are_an_error_result_like_other_bad_arguments() -> (
+    None
+):
     reg = make_registry()
-    with pytest.raises(codemode.InvalidArgumentsError) as caught:
-        await reg.execute("anything", {"x": {1, 2}})
-    assert caught.value.code == "INVALID_ARGS"
-    assert "$.x" in str(caught.value)
+
+    @reg.tool
+    def add(a: int, b: int) -> int:
+        """Adds."""
+        return a + b
+
+    for arguments, where in [({"x": {1, 2}}, "$.x"), ({"a": 2**60, "b": 1}, "$.a: integer")]:
+        result = await reg.execute("add", arguments)
+        assert not result.ok
+        assert result.error_code == "INVALID_ARGS"
+        assert result.text.startswith("Error: invalid arguments:\n- " + where), result.text
+        assert result.content == [{"type": "text", "text": result.error_message}]
+        with pytest.raises(codemode.ToolCallError) as caught:
+            result.unwrap()
+        assert caught.value.code == "INVALID_ARGS"
+    # The same shape as arguments the schema refuses.
+    refused = await reg.execute("add", {"a": 1, "b": "2"})
+    assert refused.text.startswith("Error: invalid arguments:\n- $.b")
 
 
 async def test_an_exception_in_a_tool_is_its_error_result() -> None:
@@ -662,6 +713,7 @@ async def test_execute_refuses_arguments_without_json_form_naming_the_path(
         """Returns its value."""
         return value
 
-    with pytest.raises(codemode.InvalidArgumentsError) as caught:
-        await reg.execute("echo", arguments)
-    assert message in str(caught.value)
+    result = await reg.execute("echo", arguments)
+    assert not result.ok
+    assert result.error_code == "INVALID_ARGS"
+    assert message in result.text

@@ -92,6 +92,33 @@ async def test_failures_have_their_kind_and_keep_their_logs() -> None:
     assert run.error_kind is None  # refused before it ran
 
 
+@pytest.mark.parametrize("language", ["typescript", "python"])
+async def test_a_value_over_the_output_cap_says_its_size_not_u64_max(language: str) -> None:
+    reg = make_registry(max_output_bytes=10_000)
+    code = "return 'y'.repeat(20_000)" if language == "typescript" else "return 'y' * 20_000"
+    try:
+        run = await reg.run_code(code, language=language)  # type: ignore[arg-type]
+    except codemode.ConfigError as exc:  # no confinement here: the Python engine refuses
+        pytest.skip(str(exc))
+    assert (run.ok, run.error_kind) == (False, "output-limit"), run.text
+    assert str(2**64 - 1) not in run.text
+    if language == "typescript":
+        # The check stops at what the cap leaves (10,000 less the empty logs' `[]`).
+        assert "a return value of more than 9998 bytes" in run.text, run.text
+    else:
+        assert "a return value of 20002 bytes" in run.text, run.text
+
+
+async def test_a_runaway_loop_stops_at_the_default_ten_seconds_of_cpu() -> None:
+    reg = make_registry()
+    started = time.monotonic()
+    run = await reg.run_code("while (true) {}")
+    elapsed = time.monotonic() - started
+    assert (run.ok, run.error_kind) == (False, "timeout"), run.text
+    assert "10000" in run.text or "10 s" in run.text or "10,000" in run.text, run.text
+    assert elapsed < 40, elapsed  # not the engine's 60 s (a loaded machine: generous)
+
+
 async def test_promise_all_overlaps_slow_parallel_async_tools() -> None:
     reg = make_registry()
 

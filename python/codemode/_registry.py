@@ -11,6 +11,7 @@ the awaiting task cancels the call and every call a program made.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 import os
@@ -83,6 +84,29 @@ class Registration:
 
     def __repr__(self) -> str:
         return f"<Registration {self.what}>"
+
+
+def _no_running_loop(what: str, instead: str) -> None:
+    """Raises ``RuntimeError`` when an event loop runs in this thread: a synchronous call
+    cannot wait for a coroutine there without blocking the loop the call itself needs."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    raise RuntimeError(
+        f"{what}() cannot run inside a running event loop (a Jupyter cell, an async "
+        f"function): use `{instead}` there instead (a Jupyter cell can await at its top "
+        "level)"
+    )
+
+
+def _identity(fn: Callable[..., Any]) -> tuple[str, str]:
+    """What makes a function "the same" across a re-run notebook cell or a reloaded
+    module: its module and qualified name (a partial: its function's)."""
+    inner = getattr(fn, "func", fn)
+    module = getattr(inner, "__module__", None) or "?"
+    name = getattr(inner, "__qualname__", None) or type(inner).__qualname__
+    return (str(module), str(name))
 
 
 def _is_async(fn: Callable[..., Any]) -> bool:
@@ -193,7 +217,9 @@ class Scope:
     def __init__(self, native: _native.Scope, registry: Registry | None) -> None:
         self._native = native
         self._registry_ref = registry
-        self._tools: dict[str, Registration] = {}
+        # The tools registered through this scope object, with the identity of each one's
+        # function (module and qualified name: what a re-run notebook cell keeps).
+        self._tools: dict[str, tuple[Registration, tuple[str, str]]] = {}
 
     @property
     def _registry(self) -> Registry:
@@ -284,6 +310,11 @@ class Scope:
         ``deny``, ``ask``) applies to the tool's name registry-wide (``ask`` needs the
         registry's approver). Raises :class:`codemode.ToolDefinitionError` when the
         function cannot be a tool.
+
+        Registering the same function again through this scope (same module and qualified
+        name: a re-run notebook cell, a reloaded module) replaces its tool; a different
+        function under a name already taken raises :class:`codemode.ToolDefinitionError`
+        saying how to replace it (``remove_tool(name)`` first).
         """
         try:
             spec = _hints.tool_spec(
@@ -302,7 +333,52 @@ class Scope:
             raise ToolDefinitionError(
                 f"tool {spec.name!r}: timeout must be a positive number of seconds"
             )
-        disposer = self._native.register(
+        identity = _identity(fn)
+        taken = self._tools.get(spec.name)
+        if taken is not None:
+            previous, previous_identity = taken
+            if previous_identity != identity:
+                raise ToolDefinitionError(
+                    f"a tool named {spec.name!r} is already registered here, by "
+                    f"{'.'.join(previous_identity)}, not {'.'.join(identity)}; to replace "
+                    f"it, remove it first: scope.remove_tool({spec.name!r}) (or "
+                    "registration.dispose()), or register this one under another name="
+                )
+            # The same function again (a re-run notebook cell, a reloaded module): the new
+            # definition replaces the old one.
+            previous.dispose()
+        try:
+            disposer = self._register(spec, fn, timeout, parallel_safe)
+        except ToolDefinitionError as exc:
+            if "is already registered" in str(exc):
+                raise ToolDefinitionError(
+                    f"{exc}; to replace it, remove it first (remove_tool({spec.name!r}) on "
+                    "the scope that registered it, or its registration's dispose()), or "
+                    "register this one under another name="
+                ) from None
+            raise
+        if policy is not None:
+            self._registry.set_policy(spec.name, policy)
+        tool = spec.name
+        registration = Registration(
+            disposer, f"tool {tool!r}", lambda: self._forget(tool, registration)
+        )
+        self._tools[tool] = (registration, identity)
+        return registration
+
+    def _forget(self, name: str, registration: Registration) -> None:
+        taken = self._tools.get(name)
+        if taken is not None and taken[0] is registration:
+            del self._tools[name]
+
+    def _register(
+        self,
+        spec: _hints.ToolSpec,
+        fn: Callable[..., Any],
+        timeout: float | None,
+        parallel_safe: bool,
+    ) -> _native.Disposer:
+        return self._native.register(
             name=spec.name,
             description=spec.description,
             input_schema=json.dumps(spec.input_schema, allow_nan=False),
@@ -316,20 +392,12 @@ class Scope:
             timeout_ms=None if timeout is None else timeout * 1000.0,
             parallel=parallel_safe,
         )
-        if policy is not None:
-            self._registry.set_policy(spec.name, policy)
-        tool = spec.name
-        registration = Registration(
-            disposer, f"tool {tool!r}", lambda: self._tools.pop(tool, None)
-        )
-        self._tools[tool] = registration
-        return registration
 
     def remove_tool(self, name: str) -> bool:
         """Unregisters the tool ``name`` registered through this scope object; whether it
         was there."""
-        registration = self._tools.get(name)
-        return registration is not None and registration.dispose()
+        taken = self._tools.get(name)
+        return taken is not None and taken[0].dispose()
 
     def tool_names(self) -> list[str]:
         """The names of the tools this scope sees, sorted."""
@@ -486,6 +554,39 @@ class Scope:
         interpreter)."""
         text = await self._native.run_code(code, description, keep_sub_calls, language)
         return RunResult._from_json(_json.loads(text))
+
+    # -- synchronous forms (scripts; not inside a running event loop) ----------------------
+
+    def execute_sync(self, name: str, arguments: Mapping[str, Any] | None = None) -> ToolResult:
+        """:meth:`execute` for code without an event loop (a script, a REPL): runs the call
+        on a fresh loop (``asyncio.run``) and returns its result. Inside a running loop (a
+        Jupyter cell, an ``async def``) it raises ``RuntimeError``: ``await`` :meth:`execute`
+        there (a Jupyter cell can ``await`` at its top level)."""
+        _no_running_loop("execute_sync", "await scope.execute(...)")
+        return asyncio.run(self.execute(name, arguments))
+
+    def run_code_sync(
+        self,
+        code: str,
+        *,
+        description: str = "a program",
+        language: Language | None = None,
+        keep_sub_calls: int | None = None,
+    ) -> RunResult:
+        """:meth:`run_code` for code without an event loop (a script, a REPL): runs the
+        program on a fresh loop (``asyncio.run``; async tools run on it) and returns the
+        run. Inside a running loop (a Jupyter cell, an ``async def``) it raises
+        ``RuntimeError``: ``await`` :meth:`run_code` there (a Jupyter cell can ``await`` at
+        its top level)."""
+        _no_running_loop("run_code_sync", "await scope.run_code(...)")
+        return asyncio.run(
+            self.run_code(
+                code,
+                description=description,
+                language=language,
+                keep_sub_calls=keep_sub_calls,
+            )
+        )
 
     # -- presentation -----------------------------------------------------------------------
 

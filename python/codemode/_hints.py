@@ -165,7 +165,7 @@ def tool_spec(
     signature = _signature(fn, label)
     hints = _hints_of(fn, label, required=input_schema is None)
     if input_schema is None:
-        params = _Params.from_hints(signature, hints, doc, label)
+        params = _Params.from_hints(signature, hints, doc, label, _documentable(fn))
     else:
         params = _Params.from_schema(signature, hints, input_schema, label)
     return ToolSpec(
@@ -233,6 +233,19 @@ def _doc_of(fn: Any) -> str | None:
     return inspect.cleandoc(doc) if isinstance(doc, str) else None
 
 
+def _documentable(fn: Any) -> frozenset[str] | None:
+    """The parameter names a plain function's docstring may describe (under partials, the
+    function's own), or ``None`` for what is not a plain function."""
+    target = _unwrap_partial(fn)
+    if not _is_plain_function(target):
+        return None
+    try:
+        names = inspect.signature(target).parameters
+    except (TypeError, ValueError):
+        return None
+    return frozenset(names) | frozenset(f"*{n}" for n in names) | frozenset(f"**{n}" for n in names)
+
+
 def _signature(fn: Any, label: str) -> inspect.Signature:
     try:
         return inspect.signature(fn)
@@ -276,8 +289,15 @@ class _Params:
 
     @staticmethod
     def from_hints(
-        signature: inspect.Signature, hints: Mapping[str, Any], doc: _Doc, label: str
+        signature: inspect.Signature,
+        hints: Mapping[str, Any],
+        doc: _Doc,
+        label: str,
+        known: frozenset[str] | None = None,
     ) -> _Params:
+        """``known``: the names a docstring may describe (the function's own parameters,
+        also those a partial binds); ``None``: not checked (a callable object's class
+        docstring describes its attributes)."""
         properties: dict[str, _Schema] = {}
         required: list[str] = []
         converters: dict[str, _Converter] = {}
@@ -313,7 +333,7 @@ class _Params:
                     ) from None
             properties[param.name] = node.schema
             converters[param.name] = node.convert
-        stray = [name for name in doc.params if name not in properties]
+        stray = [name for name in doc.params if known is not None and name not in known]
         if stray:
             listed = ", ".join(_q(name) for name in properties) or "none"
             raise ToolDefinitionError(

@@ -298,3 +298,18 @@ async def test_a_bound_and_a_format_hold_for_a_program_and_a_direct_call() -> No
         return {"at": datetime.datetime(2024, 5, 1, tzinfo=UTC), "tags": {"x"}}
 
     assert (await reg.execute("now")).value == {"at": "2024-05-01T00:00:00Z", "tags": ["x"]}
+
+
+def test_a_partial_may_document_the_parameters_it_binds() -> None:
+    import functools
+
+    def add(a: int, b: int) -> int:
+        """Adds.
+
+        Args:
+            a: The first.
+            b: The second.
+        """
+        return a + b
+
+    assert list(spec(functools.partial(add, 1)).input_schema["properties"]) == ["b"]

@@ -74,8 +74,8 @@ def test_a_function_that_cannot_be_a_tool_is_refused_naming_the_parameter() -> N
     with pytest.raises(codemode.ToolDefinitionError) as caught:
 
         @reg.tool
-        def bad(paths: set[int]) -> None:
-            """Has a set."""
+        def bad(paths: bytes) -> None:
+            """Has bytes."""
 
     assert "paths" in str(caught.value)
     assert caught.value.code == "INVALID_DEFINITION"
@@ -90,10 +90,15 @@ def test_a_name_registered_twice_in_one_layer_is_refused_with_a_code() -> None:
     def echo(text: str) -> str:
         return text
 
+    def other(text: str) -> str:
+        return text
+
     reg.add_tool(echo)
+    reg.add_tool(echo)  # the same function again replaces it
     with pytest.raises(codemode.ToolDefinitionError) as caught:
-        reg.add_tool(echo)
+        reg.add_tool(other, name="echo")
     assert caught.value.code == "INVALID_DEFINITION"
+    assert "remove it first" in str(caught.value)
 
 
 def test_an_explicit_schema_outside_the_subset_is_unsupported() -> None:
@@ -254,7 +259,7 @@ async def test_arguments_without_a_json_form_are_an_error_result_like_other_bad_
         """Adds."""
         return a + b
 
-    for arguments, where in [({"x": {1, 2}}, "$.x"), ({"a": 2**60, "b": 1}, "$.a: integer")]:
+    for arguments, where in [({"a": b"1", "b": 1}, "$.a: a bytes"), ({"a": 2**60, "b": 1}, "$.a: integer")]:
         result = await reg.execute("add", arguments)
         assert not result.ok
         assert result.error_code == "INVALID_ARGS"
@@ -296,12 +301,12 @@ async def test_a_return_value_without_json_form_names_its_path() -> None:
 
     @reg.tool(infer_output=False)
     def odd() -> Any:
-        """Returns a set."""
-        return {"items": [1, {2, 3}]}
+        """Returns bytes."""
+        return {"items": [1, b"23"]}
 
     result = await reg.execute("odd")
     assert result.error_code == "INVALID_TOOL_OUTPUT"
-    assert "$.items[1]: a set is not JSON" in result.text
+    assert "$.items[1]: a bytes value is not JSON" in result.text
 
 
 async def test_a_value_outside_the_output_schema_is_refused_by_the_pipeline() -> None:
@@ -698,7 +703,7 @@ async def test_execute_passes_and_returns_the_json_of_plain_and_other_values(val
         ({"value": float("nan")}, "$.value: nan is not JSON"),
         ({"value": "\ud800"}, "$.value: a string with a lone surrogate is not UTF-8 text"),
         ({"value": {1: "x"}}, "$.value: the dict key 1 is not a string"),
-        ({"value": {"a", "b"}}, "$.value: a set is not JSON"),
+        ({"value": b"ab"}, "$.value: a bytes value is not JSON"),
         ([1, 2], "the arguments must be a mapping"),
         ({"value": _cycle()}, "the value contains itself"),
     ],

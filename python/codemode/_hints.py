@@ -633,6 +633,11 @@ def _compile(tp: Any, ctx: _Ctx) -> _Node:
     if origin is Literal:
         return _one_of([(_type_name(tp), n) for n in _literal_nodes(args, tp, ctx)], tp, ctx)
     if origin is Union or origin is types.UnionType:
+        rest = [arg for arg in args if arg is not type(None)]
+        if len(rest) == 1 < len(args) and _admits_none(rest[0]):
+            # `Optional[Annotated[T | None, ...]]`: what Python 3.10's get_type_hints
+            # makes of `x: Annotated[T | None, ...] = None`; the inner one says it all.
+            return _compile(rest[0], ctx)
         return _compile_union(args, tp, ctx)
     if origin is not None and origin in _requiredness_forms():
         return _compile(args[0], ctx)
@@ -674,11 +679,14 @@ _TEXT_FORMATS: dict[tuple[str, str], str] = {
 def _text_format(cls: type) -> str | None:
     """The format of ``cls`` when its values are written as text (exactly those classes:
     a subclass may not parse the same text)."""
-    return _TEXT_FORMATS.get((cls.__module__, cls.__name__))
+    module = cls.__module__
+    if module.startswith("pathlib."):  # 3.13: pathlib._local
+        module = "pathlib"
+    return _TEXT_FORMATS.get((module, cls.__name__))
 
 
 def _parse_text(cls: type, text: str) -> Any:
-    fmt = _TEXT_FORMATS[(cls.__module__, cls.__name__)]
+    fmt = _text_format(cls)
     parse: Any
     if fmt in ("date-time", "date", "time"):
         if sys.version_info < (3, 11) and text.endswith(("Z", "z")):
@@ -727,6 +735,16 @@ def _compile_set(tp: Any, origin: Any, args: tuple[Any, ...], ctx: _Ctx) -> _Nod
             raise ToolArgumentError(f"{path}: {exc}") from None
 
     return _Node(node.schema, convert).noted("(uniqueItems: true)")
+
+
+def _admits_none(tp: Any) -> bool:
+    """Whether ``tp`` (maybe under ``Annotated``) already accepts ``None``."""
+    while get_origin(tp) is Annotated:
+        tp = get_args(tp)[0]
+    if tp is None or tp is type(None) or tp is Any or tp is object:
+        return True
+    origin = get_origin(tp)
+    return (origin is Union or origin is types.UnionType) and type(None) in get_args(tp)
 
 
 def _unalias(tp: Any) -> Any:
@@ -1720,7 +1738,7 @@ def _json_unwrap(value: Any, path: str) -> Any:
     dataclass or a model, an argument or a result)."""
     if isinstance(value, enum.Enum):
         return value.value
-    fmt = _TEXT_FORMATS.get((type(value).__module__, type(value).__name__))
+    fmt = _text_format(type(value))
     if fmt is not None:
         if fmt == "date-time" and value.utcoffset() is not None and not value.utcoffset():
             return value.replace(tzinfo=None).isoformat() + "Z"

@@ -1,5 +1,6 @@
 //! The platform room: how tool processes and workers start, how everything they started
-//! ends, and how much CPU a process has used.
+//! ends (one by one, or all at once when the process stops: [`kill_every_group`]), how much
+//! CPU a process has used, and giving the allocator's free memory back to the system.
 //!
 //! Command tools and MCP stdio servers start through [`piped`]: standard streams piped,
 //! killed when the handle is dropped, and in a process group of their own
@@ -11,8 +12,9 @@
 //! child (a worker forked by the template) is signalled through its pidfd
 //! ([`kill_pidfd`]). Every signal is sent through rustix's safe calls.
 //!
-//! This module owns starting processes, signalling them and reading their CPU clocks; it
-//! must not read or write their streams, wait for them, or decide when they end.
+//! This module owns starting processes, signalling them, reading their CPU clocks and
+//! trimming the allocator; it must not read or write their streams, wait for them, or
+//! decide when they end.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -44,19 +46,102 @@ pub(crate) fn piped(
 }
 
 /// The process group a child started by [`piped`] leads (its pid; `None` once it was reaped
-/// before its id was read).
-#[derive(Debug, Clone, Copy)]
+/// before its id was read). While the value lives, the group is among the process's live
+/// groups, which [`kill_every_group`] ends (a server that stops leaves no tool process
+/// behind); dropping it only forgets the group.
+#[derive(Debug)]
 pub(crate) struct ProcessGroup(Option<u32>);
+
+/// The groups of every live [`ProcessGroup`].
+static LIVE_GROUPS: std::sync::LazyLock<parking_lot::Mutex<std::collections::HashSet<u32>>> =
+    std::sync::LazyLock::new(Default::default);
 
 impl ProcessGroup {
     /// The group `pid` leads.
     pub(crate) fn led_by(pid: Option<u32>) -> Self {
+        if let Some(pid) = pid {
+            LIVE_GROUPS.lock().insert(pid);
+        }
         Self(pid)
     }
 
     /// Kills the whole group; a group already gone is fine.
-    pub(crate) fn kill(self) {
+    pub(crate) fn kill(&self) {
         kill_group(self.0);
+    }
+}
+
+impl Drop for ProcessGroup {
+    fn drop(&mut self) {
+        if let Some(pid) = self.0 {
+            LIVE_GROUPS.lock().remove(&pid);
+        }
+    }
+}
+
+/// Kills every process group a live [`ProcessGroup`] leads (command tools running, stdio
+/// MCP servers): what a stopping server does last, so nothing it started outlives it.
+/// Returns how many groups were signalled.
+pub(crate) fn kill_every_group() -> usize {
+    let groups: Vec<u32> = LIVE_GROUPS.lock().iter().copied().collect();
+    for pid in &groups {
+        kill_group(Some(*pid));
+    }
+    groups.len()
+}
+
+/// Returns the allocator's free memory to the system (glibc keeps freed pages in its
+/// arenas; `malloc_trim` releases every arena's free pages, not only the top of the heap).
+/// Call it off any answer's path: it takes each arena's lock in turn.
+pub(crate) fn give_back_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `malloc_trim` takes no pointer and has no precondition; glibc takes each
+    // arena's lock while it trims, so it is safe to call while other threads allocate.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// Gives the allocator's free memory back to the system over the next half minute (after
+/// 1, 2, 4, 8 and 16 seconds), on a thread of its own; a call meanwhile starts the sequence
+/// again on that same thread. For memory freed on other threads after an answer (what a
+/// spent run's pending calls held, released as their tasks end), which a trim right after
+/// the run's teardown cannot see yet.
+pub(crate) fn give_back_free_memory_soon() {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    static RUNNING: AtomicBool = AtomicBool::new(false);
+    static ASKED: AtomicU64 = AtomicU64::new(0);
+    ASKED.fetch_add(1, Ordering::AcqRel);
+    if RUNNING.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let spawned = std::thread::Builder::new()
+        .name("codemode-trim".into())
+        .spawn(|| {
+            loop {
+                let mut seen = ASKED.load(Ordering::Acquire);
+                let mut delay = std::time::Duration::from_secs(1);
+                while delay <= std::time::Duration::from_secs(16) {
+                    std::thread::sleep(delay);
+                    give_back_free_memory();
+                    let now = ASKED.load(Ordering::Acquire);
+                    if now != seen {
+                        seen = now;
+                        delay = std::time::Duration::from_secs(1);
+                    } else {
+                        delay *= 2;
+                    }
+                }
+                RUNNING.store(false, Ordering::Release);
+                // A call between the last check and the store above found the thread
+                // still running: start again for it, unless another thread already did.
+                if ASKED.load(Ordering::Acquire) == seen || RUNNING.swap(true, Ordering::AcqRel) {
+                    break;
+                }
+            }
+        });
+    if spawned.is_err() {
+        RUNNING.store(false, Ordering::Release);
     }
 }
 

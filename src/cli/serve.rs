@@ -13,14 +13,16 @@ use std::time::Duration;
 use crate::config::Config;
 use crate::host::{Engine, Host};
 use crate::mcp::server::{
-    self, BearerAuth, BearerToken, McpServer, ServeError, ServeOptions, TlsFiles,
+    self, BearerAuth, BearerToken, McpServer, ServeError, ServeOptions, Shares, TlsFiles,
 };
 use clap::Args;
 use tokio_util::sync::CancellationToken;
 
 use super::{Failure, setup};
 
-#[derive(Debug, Args)]
+mod signals;
+
+#[derive(Debug, Clone, Args)]
 pub(crate) struct ServeArgs {
     /// The configuration file (default: `codemode.toml` in the working directory, else the
     /// built-in file tools over the working directory).
@@ -33,8 +35,9 @@ pub(crate) struct ServeArgs {
     #[arg(long, value_name = "ADDR")]
     http: Option<String>,
 
-    /// HTTP: accept the bearer tokens in FILE, one a line (`TOKEN`, or `NAME TOKEN`; `#`
-    /// starts a comment), besides those of `[[serve.tokens]]`.
+    /// HTTP: accept the bearer tokens in FILE, one a line (`TOKEN`, `NAME TOKEN`, or `NAME
+    /// sha256:DIGEST` as `codemode token hash --name NAME` prints it; a word starting with
+    /// `#` starts a comment), besides those of `[[serve.tokens]]`. Read again on SIGHUP.
     #[arg(long, value_name = "FILE")]
     token_file: Option<PathBuf>,
 
@@ -74,6 +77,11 @@ pub(crate) struct ServeArgs {
     #[arg(long, value_name = "MS", default_value_t = 30_000)]
     body_timeout: u64,
 
+    /// HTTP: milliseconds an answer may wait for a client that does not read it; the
+    /// connection is then closed and the answer's memory released.
+    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    write_timeout: u64,
+
     /// HTTP: the most connections open at once; one more is answered `503`.
     #[arg(long, value_name = "N", default_value_t = server::DEFAULT_MAX_CONNECTIONS)]
     max_connections: usize,
@@ -93,6 +101,12 @@ pub(crate) struct ServeArgs {
     /// The most tool calls waiting for a run slot; one more is refused as busy.
     #[arg(long, value_name = "N", default_value_t = server::DEFAULT_RUN_QUEUE)]
     run_queue: usize,
+
+    /// Seconds the calls in flight get to finish after SIGTERM or SIGINT (new sessions and
+    /// calls are refused meanwhile); those left are then cancelled, answered "the server is
+    /// stopping", and the process exits 0. A second signal stops at once.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    shutdown_grace: u64,
 }
 
 pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
@@ -123,6 +137,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
     for (flag, value) in [
         ("--header-timeout", args.header_timeout),
         ("--body-timeout", args.body_timeout),
+        ("--write-timeout", args.write_timeout),
         ("--max-connections", args.max_connections as u64),
         ("--max-sessions", args.max_sessions as u64),
         ("--session-idle", args.session_idle),
@@ -162,6 +177,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
                 .with_approval_timeout(Duration::from_secs(args.approval_timeout))
                 .with_header_timeout(Duration::from_millis(args.header_timeout))
                 .with_body_timeout(Duration::from_millis(args.body_timeout))
+                .with_write_timeout(Duration::from_millis(args.write_timeout))
                 .with_max_connections(args.max_connections)
                 .with_max_sessions(args.max_sessions)
                 .with_session_idle(Duration::from_secs(args.session_idle))
@@ -173,12 +189,17 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
                 .with_public_url(args.public_url.clone()),
         );
         let shutdown = CancellationToken::new();
-        let interrupt = shutdown.clone();
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                interrupt.cancel();
-            }
+        let reload = args.token_file.as_ref().map(|_| {
+            let (config_path, args) = (args.config.clone(), args.clone());
+            move || reload_tokens(config_path.as_deref(), &args)
         });
+        signals::watch(
+            server.clone(),
+            Duration::from_secs(args.shutdown_grace),
+            shutdown.clone(),
+            reload,
+        )
+        .map_err(|err| Failure::failed(format!("cannot handle signals: {err}")))?;
         let served = match addr {
             None => server.serve_stdio(shutdown).await,
             Some(addr) => {
@@ -200,7 +221,13 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
             status: 1,
         })
     });
-    // Tool calls still running when the client left must not keep the process alive.
+    // Nothing a tool started outlives the server (a call abandoned by its client, a stdio
+    // MCP server), and tool calls still running when the client left must not keep the
+    // process alive.
+    let killed = crate::process::kill_every_group();
+    if killed > 0 {
+        tracing::debug!(groups = killed, "killed the tool processes left at exit");
+    }
     runtime.shutdown_timeout(Duration::from_millis(200));
     outcome
 }
@@ -260,6 +287,20 @@ fn bearer_auth(config: &Config, args: &ServeArgs) -> Result<Option<Tokens>, Fail
         if let Some(deny) = &token.deny {
             bearer = bearer.with_deny(deny.clone());
         }
+        let mut shares = Shares::even();
+        if let Some(n) = token.max_sessions {
+            shares = shares.with_sessions(n);
+        }
+        if let Some(n) = token.max_streams {
+            shares = shares.with_streams(n);
+        }
+        if let Some(n) = token.max_runs {
+            shares = shares.with_runs(n);
+        }
+        if let Some(n) = token.run_queue {
+            shares = shares.with_queue(n);
+        }
+        bearer = bearer.with_shares(shares);
         tokens.push(bearer);
         places.push(token.place.clone());
     }
@@ -287,6 +328,16 @@ fn bearer_auth(config: &Config, args: &ServeArgs) -> Result<Option<Tokens>, Fail
     Ok(Some(Tokens { auth, places }))
 }
 
+/// The tokens after `SIGHUP`: the configuration's, the token file's and the environment's,
+/// read again.
+fn reload_tokens(config: Option<&Path>, args: &ServeArgs) -> Result<BearerAuth, String> {
+    let config = setup::load_config(config).map_err(|failure| failure.message)?;
+    match bearer_auth(&config, args).map_err(|failure| failure.message)? {
+        Some(tokens) => Ok(tokens.auth),
+        None => Err("no token is configured any more".to_owned()),
+    }
+}
+
 /// The tokens of a token file, each with its place (`FILE:LINE`).
 fn read_token_file(path: &Path) -> Result<Vec<(String, BearerToken)>, Failure> {
     let text = std::fs::read_to_string(path).map_err(|err| {
@@ -299,36 +350,50 @@ fn read_token_file(path: &Path) -> Result<Vec<(String, BearerToken)>, Failure> {
     let mut tokens = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let place = format!("{}:{}", path.display(), number + 1);
-        let line = line
-            .split_once('#')
-            .map_or(line, |(before, _)| before)
-            .trim();
-        if line.is_empty() {
-            continue;
+        if let Some(token) = token_line(line, &place)? {
+            tokens.push((place, token));
         }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let (name, secret) = match fields.as_slice() {
-            [secret] => (place.clone(), *secret),
-            [name, secret] => ((*name).to_owned(), *secret),
-            _ => {
-                return Err(Failure::usage(format!(
-                    "{place}: a token line is `TOKEN` or `NAME TOKEN`, got {} words",
-                    fields.len()
-                )));
-            }
-        };
-        let token = BearerToken::from_secret(name, secret)
-            .map_err(|err| Failure::usage(format!("{place}: {err}")))?;
-        tokens.push((place, token));
     }
     if tokens.is_empty() {
         return Err(Failure::usage(format!(
-            "--token-file: {} holds no token (one a line: `TOKEN` or `NAME TOKEN`)",
+            "--token-file: {} holds no token (one a line: `TOKEN`, `NAME TOKEN` or `NAME sha256:DIGEST`)",
             path.display()
         )));
     }
     Ok(tokens)
 }
+
+/// One line of a token file: `TOKEN`, `NAME TOKEN` or `NAME sha256:DIGEST` (what `codemode
+/// token hash --name NAME` prints: the file then holds no secret). Words are separated by
+/// whitespace; a word that starts with `#` starts a comment, to the end of the line, so a
+/// `#` inside a secret is part of it (a secret cannot start with `#`: use its digest).
+fn token_line(line: &str, place: &str) -> Result<Option<BearerToken>, Failure> {
+    let fields: Vec<&str> = line
+        .split_whitespace()
+        .take_while(|word| !word.starts_with('#'))
+        .collect();
+    let (name, secret) = match fields.as_slice() {
+        [] => return Ok(None),
+        [secret] => (place.to_owned(), *secret),
+        [name, secret] => ((*name).to_owned(), *secret),
+        _ => {
+            return Err(Failure::usage(format!(
+                "{place}: a token line is `TOKEN`, `NAME TOKEN` or `NAME sha256:DIGEST`, got {} words",
+                fields.len()
+            )));
+        }
+    };
+    let token = match secret.strip_prefix(DIGEST_PREFIX) {
+        Some(digest) => BearerToken::from_sha256_hex(name, digest),
+        None => BearerToken::from_secret(name, secret),
+    };
+    token
+        .map(Some)
+        .map_err(|err| Failure::usage(format!("{place}: {err}")))
+}
+
+/// What marks a token file's word as a digest rather than a secret.
+pub(crate) const DIGEST_PREFIX: &str = "sha256:";
 
 /// Warns when a token file can be read by others than its owner.
 fn warn_if_shared(path: &Path) {
@@ -437,6 +502,47 @@ mod tests {
         std::fs::write(&path, "short\n").unwrap();
         let short = read_token_file(&path).unwrap_err();
         assert!(short.message.contains("tokens:1:"), "{}", short.message);
+        // A `#` inside a secret is part of it; a word starting with `#` is a comment.
+        std::fs::write(
+            &path,
+            "hashy abc#def-0123456789abcdefghijkl #comment words\n",
+        )
+        .unwrap();
+        let hashy = read_token_file(&path).unwrap();
+        let secret = "abc#def-0123456789abcdefghijkl";
+        let mut headers = axum::http::HeaderMap::new();
+        headers.insert(
+            axum::http::header::AUTHORIZATION,
+            format!("Bearer {secret}").parse().unwrap(),
+        );
+        let auth = BearerAuth::new(vec![hashy[0].1.clone()]).unwrap();
+        assert!(auth.check(&headers).is_ok());
+        headers.insert(
+            axum::http::header::AUTHORIZATION,
+            "Bearer abc".parse().unwrap(),
+        );
+        assert!(auth.check(&headers).is_err());
+        // A digest line holds no secret and accepts the token it is the digest of.
+        std::fs::write(
+            &path,
+            format!("ci sha256:{}\n", crate::mcp::server::sha256_hex(secret)),
+        )
+        .unwrap();
+        let digested = read_token_file(&path).unwrap();
+        assert_eq!(digested[0].1.name(), "ci");
+        let auth = BearerAuth::new(vec![digested[0].1.clone()]).unwrap();
+        headers.insert(
+            axum::http::header::AUTHORIZATION,
+            format!("Bearer {secret}").parse().unwrap(),
+        );
+        assert!(auth.check(&headers).is_ok());
+        std::fs::write(&path, "ci sha256:abc\n").unwrap();
+        assert!(
+            read_token_file(&path)
+                .unwrap_err()
+                .message
+                .contains("64 hexadecimal digits")
+        );
         std::fs::write(&path, "# nothing\n").unwrap();
         assert!(
             read_token_file(&path)

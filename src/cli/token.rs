@@ -5,8 +5,9 @@
 //! - `codemode token new [--name NAME]`: a fresh random token (256 bits from the kernel,
 //!   base64url, 43 characters) on standard output, and the `[[serve.tokens]]` entry with
 //!   its digest on standard error.
-//! - `codemode token hash`: the digest of the token read from standard input (one line;
-//!   surrounding whitespace dropped).
+//! - `codemode token hash [--name NAME]`: the digest of the token read from standard input
+//!   (one line; surrounding whitespace dropped); with `--name`, the token file line that
+//!   accepts it (`NAME sha256:DIGEST`), so a token file need hold no secret.
 //!
 //! This module owns making and hashing tokens for the operator; the server checks them
 //! (`codemode::mcp::server`).
@@ -34,8 +35,13 @@ enum TokenCommand {
         name: String,
     },
     /// Print the SHA-256 digest of the token read from standard input, for
-    /// `[[serve.tokens]]`'s `sha256`.
-    Hash,
+    /// `[[serve.tokens]]`'s `sha256`; with `--name NAME`, the token file line that accepts
+    /// it (`NAME sha256:DIGEST`) instead.
+    Hash {
+        /// Print a token file line for a token of this name.
+        #[arg(long)]
+        name: Option<String>,
+    },
 }
 
 pub(crate) fn run(args: &TokenArgs) -> Result<(), Failure> {
@@ -49,7 +55,7 @@ pub(crate) fn run(args: &TokenArgs) -> Result<(), Failure> {
             );
             Ok(())
         }
-        TokenCommand::Hash => {
+        TokenCommand::Hash { name } => {
             let mut text = String::new();
             std::io::stdin()
                 .take(64 * 1024)
@@ -60,7 +66,24 @@ pub(crate) fn run(args: &TokenArgs) -> Result<(), Failure> {
             let secret = text.trim();
             BearerToken::from_secret("stdin", secret)
                 .map_err(|err| Failure::usage(err.to_string()))?;
-            println!("{}", sha256_hex(secret));
+            match name {
+                Some(name) => {
+                    if name.is_empty()
+                        || name.starts_with('#')
+                        || name.contains(char::is_whitespace)
+                    {
+                        return Err(Failure::usage(format!(
+                            "--name: a token file name is one word not starting with `#`, got `{name}`"
+                        )));
+                    }
+                    println!(
+                        "{name} {}{}",
+                        super::serve::DIGEST_PREFIX,
+                        sha256_hex(secret)
+                    );
+                }
+                None => println!("{}", sha256_hex(secret)),
+            }
             Ok(())
         }
     }

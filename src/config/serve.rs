@@ -8,6 +8,10 @@
 //! sha256 = "9f86d081884c7d65..."     # `codemode token hash` prints it (64 hex digits)
 //! allow = ["read_file", "grep"]     # optional: the sessions of this token see only these
 //! deny = ["write_file"]             # optional: ... and never these
+//! max_sessions = 16                 # optional: this token's own share of each cap
+//! max_streams = 32                  #   (default: an even share among the tokens,
+//! max_runs = 2                      #   with a floor; see the README's "Serving a team")
+//! run_queue = 16
 //! ```
 //!
 //! This module owns reading and checking the section; it must not check tokens (the
@@ -35,6 +39,10 @@ struct RawToken {
     sha256: Spanned<String>,
     allow: Option<Spanned<Vec<String>>>,
     deny: Option<Spanned<Vec<String>>>,
+    max_sessions: Option<Spanned<i64>>,
+    max_streams: Option<Spanned<i64>>,
+    max_runs: Option<Spanned<i64>>,
+    run_queue: Option<Spanned<i64>>,
 }
 
 /// A bearer token of `[[serve.tokens]]`.
@@ -49,6 +57,15 @@ pub struct ServeToken {
     pub allow: Option<Vec<String>>,
     /// Tools its sessions never see.
     pub deny: Option<Vec<String>>,
+    /// Its own share of `--max-sessions` (default: an even share).
+    pub max_sessions: Option<usize>,
+    /// Its own share of `--max-connections` held by event streams and calls being
+    /// answered (default: an even share).
+    pub max_streams: Option<usize>,
+    /// Its own share of `--max-runs` (default: an even share).
+    pub max_runs: Option<usize>,
+    /// Its own share of `--run-queue` (default: an even share).
+    pub run_queue: Option<usize>,
     /// Where the file names it (`file:line:col`).
     pub place: String,
 }
@@ -110,12 +127,32 @@ pub(super) fn check(place: &Place<'_>, raw: RawServe) -> Result<Vec<ServeToken>,
         };
         let allow = list("allow", token.allow)?;
         let deny = list("deny", token.deny)?;
+        let count = |key: &str, value: Option<Spanned<i64>>, least: i64| -> Result<_, Error> {
+            let Some(value) = value else { return Ok(None) };
+            let span = value.span();
+            let number = *value.get_ref();
+            match usize::try_from(number) {
+                Ok(number) if number as i64 >= least => Ok(Some(number)),
+                _ => Err(place.error(
+                    span,
+                    format!("token `{name}`: `{key}` must be a whole number of at least {least}, got {number}"),
+                )),
+            }
+        };
+        let max_sessions = count("max_sessions", token.max_sessions, 1)?;
+        let max_streams = count("max_streams", token.max_streams, 1)?;
+        let max_runs = count("max_runs", token.max_runs, 1)?;
+        let run_queue = count("run_queue", token.run_queue, 0)?;
         tokens.push(ServeToken {
             place: place.at(token.name.span()),
             name,
             sha256: digest,
             allow,
             deny,
+            max_sessions,
+            max_streams,
+            max_runs,
+            run_queue,
         });
     }
     Ok(tokens)
@@ -174,5 +211,16 @@ mod tests {
         );
         assert!(err(&repeated).contains("repeated tool name `x`"));
         assert!(err("[serve]\ntoken = 1\n").contains("unknown field `token`"));
+        let zero = format!("[[serve.tokens]]\nname = \"a\"\nsha256 = \"{digest}\"\nmax_runs = 0\n");
+        assert!(err(&zero).contains(
+            "c.toml:4:12: token `a`: `max_runs` must be a whole number of at least 1, got 0"
+        ));
+        let shares = parse(&format!(
+            "[[serve.tokens]]\nname = \"a\"\nsha256 = \"{digest}\"\nmax_sessions = 3\nrun_queue = 0\n"
+        ))
+        .unwrap();
+        assert_eq!(shares.serve_tokens[0].max_sessions, Some(3));
+        assert_eq!(shares.serve_tokens[0].run_queue, Some(0));
+        assert_eq!(shares.serve_tokens[0].max_runs, None);
     }
 }

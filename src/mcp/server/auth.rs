@@ -98,6 +98,54 @@ pub struct BearerToken {
     digest: [u8; 32],
     allow: Option<Vec<String>>,
     deny: Option<Vec<String>>,
+    shares: Shares,
+}
+
+/// A token's own share of the server's caps; each one left `None` is an even share of its
+/// cap among the tokens, with a floor (see the server's `tenants`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Shares {
+    /// MCP sessions open at once (of `--max-sessions`).
+    pub sessions: Option<usize>,
+    /// HTTP requests held open at once: event streams and calls being answered (of
+    /// `--max-connections`).
+    pub streams: Option<usize>,
+    /// Calls running at once (of `--max-runs`).
+    pub runs: Option<usize>,
+    /// Calls waiting for a run slot (of `--run-queue`).
+    pub queue: Option<usize>,
+}
+
+impl Shares {
+    /// No share of its own: even shares of every cap.
+    pub fn even() -> Self {
+        Shares::default()
+    }
+
+    /// The same shares with `sessions` sessions.
+    pub fn with_sessions(mut self, sessions: usize) -> Self {
+        self.sessions = Some(sessions.max(1));
+        self
+    }
+
+    /// The same shares with `streams` open requests.
+    pub fn with_streams(mut self, streams: usize) -> Self {
+        self.streams = Some(streams.max(1));
+        self
+    }
+
+    /// The same shares with `runs` running calls.
+    pub fn with_runs(mut self, runs: usize) -> Self {
+        self.runs = Some(runs.max(1));
+        self
+    }
+
+    /// The same shares with `queue` waiting calls.
+    pub fn with_queue(mut self, queue: usize) -> Self {
+        self.queue = Some(queue);
+        self
+    }
 }
 
 impl std::fmt::Debug for BearerToken {
@@ -137,6 +185,7 @@ impl BearerToken {
             name,
             allow: None,
             deny: None,
+            shares: Shares::even(),
         })
     }
 
@@ -165,6 +214,7 @@ impl BearerToken {
             digest,
             allow: None,
             deny: None,
+            shares: Shares::even(),
         })
     }
 
@@ -178,6 +228,17 @@ impl BearerToken {
     pub fn with_deny(mut self, tools: Vec<String>) -> Self {
         self.deny = Some(tools);
         self
+    }
+
+    /// The same token with its own `shares` of the server's caps.
+    pub fn with_shares(mut self, shares: Shares) -> Self {
+        self.shares = shares;
+        self
+    }
+
+    /// Its own shares of the server's caps.
+    pub fn shares(&self) -> Shares {
+        self.shares
     }
 
     /// The token's name.
@@ -207,10 +268,9 @@ fn digest(secret: &str) -> [u8; 32] {
 }
 
 /// The token a request authenticated with (in the request's extensions once the guard
-/// accepted it). Two principals are the same token when their indexes are.
+/// accepted it). Two principals are the same token when their digests are (a token file re-read keeps them).
 #[derive(Debug, Clone)]
 pub struct Principal {
-    index: usize,
     token: Arc<BearerToken>,
 }
 
@@ -220,9 +280,15 @@ impl Principal {
         &self.token
     }
 
-    /// Whether both are the same token.
+    /// Whether both are the same token (the same secret: a token file re-read on `SIGHUP`
+    /// keeps its sessions for the tokens it still holds).
     pub(crate) fn same(&self, other: &Principal) -> bool {
-        self.index == other.index
+        self.token.digest == other.token.digest
+    }
+
+    /// What identifies the token in per-token counts (its digest).
+    pub(crate) fn key(&self) -> [u8; 32] {
+        self.token.digest
     }
 }
 
@@ -273,6 +339,16 @@ impl BearerAuth {
         })
     }
 
+    /// How many tokens there are.
+    pub fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// Whether there is none (never: [`BearerAuth::new`] refuses an empty set).
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_empty()
+    }
+
     /// The tokens, in the order given.
     pub fn tokens(&self) -> impl Iterator<Item = &BearerToken> {
         self.tokens.iter().map(|token| &**token)
@@ -296,10 +372,7 @@ impl BearerAuth {
             return Err(Refusal::Invalid);
         }
         let token = self.tokens.get(found).cloned().ok_or(Refusal::Invalid)?;
-        Ok(Principal {
-            index: found,
-            token,
-        })
+        Ok(Principal { token })
     }
 }
 

@@ -28,7 +28,8 @@
 //! - an `initialize` opening a session past the session cap: `503`, `-32000`, naming the
 //!   cap.
 //!
-//! Everything else goes to rmcp unchanged (a `POST` whose `Content-Type` is not JSON gets
+//! The health routes (`GET /healthz`, `GET /readyz`) pass through untouched (no token,
+//! `Origin` or `Host` check: a probe has none). Everything else goes to rmcp unchanged (a `POST` whose `Content-Type` is not JSON gets
 //! rmcp's `415`, as the transport requires). The guard never reaches a session: a
 //! rejected request runs nothing.
 //!
@@ -50,9 +51,12 @@ use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde_json::Value;
 
-use super::auth::{self, BearerAuth, Principal, Refusal, Resource};
+use super::Shared;
+use super::auth::{self, Principal, Refusal, Resource};
 use super::envelope;
+use super::lifecycle::{InFlight, Kind, STOPPING};
 use super::listen::{Counted, SERVER_BUSY};
+use super::tenants::Stream;
 
 /// The largest request body accepted by default, in bytes (4 MiB). A `run_code` program
 /// is at most [`MAX_PROGRAM_BYTES`](crate::runtime::MAX_PROGRAM_BYTES) (512 KiB); even
@@ -169,19 +173,51 @@ pub(crate) struct Guard {
     pub(crate) host_check: bool,
     /// Origins allowed besides loopback ones.
     pub(crate) allowed_origins: Arc<[String]>,
-    /// The accepted bearer tokens, when serving is authenticated.
-    pub(crate) auth: Option<BearerAuth>,
     /// Where the resource is (for `401` answers and the metadata document).
     pub(crate) resource: Resource,
     /// Which token opened each session (authenticated serving only).
     pub(crate) owners: Arc<parking_lot::Mutex<HashMap<String, Principal>>>,
+    /// The drain state, the tokens and their shares, the calls in flight.
+    pub(crate) shared: Arc<Shared>,
 }
 
 impl Guard {
-    /// A place for one more session, or the `503` naming the cap.
-    async fn open_session(&self, id: Value) -> Result<tokio::sync::OwnedMutexGuard<()>, Response> {
+    /// A place for one more session (within the cap, and within `principal`'s share of
+    /// it), or the `503` naming the cap or the share.
+    async fn open_session(
+        &self,
+        id: Value,
+        principal: Option<&Principal>,
+    ) -> Result<tokio::sync::OwnedMutexGuard<()>, Response> {
+        if self.shared.lifecycle.is_draining() {
+            return Err(stopping(id));
+        }
         let opening = self.opening.clone().lock_owned().await;
-        let existing = self.sessions.sessions.read().await.len();
+        let live = self.sessions.sessions.read().await;
+        let existing = live.len();
+        if let Some(principal) = principal {
+            let share = self.shared.tenants.share(principal).sessions;
+            let own = self
+                .owners
+                .lock()
+                .iter()
+                .filter(|(session, owner)| {
+                    owner.same(principal) && live.contains_key(session.as_str())
+                })
+                .count();
+            drop(live);
+            if own >= share && existing < self.max_sessions.max(share) {
+                drop(opening);
+                return Err(busy(
+                    id,
+                    format!(
+                        "Server busy: this token has {own} MCP sessions open, its share of the server's cap (`max_sessions` of its `[[serve.tokens]]` entry, else an even share of `--max-sessions`); end an unused session with DELETE, or retry after idle sessions expire"
+                    ),
+                ));
+            }
+        } else {
+            drop(live);
+        }
         if existing < self.max_sessions {
             return Ok(opening);
         }
@@ -193,20 +229,31 @@ impl Guard {
                 "MCP sessions refused: the session cap is reached"
             );
         }
-        let mut response = rpc_error(
-            StatusCode::SERVICE_UNAVAILABLE,
+        Err(busy(
             id,
-            SERVER_BUSY,
             format!(
                 "Server busy: the server has reached its cap of {} MCP sessions (`--max-sessions`); end an unused session with DELETE, or retry after idle sessions expire",
                 self.max_sessions
             ),
-        );
-        response
-            .headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
-        Err(response)
+        ))
     }
+}
+
+/// `503`, `-32000` with `message` and `Retry-After: 5`.
+fn busy(id: Value, message: String) -> Response {
+    let mut response = rpc_error(StatusCode::SERVICE_UNAVAILABLE, id, SERVER_BUSY, message);
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+    response
+}
+
+/// `503` with `Retry-After` for a new session or call while the server drains.
+fn stopping(id: Value) -> Response {
+    busy(
+        id,
+        format!("Service Unavailable: {STOPPING}; retry on another instance or once it is back"),
+    )
 }
 
 /// Sessions refused at the cap (for counted warnings).
@@ -222,7 +269,7 @@ impl Guard {
     /// The principal of an authenticated request (then in its extensions), `Ok(None)`
     /// when serving is not authenticated, or why it is refused (answered `401`).
     fn authenticate(&self, request: &mut Request) -> Result<Option<Principal>, Refusal> {
-        let Some(auth) = &self.auth else {
+        let Some(auth) = self.shared.tenants.auth() else {
             return Ok(None);
         };
         match auth.check(request.headers()) {
@@ -296,6 +343,14 @@ pub(crate) async fn guard(
     mut request: Request,
     next: Next,
 ) -> Response {
+    if matches!(*request.method(), Method::GET | Method::HEAD)
+        && matches!(
+            request.uri().path(),
+            super::health::HEALTH_PATH | super::health::READY_PATH
+        )
+    {
+        return next.run(request).await;
+    }
     if guard.host_check && !host_allowed(&request) {
         return next.run(request).await;
     }
@@ -314,7 +369,7 @@ pub(crate) async fn guard(
             ),
         );
     }
-    if guard.auth.is_some()
+    if guard.shared.tenants.auth().is_some()
         && request.method() == Method::GET
         && matches!(
             request.uri().path(),
@@ -337,21 +392,63 @@ pub(crate) async fn guard(
     {
         return session_not_found(session);
     }
+    // Each request of a token that holds a connection for a while (an event stream, a
+    // call being answered) counts against the token's share of the connections.
+    let stream = match &principal {
+        Some(principal) if matches!(*request.method(), Method::GET | Method::POST) => {
+            match guard.shared.tenants.open_stream(principal) {
+                Ok(stream) => Some(stream),
+                Err(share) => {
+                    return busy(
+                        Value::Null,
+                        format!(
+                            "Server busy: this token holds {share} requests open (event streams and calls being answered), its share of the server's connections (`max_streams` of its `[[serve.tokens]]` entry, else an even share of `--max-connections`); close an event stream or wait for a call's answer"
+                        ),
+                    );
+                }
+            }
+        }
+        _ => None,
+    };
     if request.method() == Method::POST && has_json_content_type(request.headers()) {
         let read = tokio::time::timeout(guard.body_timeout, read_message(&guard, request)).await;
         return match read {
-            Ok(Ok((request, None))) => next.run(request).await,
-            Ok(Ok((request, Some(id)))) => match guard.open_session(id).await {
-                Ok(opening) => {
-                    let response = next.run(request).await;
-                    if let Some(principal) = principal {
-                        guard.own(principal, &response).await;
-                    }
-                    drop(opening);
-                    response
+            Ok(Ok(message)) => {
+                let Message {
+                    request,
+                    opens,
+                    call,
+                } = message;
+                if let Some(id) = opens {
+                    return match guard.open_session(id, principal.as_ref()).await {
+                        Ok(opening) => {
+                            let response = next.run(request).await;
+                            if let Some(principal) = principal {
+                                guard.own(principal, &response).await;
+                            }
+                            drop(opening);
+                            watched(response, stream, None)
+                        }
+                        Err(response) => response,
+                    };
                 }
-                Err(response) => response,
-            },
+                let Some(id) = call else {
+                    return watched(next.run(request).await, stream, None);
+                };
+                // A call: counted in flight until its answer was written (a drain waits for
+                // it), and cancelled when its answer is dropped unread (its client went
+                // away).
+                let Some(in_flight) = guard.shared.lifecycle.enter_as(Kind::Answer) else {
+                    return stopping(id);
+                };
+                let gone = session.map(|session| Gone {
+                    calls: guard.shared.calls.clone(),
+                    session,
+                    id,
+                });
+                let response = next.run(request).await;
+                watched(response, stream, Some((in_flight, gone)))
+            }
             Ok(Err(response)) => response,
             Err(_) => {
                 if let Some(count) = SLOW_BODIES.bump() {
@@ -388,6 +485,7 @@ pub(crate) async fn guard(
             Ok(true) => {}
             Err(err) => tracing::warn!(error = %err, "cannot look up an MCP session"),
         }
+        guard.shared.calls.cancel_session(&id);
         let mut response = next.run(request).await;
         if response.status().is_success() {
             guard.owners.lock().remove(&id);
@@ -402,7 +500,77 @@ pub(crate) async fn guard(
         }
         return response;
     }
-    next.run(request).await
+    watched(next.run(request).await, stream, None)
+}
+
+/// A call whose client going away cancels it: its session and JSON-RPC id.
+struct Gone {
+    calls: Arc<super::calls::Calls>,
+    session: String,
+    id: Value,
+}
+
+/// What an answer's body holds until it ends: the token's open request, and for a call its
+/// count in flight and its cancellation should the body be dropped before its end.
+struct Held {
+    _stream: Option<Stream>,
+    call: Option<(InFlight, Option<Gone>)>,
+    ended: bool,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if self.ended {
+            return;
+        }
+        if let Some((_, Some(gone))) = &self.call {
+            tracing::debug!(session = %gone.session, "a call's client went away; cancelling it");
+            gone.calls.cancel(&gone.session, &gone.id);
+        }
+    }
+}
+
+/// The body of an answer with what it holds ([`Held`]), released when the body ends or
+/// is dropped.
+struct Watched {
+    inner: axum::body::BodyDataStream,
+    held: Held,
+}
+
+impl futures::Stream for Watched {
+    type Item = Result<Bytes, axum::Error>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        let polled = self.inner.poll_next_unpin(cx);
+        if let std::task::Poll::Ready(None) = polled {
+            self.held.ended = true;
+        }
+        polled
+    }
+}
+
+/// `response` whose body holds `stream` and `call` until it ends (nothing to hold: as is).
+fn watched(
+    response: Response,
+    stream: Option<Stream>,
+    call: Option<(InFlight, Option<Gone>)>,
+) -> Response {
+    if stream.is_none() && call.is_none() {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let body = Watched {
+        inner: body.into_data_stream(),
+        held: Held {
+            _stream: stream,
+            call,
+            ended: false,
+        },
+    };
+    Response::from_parts(parts, Body::from_stream(body))
 }
 
 /// `404`, `-32001`: no session `id` (or not one of this request's token).
@@ -428,13 +596,17 @@ fn has_json_content_type(headers: &HeaderMap) -> bool {
         })
 }
 
-/// Reads the body within the limit and checks it is one JSON-RPC 2.0 message rmcp can
-/// decode; the request rebuilt with the same body (and the id of an `initialize` that
-/// opens a session), or the error response.
-async fn read_message(
-    guard: &Guard,
+/// A request whose body was read and checked: the request rebuilt with the same body, the
+/// id of an `initialize` that opens a session, and the id of a `tools/call`.
+struct Message {
     request: Request,
-) -> Result<(Request, Option<Value>), Response> {
+    opens: Option<Value>,
+    call: Option<Value>,
+}
+
+/// Reads the body within the limit and checks it is one JSON-RPC 2.0 message rmcp can
+/// decode; the [`Message`], or the error response.
+async fn read_message(guard: &Guard, request: Request) -> Result<Message, Response> {
     let limit = guard.max_body_bytes;
     let (parts, body) = request.into_parts();
     let declared = parts
@@ -490,11 +662,16 @@ async fn read_message(
     }
     let opens = !parts.headers.contains_key(SESSION_HEADER)
         && value.get("method").and_then(Value::as_str) == Some("initialize");
-    let opens = opens.then(|| value.get("id").cloned().unwrap_or(Value::Null));
-    Ok((
-        Request::from_parts(parts, Body::from(Bytes::from(collected))),
+    let id = || value.get("id").cloned().unwrap_or(Value::Null);
+    let opens = opens.then(id);
+    let call = (value.get("method").and_then(Value::as_str) == Some("tools/call")
+        && value.get("id").is_some())
+    .then(id);
+    Ok(Message {
+        request: Request::from_parts(parts, Body::from(Bytes::from(collected))),
         opens,
-    ))
+        call,
+    })
 }
 
 /// Reads and drops the rest of a body over `limit` (`seen` bytes read so far); whether it

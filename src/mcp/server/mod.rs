@@ -19,7 +19,14 @@
 //! - `auth`: bearer tokens (kept as digests, checked in constant time), the `401`
 //!   answers and the protected-resource metadata.
 //! - `tls`: the rustls acceptor from certificate and key files.
-//! - `runs`: the cap on concurrent calls across the server, with its bounded queue.
+//! - `runs`: the cap on concurrent calls across the server, with its bounded queue (and
+//!   each token's lane within its share).
+//! - `tenants`: the accepted tokens (replaceable while serving) and each token's share of
+//!   the caps.
+//! - `lifecycle`: draining and stopping ([`McpServer::shutdown`]) and the calls in flight.
+//! - `calls`: the HTTP calls in flight by session and id, cancelled when their client
+//!   went away.
+//! - `health`: `/healthz` and `/readyz`.
 //! - `envelope`: what both transports accept as one JSON-RPC 2.0 message.
 //! - `approval`: the [`ApprovalService`](crate::registry::ApprovalService) that answers
 //!   the `ask` policy by MCP elicitation, bounded in time.
@@ -33,12 +40,16 @@
 
 mod approval;
 mod auth;
+mod calls;
 mod envelope;
+mod health;
 mod http;
+mod lifecycle;
 mod listen;
 mod runs;
 mod session;
 mod stdio;
+mod tenants;
 mod tls;
 
 use std::net::{IpAddr, SocketAddr};
@@ -54,9 +65,15 @@ use tokio_util::sync::CancellationToken;
 use crate::registry::Registry;
 
 pub use approval::ElicitationApprovals;
-pub use auth::{AuthError, BearerAuth, BearerToken, MIN_SECRET_CHARS, Principal, sha256_hex};
+pub use auth::{
+    AuthError, BearerAuth, BearerToken, MIN_SECRET_CHARS, Principal, Shares, sha256_hex,
+};
+pub use health::{HEALTH_PATH, READY_PATH};
 pub use http::DEFAULT_MAX_BODY_BYTES;
+pub use lifecycle::{CANCEL_GRACE, Drained, Lifecycle, SESSION_LINGER, STOPPING};
+pub use listen::{CONNECTION_UNWRITTEN_BUDGET, SERVER_UNWRITTEN_BUDGET};
 pub use session::{SERVER_NAME, SessionHandler};
+pub use tenants::{QUEUE_FLOOR, RUNS_FLOOR, SESSIONS_FLOOR, STREAMS_FLOOR};
 pub use tls::TlsFiles;
 
 /// The endpoint path of the streamable HTTP transport.
@@ -112,6 +129,9 @@ pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a request body may take to arrive by default.
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// How long an answer may wait for a client that does not read it by default.
+pub const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// How many HTTP connections may be open at once by default.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
 
@@ -145,6 +165,9 @@ pub struct ServeOptions {
     /// How long a request body may take to arrive; a slower one is answered `408` and its
     /// connection closed.
     pub body_timeout: Duration,
+    /// How long an answer's bytes may wait for a client that does not read them; the
+    /// connection is then closed and the answer released.
+    pub write_timeout: Duration,
     /// How many HTTP connections may be open at once; one more is answered `503`.
     pub max_connections: usize,
     /// How many HTTP sessions may exist at once; an `initialize` past it is `503`.
@@ -189,6 +212,12 @@ impl ServeOptions {
     /// The same options with another body read timeout.
     pub fn with_body_timeout(mut self, timeout: Duration) -> Self {
         self.body_timeout = timeout;
+        self
+    }
+
+    /// The same options with another write timeout (a client that does not read).
+    pub fn with_write_timeout(mut self, timeout: Duration) -> Self {
+        self.write_timeout = timeout;
         self
     }
 
@@ -254,6 +283,7 @@ impl Default for ServeOptions {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             header_timeout: DEFAULT_HEADER_TIMEOUT,
             body_timeout: DEFAULT_BODY_TIMEOUT,
+            write_timeout: DEFAULT_WRITE_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_sessions: DEFAULT_MAX_SESSIONS,
             session_idle: DEFAULT_SESSION_IDLE,
@@ -267,6 +297,15 @@ impl Default for ServeOptions {
     }
 }
 
+/// What the sessions and the HTTP guard of one server share.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub(crate) lifecycle: Arc<Lifecycle>,
+    pub(crate) tenants: Arc<tenants::Tenants>,
+    pub(crate) runs: runs::RunGate,
+    pub(crate) calls: Arc<calls::Calls>,
+}
+
 /// The MCP server over one registry: installs the elicitation approval service and makes
 /// one [`SessionHandler`] handler per MCP session.
 #[derive(Clone)]
@@ -274,7 +313,7 @@ pub struct McpServer {
     registry: Registry,
     approvals: Arc<ElicitationApprovals>,
     sessions: Arc<AtomicU64>,
-    runs: Arc<runs::RunGate>,
+    shared: Arc<Shared>,
     options: ServeOptions,
 }
 
@@ -290,13 +329,65 @@ impl McpServer {
     pub fn new(registry: Registry, options: ServeOptions) -> Self {
         let approvals = Arc::new(ElicitationApprovals::new(options.approval_timeout));
         registry.set_approval_service(Some(approvals.clone()));
+        let caps = tenants::Caps {
+            sessions: options.max_sessions,
+            streams: options.max_connections,
+            runs: options.max_runs,
+            queue: options.run_queue,
+        };
+        let shared = Arc::new(Shared {
+            lifecycle: Arc::new(Lifecycle::default()),
+            tenants: Arc::new(tenants::Tenants::new(options.auth.clone(), caps)),
+            runs: runs::RunGate::new(options.max_runs, options.run_queue),
+            calls: Arc::default(),
+        });
         McpServer {
             registry,
             approvals,
             sessions: Arc::new(AtomicU64::new(1)),
-            runs: Arc::new(runs::RunGate::new(options.max_runs, options.run_queue)),
+            shared,
             options,
         }
+    }
+
+    /// The server's drain state and calls in flight.
+    pub fn lifecycle(&self) -> &Lifecycle {
+        &self.shared.lifecycle
+    }
+
+    /// Drains and stops: new sessions and calls are refused at once (HTTP `503` with
+    /// `Retry-After`, `/readyz` not ready; over stdio an `isError` result), the calls in
+    /// flight get `grace` to finish, then those left are cancelled and answered with
+    /// [`STOPPING`]. Returns once no call is in flight (over HTTP: once their answers were
+    /// written), or [`CANCEL_GRACE`] after the cancellation for calls that do not end.
+    /// Stop serving (the `shutdown` token of [`HttpServer::serve`] or
+    /// [`McpServer::serve_stdio`]) after it returns.
+    pub async fn shutdown(&self, grace: Duration) -> Drained {
+        let drained = self.shared.lifecycle.shutdown(grace).await;
+        tracing::info!(
+            in_flight = drained.in_flight,
+            cancelled = drained.cancelled,
+            abandoned = drained.abandoned,
+            "drained"
+        );
+        drained
+    }
+
+    /// Replaces the accepted bearer tokens while serving (a token file re-read): requests
+    /// from now on are checked against `auth`; the sessions of tokens it still holds stay
+    /// theirs. Serving that was not authenticated stays so (the listener was bound for it).
+    ///
+    /// # Errors
+    ///
+    /// A message when the server was started without tokens.
+    pub fn replace_tokens(&self, auth: BearerAuth) -> Result<(), String> {
+        if self.shared.tenants.auth().is_none() {
+            return Err(
+                "the server was started without bearer tokens; restart it to add them".to_owned(),
+            );
+        }
+        self.shared.tenants.replace(auth);
+        Ok(())
     }
 
     /// The handler of a new MCP session (its own agent scope).
@@ -305,7 +396,7 @@ impl McpServer {
         SessionHandler::new(
             self.registry.clone(),
             self.approvals.clone(),
-            self.runs.clone(),
+            self.shared.clone(),
             number,
         )
     }
@@ -455,6 +546,7 @@ impl HttpServer {
             sessions.clone(),
             config,
         );
+        let shared = self.server.shared.clone();
         let guard = http::Guard {
             max_body_bytes: options.max_body_bytes,
             body_timeout: options.body_timeout,
@@ -463,19 +555,22 @@ impl HttpServer {
             sessions,
             host_check,
             allowed_origins: options.allowed_origins.clone().into(),
-            auth: options.auth.clone(),
             resource: auth::Resource {
                 public_url: options.public_url.clone(),
                 tls: self.tls.is_some(),
             },
             owners: Arc::default(),
+            shared: shared.clone(),
         };
-        let router = axum::Router::new()
+        // The guard passes the health routes through untouched: a probe needs no token,
+        // Origin or Host of the guard's lists.
+        let router = health::router(shared.lifecycle.clone())
             .nest_service(HTTP_PATH, service)
             .layer(axum::middleware::from_fn_with_state(guard, http::guard));
         let limits = listen::ConnectionLimits {
             max_connections: options.max_connections,
             header_timeout: options.header_timeout,
+            write_timeout: options.write_timeout,
             tls: self.tls,
         };
         listen::serve(self.listener, router, limits, shutdown).await;

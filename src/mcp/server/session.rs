@@ -16,9 +16,14 @@
 //!   `tools/call`) whose params do not decode is `-32602 Invalid params`, saying what is
 //!   wrong (rmcp hands such a request over as a custom one, which would be `-32601`);
 //!   other unknown methods are `-32601 Method not found`.
-//! - Every `tools/call` first takes a slot of the server's run cap (`runs`): it waits in
-//!   the bounded queue, or is an `isError` result (`HOST_FAILED`, "the server is busy")
-//!   past it.
+//! - Every `tools/call` first takes a slot of the server's run cap (`runs`; over
+//!   authenticated HTTP within its token's share): it waits in the bounded queue, or is an
+//!   `isError` result (`HOST_FAILED`, "the server is busy") past it.
+//! - While the server drains (`lifecycle`), a new `tools/call` is an `isError` result
+//!   (`HOST_FAILED`, "the server is stopping"); a call still running when the shutdown
+//!   grace ends is cancelled and answered `ABORTED`, saying the server is stopping.
+//! - Over HTTP a call is registered by session and id (`calls`), so the guard cancels it
+//!   when its client went away.
 //! - `notifications/cancelled` cancels the call's signal (rmcp cancels the request token).
 //! - Over authenticated HTTP, the `initialize` request carries the bearer token that
 //!   opened the session ([`Principal`]); a token with a tool scope (`allow` / `deny`)
@@ -54,9 +59,12 @@ use crate::mcp::wire::{output_schema, to_call_result};
 use crate::registry::{Disposer, Registry, Scope};
 use crate::tool::{ScopeId, ToolExecutionInput, ToolExecutionResult};
 
+use super::Shared;
 use super::approval::{ElicitationApprovals, SessionLink};
 use super::auth::Principal;
-use super::runs::{Refused, RunGate};
+use super::calls::id_key;
+use super::lifecycle::STOPPING;
+use super::runs::Refused;
 
 /// The server's name in `serverInfo`.
 pub const SERVER_NAME: &str = "codemode";
@@ -71,12 +79,14 @@ struct Session {
     /// The session scope's id.
     agent: ScopeId,
     approvals: Arc<ElicitationApprovals>,
-    runs: Arc<RunGate>,
+    shared: Arc<Shared>,
     link: SessionLink,
     number: u64,
     changes: tokio::sync::watch::Receiver<u64>,
     on_change: Disposer,
     closed: CancellationToken,
+    /// The session counted open (a drain lets clients close their sessions).
+    _open: super::lifecycle::Counted,
 }
 
 impl Drop for Session {
@@ -106,7 +116,7 @@ impl SessionHandler {
     pub(crate) fn new(
         registry: Registry,
         approvals: Arc<ElicitationApprovals>,
-        runs: Arc<RunGate>,
+        shared: Arc<Shared>,
         number: u64,
     ) -> Result<Self, Error> {
         let scope = registry
@@ -117,6 +127,7 @@ impl SessionHandler {
             .ok_or_else(|| Error::new(ErrorCode::InvalidDefinition, "a session scope has an id"))?;
         let link = SessionLink::default();
         approvals.open(agent, link.clone());
+        let open = shared.lifecycle.count(super::lifecycle::Kind::Session);
         let (tx, changes) = tokio::sync::watch::channel(0u64);
         let on_change = registry.on_change(move || {
             tx.send_modify(|n| *n = n.wrapping_add(1));
@@ -127,12 +138,13 @@ impl SessionHandler {
                 scope,
                 agent,
                 approvals,
-                runs,
+                shared,
                 link,
                 number,
                 changes,
                 on_change,
                 closed: CancellationToken::new(),
+                _open: open,
             }),
         })
     }
@@ -240,12 +252,57 @@ impl Session {
     ) -> CallToolResult {
         let name = request.name.to_string();
         let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let lifecycle = &self.shared.lifecycle;
+        // A draining server takes no new call (the HTTP guard refuses most before they
+        // reach here; over stdio this is the refusal).
+        let Some(_in_flight) = lifecycle.enter() else {
+            return to_call_result(
+                &ToolExecutionResult::failure(Error::new(
+                    ErrorCode::HostFailed,
+                    format!(
+                        "the call to `{name}` was not started: {STOPPING}; call it again once the server is back"
+                    ),
+                )),
+                false,
+            );
+        };
+        // The call's signal: the client's cancellation, the end of the shutdown grace, and
+        // (over HTTP) its client going away.
+        let signal = lifecycle.stopping().child_token();
+        let linked = {
+            let (signal, client) = (signal.clone(), ctx.ct.clone());
+            tokio::spawn(async move {
+                tokio::select! {
+                    () = client.cancelled() => signal.cancel(),
+                    () = signal.cancelled() => {}
+                }
+            })
+        };
+        let _linked = AbortOnDrop(linked);
+        let parts = ctx.extensions.get::<axum::http::request::Parts>();
+        let _registered = parts
+            .and_then(|parts| parts.headers.get("mcp-session-id"))
+            .and_then(|value| value.to_str().ok())
+            .map(|session| {
+                self.shared
+                    .calls
+                    .register(session, id_key(&ctx.id), signal.clone())
+            });
+        let tenant = parts
+            .and_then(|parts| parts.extensions.get::<Principal>())
+            .map(|principal| (principal.key(), self.shared.tenants.share(principal)));
         // A slot of the server's run cap first (or the queue, or a busy refusal).
-        let _slot = match self.runs.enter(&ctx.ct).await {
+        let _slot = match self.shared.runs.enter(&signal, tenant).await {
             Ok(slot) => slot,
             Err(refused) => {
                 let error = match refused {
                     Refused::Busy(text) => Error::new(ErrorCode::HostFailed, text),
+                    Refused::Cancelled if lifecycle.stopping().is_cancelled() => Error::new(
+                        ErrorCode::AbortedBeforeDispatch,
+                        format!(
+                            "the call to `{name}` was cancelled while it waited for a run slot: {STOPPING}; call it again once the server is back"
+                        ),
+                    ),
                     Refused::Cancelled => Error::new(
                         ErrorCode::AbortedBeforeDispatch,
                         format!(
@@ -263,12 +320,23 @@ impl Session {
             .insert(call_id.clone(), (ctx.id.clone(), name.clone()));
         let input = ToolExecutionInput::new(call_id.clone(), name.clone(), arguments)
             .for_agent(self.agent)
-            .with_signal(ctx.ct.clone());
+            .with_signal(signal.clone());
         let outcome = AssertUnwindSafe(self.registry.execute(input))
             .catch_unwind()
             .await;
         self.link.in_flight.lock().remove(&call_id);
         match outcome {
+            Ok(result) if result.is_error() && lifecycle.stopping().is_cancelled() => {
+                to_call_result(
+                    &ToolExecutionResult::failure(Error::new(
+                        ErrorCode::Aborted,
+                        format!(
+                            "the call to `{name}` was cancelled: {STOPPING}, and the call did not end within its shutdown grace; call it again once the server is back"
+                        ),
+                    )),
+                    false,
+                )
+            }
             Ok(result) => {
                 let structured = !result.is_error() && self.output_schema(&name).is_some();
                 to_call_result(&result, structured)
@@ -284,6 +352,15 @@ impl Session {
                 )
             }
         }
+    }
+}
+
+/// Aborts a task when dropped (the call's signal link ends with the call).
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 

@@ -622,12 +622,13 @@ async fn run_job(shared: &Arc<Shared>, mut sandbox: Sandbox, job: Job, retiring:
     // code), does this thread promise its next sandbox before the teardown (a run submitted
     // meanwhile waits for it); otherwise it decides once the teardown is done, so no run
     // waits behind what another program left.
+    let held_host_calls = leftovers
+        .as_ref()
+        .is_some_and(|leftovers| leftovers.holds_host_calls());
     let cheap_teardown = match (cpu_started, clock.and_then(|clock| clock.elapsed())) {
         (Some(started), Some(now)) => now.saturating_sub(started) < CHEAP_TEARDOWN_RUN,
         _ => false,
-    } && !leftovers
-        .as_ref()
-        .is_some_and(|leftovers| leftovers.holds_host_calls());
+    } && !held_host_calls;
     let decided_early = {
         let mut state = lock(shared);
         // The demand counts this run still: its caller, once answered, most often sends the
@@ -665,7 +666,13 @@ async fn run_job(shared: &Arc<Shared>, mut sandbox: Sandbox, job: Job, retiring:
     // back to the system, so a long-lived host (`codemode serve`) returns to about its idle
     // size instead of staying at its high-water mark. Cheap runs skip it (nothing to give).
     if !cheap_teardown {
-        give_back_free_memory();
+        crate::process::give_back_free_memory();
+    }
+    // The pending calls a program left are host tasks: they end (and free what they hold)
+    // on the host's threads after this teardown, so their memory is given back a moment
+    // later too.
+    if held_host_calls {
+        crate::process::give_back_free_memory_soon();
     }
     let after = decided_early.unwrap_or_else(|| {
         let after = {
@@ -680,18 +687,6 @@ async fn run_job(shared: &Arc<Shared>, mut sandbox: Sandbox, job: Job, retiring:
     // served before this thread spends another half millisecond on a fresh sandbox.
     std::thread::yield_now();
     after
-}
-
-/// Returns the allocator's free memory to the system (glibc keeps freed pages in its
-/// arenas; `malloc_trim` releases every arena's free pages, not only the top of the heap).
-/// Off the answer's path: it runs after the reply, on this engine thread.
-fn give_back_free_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: `malloc_trim` takes no pointer and has no precondition; glibc takes each
-    // arena's lock while it trims, so it is safe to call while other threads allocate.
-    unsafe {
-        libc::malloc_trim(0);
-    }
 }
 
 /// Starts the replacement a retiring thread's [`next_step`] counted.

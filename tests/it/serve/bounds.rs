@@ -23,7 +23,7 @@ fn serve(workspace: &Workspace, flags: &[&str]) -> super::Served {
 
 /// A client that opens a new connection for every request (no kept-alive connection the
 /// server's header timeout could close under it).
-fn client() -> reqwest::Client {
+pub(super) fn client() -> reqwest::Client {
     let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::builder()
         .timeout(Duration::from_secs(120))
@@ -33,7 +33,7 @@ fn client() -> reqwest::Client {
 }
 
 /// A POST of `body` in `session` (and with `origin`); status, headers and text.
-async fn post(
+pub(super) async fn post(
     client: &reqwest::Client,
     url: &str,
     session: Option<&str>,
@@ -61,7 +61,7 @@ async fn post(
 
 /// The one JSON-RPC message of a response body (JSON, or SSE `data:` lines).
 #[track_caller]
-fn message(text: &str) -> Value {
+pub(super) fn message(text: &str) -> Value {
     if let Ok(value) = serde_json::from_str::<Value>(text) {
         return value;
     }
@@ -74,14 +74,14 @@ fn message(text: &str) -> Value {
         .unwrap_or_else(|| panic!("no message: {text}"))
 }
 
-fn initialize_message() -> Value {
+pub(super) fn initialize_message() -> Value {
     json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "bounds", "version": "0"}}})
 }
 
 /// Opens a session: its id, or the refusal's status and body.
-async fn open(client: &reqwest::Client, url: &str) -> Result<String, (u16, String)> {
+pub(super) async fn open(client: &reqwest::Client, url: &str) -> Result<String, (u16, String)> {
     let (status, headers, text) = post(client, url, None, None, &initialize_message()).await;
     if status != 200 {
         return Err((status, text));
@@ -94,7 +94,7 @@ async fn open(client: &reqwest::Client, url: &str) -> Result<String, (u16, Strin
 }
 
 /// `tools/call` of `name` in `session`; the result.
-async fn call(
+pub(super) async fn call(
     client: &reqwest::Client,
     url: &str,
     session: &str,

@@ -8,6 +8,7 @@ mod balance;
 mod bounds;
 mod elicitation;
 mod http_edges;
+mod lifecycle;
 mod memory;
 mod protocol;
 mod tools;
@@ -143,6 +144,37 @@ impl Drop for Served {
 }
 
 impl Served {
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends the server `signal` (e.g. `"TERM"`).
+    pub fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .args([format!("-{signal}"), self.pid().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "kill -{signal} failed");
+    }
+
+    /// The server's exit status once it exited, waiting at most `within`.
+    pub fn exited_within(
+        &mut self,
+        within: std::time::Duration,
+    ) -> Option<std::process::ExitStatus> {
+        let deadline = std::time::Instant::now() + within;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if std::time::Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
     /// The URL with the host replaced (a listener on 0.0.0.0 is reached on loopback).
     pub fn url_at(&self, host: &str) -> String {
         let (scheme, _) = self.url.split_once("://").expect("a scheme");

@@ -43,6 +43,9 @@ pub struct Lifecycle {
     answers: AtomicUsize,
     /// Sessions open.
     sessions: AtomicUsize,
+    /// The signals of the calls in flight, cancelled when the grace ends.
+    signals: parking_lot::Mutex<std::collections::HashMap<u64, CancellationToken>>,
+    next_signal: std::sync::atomic::AtomicU64,
     settled: Notify,
 }
 
@@ -59,7 +62,22 @@ pub(crate) enum Kind {
 #[derive(Debug)]
 pub(crate) struct Counted(Arc<Lifecycle>, Kind);
 
-/// One call in flight.
+/// One call in flight, with its signal (cancelled when the grace ends); dropping it counts
+/// it out.
+#[derive(Debug)]
+pub(crate) struct Call {
+    _counted: Counted,
+    lifecycle: Arc<Lifecycle>,
+    key: u64,
+}
+
+impl Drop for Call {
+    fn drop(&mut self) {
+        self.lifecycle.signals.lock().remove(&self.key);
+    }
+}
+
+/// What the HTTP guard holds for a call until its answer was written.
 pub(crate) type InFlight = Counted;
 
 impl Lifecycle {
@@ -116,9 +134,9 @@ impl Lifecycle {
         self.draining.cancel();
     }
 
-    /// The token cancelled when the grace is over: calls in flight link their signals to it.
-    pub(crate) fn stopping(&self) -> &CancellationToken {
-        &self.stopping
+    /// Whether the grace is over (calls still in flight were cancelled).
+    pub(crate) fn is_stopping(&self) -> bool {
+        self.stopping.is_cancelled()
     }
 
     /// How many calls are in flight.
@@ -126,9 +144,21 @@ impl Lifecycle {
         self.in_flight.load(Ordering::Acquire)
     }
 
-    /// Counts a call in, or `None` when the server drains (the call must be refused).
-    pub(crate) fn enter(self: &Arc<Self>) -> Option<InFlight> {
-        self.enter_as(Kind::Call)
+    /// Counts a call whose signal is `signal` in (the end of the grace cancels it), or
+    /// `None` when the server drains (the call must be refused).
+    pub(crate) fn enter(self: &Arc<Self>, signal: &CancellationToken) -> Option<Call> {
+        let counted = self.enter_as(Kind::Call)?;
+        let key = self.next_signal.fetch_add(1, Ordering::Relaxed);
+        self.signals.lock().insert(key, signal.clone());
+        // A stop that began meanwhile has already cancelled the others: this one too.
+        if self.is_stopping() {
+            signal.cancel();
+        }
+        Some(Call {
+            _counted: counted,
+            lifecycle: self.clone(),
+            key,
+        })
     }
 
     /// Counts an HTTP answer of a call in, or `None` when the server drains.
@@ -167,6 +197,9 @@ impl Lifecycle {
         if !self.settle(&work, grace).await {
             drained.cancelled = self.in_flight();
             self.stopping.cancel();
+            for signal in self.signals.lock().values() {
+                signal.cancel();
+            }
             if !self.settle(&work, CANCEL_GRACE).await {
                 drained.abandoned = self.in_flight();
             }
@@ -183,7 +216,7 @@ mod tests {
     #[tokio::test]
     async fn a_drain_waits_for_calls_then_cancels_those_left() {
         let life = Arc::new(Lifecycle::default());
-        let quick = life.enter().map(|_| ());
+        let quick = life.enter(&CancellationToken::new()).map(|_| ());
         assert!(quick.is_some());
         assert_eq!(life.in_flight(), 0);
 
@@ -192,7 +225,7 @@ mod tests {
         let call = {
             let life = life.clone();
             tokio::spawn(async move {
-                let _entered = life.enter();
+                let _entered = life.enter(&CancellationToken::new());
                 let _ = done_rx.await;
             })
         };
@@ -207,14 +240,14 @@ mod tests {
             tokio::task::yield_now().await;
         }
         assert!(
-            life.enter().is_none(),
+            life.enter(&CancellationToken::new()).is_none(),
             "a new call is refused while draining"
         );
         let _ = done_tx.send(());
         call.await.unwrap();
         let drained = shutdown.await.unwrap();
         assert_eq!((drained.in_flight, drained.cancelled), (1, 0));
-        assert!(!life.stopping().is_cancelled());
+        assert!(!life.is_stopping());
     }
 
     #[tokio::test]
@@ -225,9 +258,10 @@ mod tests {
             let life = life.clone();
             let entered = entered.clone();
             tokio::spawn(async move {
-                let _in = life.enter();
+                let signal = CancellationToken::new();
+                let _in = life.enter(&signal);
                 entered.notify_one();
-                life.stopping().cancelled().await;
+                signal.cancelled().await;
             })
         };
         entered.notified().await;

@@ -255,7 +255,10 @@ impl Session {
         let lifecycle = &self.shared.lifecycle;
         // A draining server takes no new call (the HTTP guard refuses most before they
         // reach here; over stdio this is the refusal).
-        let Some(_in_flight) = lifecycle.enter() else {
+        // The call's signal: the client's cancellation (rmcp's request token), which the
+        // end of the shutdown grace and (over HTTP) its client going away cancel too.
+        let signal = ctx.ct.clone();
+        let Some(_in_flight) = lifecycle.enter(&signal) else {
             return to_call_result(
                 &ToolExecutionResult::failure(Error::new(
                     ErrorCode::HostFailed,
@@ -266,19 +269,6 @@ impl Session {
                 false,
             );
         };
-        // The call's signal: the client's cancellation, the end of the shutdown grace, and
-        // (over HTTP) its client going away.
-        let signal = lifecycle.stopping().child_token();
-        let linked = {
-            let (signal, client) = (signal.clone(), ctx.ct.clone());
-            tokio::spawn(async move {
-                tokio::select! {
-                    () = client.cancelled() => signal.cancel(),
-                    () = signal.cancelled() => {}
-                }
-            })
-        };
-        let _linked = AbortOnDrop(linked);
         let parts = ctx.extensions.get::<axum::http::request::Parts>();
         let _registered = parts
             .and_then(|parts| parts.headers.get("mcp-session-id"))
@@ -297,7 +287,7 @@ impl Session {
             Err(refused) => {
                 let error = match refused {
                     Refused::Busy(text) => Error::new(ErrorCode::HostFailed, text),
-                    Refused::Cancelled if lifecycle.stopping().is_cancelled() => Error::new(
+                    Refused::Cancelled if lifecycle.is_stopping() => Error::new(
                         ErrorCode::AbortedBeforeDispatch,
                         format!(
                             "the call to `{name}` was cancelled while it waited for a run slot: {STOPPING}; call it again once the server is back"
@@ -326,17 +316,15 @@ impl Session {
             .await;
         self.link.in_flight.lock().remove(&call_id);
         match outcome {
-            Ok(result) if result.is_error() && lifecycle.stopping().is_cancelled() => {
-                to_call_result(
-                    &ToolExecutionResult::failure(Error::new(
-                        ErrorCode::Aborted,
-                        format!(
-                            "the call to `{name}` was cancelled: {STOPPING}, and the call did not end within its shutdown grace; call it again once the server is back"
-                        ),
-                    )),
-                    false,
-                )
-            }
+            Ok(result) if result.is_error() && lifecycle.is_stopping() => to_call_result(
+                &ToolExecutionResult::failure(Error::new(
+                    ErrorCode::Aborted,
+                    format!(
+                        "the call to `{name}` was cancelled: {STOPPING}, and the call did not end within its shutdown grace; call it again once the server is back"
+                    ),
+                )),
+                false,
+            ),
             Ok(result) => {
                 let structured = !result.is_error() && self.output_schema(&name).is_some();
                 to_call_result(&result, structured)
@@ -352,15 +340,6 @@ impl Session {
                 )
             }
         }
-    }
-}
-
-/// Aborts a task when dropped (the call's signal link ends with the call).
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
     }
 }
 

@@ -1,8 +1,9 @@
-//! `codemode serve --http` as a service, through the binary: a `SIGTERM` drains (new
+//! `codemode serve` as a service, through the binary: a `SIGTERM` drains over HTTP (new
 //! sessions `503` with `Retry-After`, `/readyz` not ready, `/healthz` ok, the calls in flight
 //! answered — finished, or "stopping" once the grace is over — no tool process left, exit 0),
 //! a second signal stops at once, `SIGHUP` re-reads the token file, and one token's burst
-//! leaves another token's calls answered.
+//! leaves another token's calls answered. Over stdio a `SIGTERM` answers the call in flight and
+//! refuses new ones with an error result.
 //!
 //! Every time bound leaves wide slack: the machine may be loaded.
 
@@ -466,4 +467,102 @@ async fn one_tokens_burst_leaves_another_tokens_calls_answered() {
         "2",
         "{text}"
     );
+}
+
+/// One JSON-RPC message of a stdio server's stdout (skipping notifications).
+fn read_answer(lines: &mut impl Iterator<Item = std::io::Result<String>>) -> Value {
+    loop {
+        let line = lines
+            .next()
+            .expect("the server answers before closing stdout")
+            .expect("stdout is readable");
+        let message: Value = serde_json::from_str(&line).expect("a JSON-RPC line");
+        if message.get("id").is_some() {
+            return message;
+        }
+    }
+}
+
+#[test]
+fn sigterm_over_stdio_answers_the_call_in_flight_refuses_new_ones_and_exits_0() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+
+    let workspace = Workspace::new("mode = \"code\"");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args([
+            "serve",
+            "--config",
+            &workspace.config(),
+            "--shutdown-grace",
+            "20",
+        ])
+        .current_dir(workspace.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut send = |message: Value| {
+        writeln!(stdin, "{message}").expect("the server reads stdin");
+        stdin.flush().expect("flush");
+    };
+    let hello = initialize_message();
+    send(hello.clone());
+    assert_eq!(read_answer(&mut lines)["id"], hello["id"]);
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(
+        json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {
+            "name": "run_code",
+            "arguments": program("await new Promise(r => setTimeout(r, 3000)); return 'finished'"),
+        }}),
+    );
+    // The call is in flight: the server answers a ping while the program waits.
+    send(json!({"jsonrpc": "2.0", "id": 12, "method": "ping"}));
+    assert_eq!(read_answer(&mut lines)["id"], 12);
+
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    std::thread::sleep(Duration::from_millis(300));
+    send(
+        json!({"jsonrpc": "2.0", "id": 13, "method": "tools/call", "params": {
+            "name": "run_code",
+            "arguments": program("return 'too late'"),
+        }}),
+    );
+
+    let mut answers = std::collections::BTreeMap::new();
+    while answers.len() < 2 {
+        let answer = read_answer(&mut lines);
+        answers.insert(answer["id"].as_u64().expect("a numeric id"), answer);
+    }
+    let refused = &answers[&13]["result"];
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(
+        refused["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("stopping"),
+        "{refused}"
+    );
+    let finished = &answers[&11]["result"];
+    assert_eq!(finished["content"][0]["text"], "finished", "{finished}");
+
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the server did not exit after the drain"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0), "{status:?}");
 }

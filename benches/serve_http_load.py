@@ -1,6 +1,7 @@
 """The HTTP load test of `codemode serve --http`: S sessions at once, each C sequential
 `run_code` calls of `return 1` on its own kept-alive connection; prints the throughput, the
-latency percentiles of the calls, and how many were refused (busy) or failed.
+latency percentiles of the calls, the server's CPU time per call (user + system: the steadier
+figure on a loaded machine), and how many were refused (busy) or failed.
 
     python3 benches/serve_http_load.py BINARY [SESSIONS CALLS] [--token] [--rounds N] [-- SERVE_ARGS...]
     python3 benches/serve_http_load.py OLD/codemode NEW/codemode --ab [SESSIONS CALLS] [--rounds N]
@@ -116,18 +117,29 @@ def load(binary, sessions, calls, token, extra):
     for th in threads:
         th.join()
     wall = time.perf_counter() - t
+    cpu = server_cpu_s(p.pid)
     p.terminate()
     p.wait()
     lat = sorted(out["latencies"])
     q = lambda f: lat[min(len(lat) - 1, int(f * len(lat)))] * 1000 if lat else float("nan")
     return {"ok": len(lat), "busy": out["busy"], "failed": out["failed"], "wall_s": wall,
-            "calls_per_s": len(lat) / wall, "p50_ms": q(0.5), "p90_ms": q(0.9), "p99_ms": q(0.99),
+            "calls_per_s": len(lat) / wall,
+            "cpu_us_per_call": cpu / max(1, len(lat)) * 1e6, "p50_ms": q(0.5), "p90_ms": q(0.9), "p99_ms": q(0.99),
             "errors": out.get("errors", [])[:3]}
+
+
+def server_cpu_s(pid):
+    """The server's CPU time so far (user + system), in seconds: on a loaded machine the
+    steadier figure of what a call costs the server."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def show(name, r):
     print(f"{name}: {r['ok']} ok, {r['busy']} busy, {r['failed']} failed; {r['calls_per_s']:.0f} calls/s; "
-          f"p50 {r['p50_ms']:.2f} ms, p90 {r['p90_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms"
+          f"p50 {r['p50_ms']:.2f} ms, p90 {r['p90_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms; "
+          f"server CPU {r['cpu_us_per_call']:.0f} us/call"
           + (f"; errors {r['errors']}" if r["errors"] else ""), flush=True)
 
 
@@ -157,12 +169,15 @@ def main():
         rs = results[b]
         print(f"median of {rounds} ({b}): {statistics.median(r['calls_per_s'] for r in rs):.0f} calls/s, "
               f"p50 {statistics.median(r['p50_ms'] for r in rs):.2f} ms, p99 {statistics.median(r['p99_ms'] for r in rs):.2f} ms, "
+              f"server CPU {statistics.median(r['cpu_us_per_call'] for r in rs):.0f} us/call, "
               f"busy {sum(r['busy'] for r in rs)}, failed {sum(r['failed'] for r in rs)}")
     if ab:
         a, b = (results[x] for x in binaries)
         thr = [y["calls_per_s"] / x["calls_per_s"] for x, y in zip(a, b)]
         p50 = [y["p50_ms"] / x["p50_ms"] for x, y in zip(a, b)]
-        print(f"paired B/A: throughput {', '.join(f'{v:.2f}x' for v in thr)}; p50 latency {', '.join(f'{v:.2f}x' for v in p50)}")
+        cpu = [y["cpu_us_per_call"] / x["cpu_us_per_call"] for x, y in zip(a, b)]
+        print(f"paired B/A: throughput {', '.join(f'{v:.2f}x' for v in thr)}; p50 latency {', '.join(f'{v:.2f}x' for v in p50)}; "
+              f"server CPU per call {', '.join(f'{v:.2f}x' for v in cpu)}")
 
 
 if __name__ == "__main__":

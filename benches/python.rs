@@ -20,7 +20,7 @@ use codemode::code::{CodeMode, CodeModeConfig, PresentationMode};
 use codemode::registry::Registry;
 use codemode::runtime::python::{PythonConfig, PythonEngine, WorkerCommand};
 use codemode::runtime::{
-    BindingHost, BindingNamespace, CodeRunRequest, CodeRuntime, EngineConfig, JsEngine,
+    BindingHost, BindingNamespace, CallAnswer, CodeRunRequest, CodeRuntime, EngineConfig, JsEngine,
 };
 use codemode::tool::{ToolDefinition, ToolExecutionInput, ToolOutput};
 use criterion::Criterion;
@@ -56,7 +56,7 @@ fn request(program: &str, namespaces: Vec<BindingNamespace>) -> CodeRunRequest {
 struct Echo;
 
 impl BindingHost for Echo {
-    fn call(&self, _member: &str, args: Value) -> BoxFuture<'static, Result<Value, String>> {
+    fn call(&self, _member: &str, args: Value) -> BoxFuture<'static, CallAnswer> {
         Box::pin(async move { Ok(args) })
     }
 }

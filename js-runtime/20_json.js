@@ -8,7 +8,7 @@
 // in a string or key. It never runs program code: no getters (accessors are refused), no
 // toJSON, no Proxy traps (a Proxy is refused). Cycles, nesting deeper than jsonMaxDepth
 // levels and text longer than `limit` are refused. The walk is iterative. The host parses
-// the text again (integer range and depth, see src/json.rs).
+// the text again (integer range and depth, see src/json/).
 
 /** How deep values may nest (set per run by prepareRun; runtime.max_json_depth). */
 let jsonMaxDepth = 128;
@@ -65,10 +65,10 @@ function jsonGrow(state, text) {
   state.text = state.text + text;
 }
 
-/** `$.a[0]["odd key"]`: the notation of src/json.rs. `key` is the last step (undefined: none). */
+/** `$.a[0]["odd key"]`: the notation of src/json/. `key` is the last step (undefined: none). */
 function jsonPath(frame, key) {
   // The steps, innermost first; a path of more than 100 steps shows its first and last 50
-  // (as src/json.rs does).
+  // (as src/json/ does).
   const steps = newList();
   if (key !== undefined) listPush(steps, key);
   for (let f = frame; f !== null; f = f.parent) {

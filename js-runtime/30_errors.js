@@ -20,15 +20,23 @@ function isBootstrapClass(fn) {
   return MapPrototypeGet(bootstrapClasses, fn) === true;
 }
 
-/** The error class of a binding namespace: `new ToolCallError(message, toolName)`; instances
- * have `.name` (the class name), `.message` and the member-name property. */
+/** The error class of a binding namespace: `new ToolCallError(message, toolName, code)`;
+ * instances have `.name` (the class name), `.message`, the member-name property and `.code`
+ * (the failure's stable code, e.g. `"TOOL_DENIED"`). */
 function makeErrorClass(className, memberProperty) {
   const ErrorClass = class extends Error {
-    constructor(message, member) {
+    constructor(message, member, code) {
       super(message);
       ObjectDefineProperty(this, memberProperty, {
         __proto__: null,
         value: member,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+      ObjectDefineProperty(this, "code", {
+        __proto__: null,
+        value: code,
         writable: true,
         enumerable: true,
         configurable: true,

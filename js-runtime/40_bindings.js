@@ -15,11 +15,12 @@
 /** How each pending call settles, by the call's id: `{ resolve, reject, ErrorClass, member }`. */
 const pendingCalls = new Map();
 
-/** The value of an answer `J<json>`, or throws the namespace's error for `E<message>`. */
+/** The value of an answer `J<json>`, or throws the namespace's error for
+ * `E<CODE>:<message>` (a code is `[A-Z_]+`: the first colon ends it). */
 function answerValue(answer, ErrorClass, member) {
-  const payload = StringPrototypeSlice(answer, 1);
-  if (StringPrototypeSlice(answer, 0, 1) === "J") return JSONParse(payload);
-  throw new ErrorClass(payload, member);
+  if (StringPrototypeSlice(answer, 0, 1) === "J") return JSONParse(StringPrototypeSlice(answer, 1));
+  const colon = StringPrototypeIndexOf(answer, ":");
+  throw new ErrorClass(StringPrototypeSlice(answer, colon + 1), member, StringPrototypeSlice(answer, 1, colon));
 }
 
 /** The host's answer to call `id` (host API): settles the call's promise. */
@@ -110,12 +111,12 @@ function makeMember(namespaceIndex, memberIndex, member, ErrorClass, argumentLim
           const why = checked.overLimit
             ? "the arguments are over the per-call limit: their JSON text is longer than " + argumentLimit + " bytes (runtime.max_call_bytes)"
             : "the arguments are not lossless JSON: " + checked.message;
-          reject(new ErrorClass(why, member));
+          reject(new ErrorClass(why, member, "INVALID_ARGS"));
           return;
         }
         text = checked.text;
       }
-      // The host answers with the call's id, or at once with `E<message>`.
+      // The host answers with the call's id, or at once with `E<CODE>:<message>`.
       const submitted = opCall(namespaceIndex, memberIndex, text);
       if (typeof submitted === "number") {
         MapPrototypeSet(pendingCalls, submitted, { __proto__: null, resolve, reject, ErrorClass, member });

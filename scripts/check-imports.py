@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The import-order check: no module of the library uses a layer listed after its own, and
-no two files of `src/` use each other (directly or around a longer cycle).
+no two files of `src/`, of a crate under `crates/` or of the Python package
+(`python/codemode`) use each other (directly or around a longer cycle).
 
 The map is the `## Layers` list in `src/lib.rs` (one bullet per layer, the modules of a layer
 named first in the bullet, before its colon). Every `crate::<module>` path in the code of
@@ -14,6 +15,7 @@ layer before it. A module that is not on the map is an error too: the map lists 
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import shutil
 import sys
@@ -143,10 +145,10 @@ FILE_PATH = re.compile(r"\b(crate|self|super(?:::super)*)::((?:[a-z_][a-z0-9_]*:
 GROUP = re.compile(r"\b(crate|self|super(?:::super)*)::\{([^;]*?)\};")
 
 
-def file_cycles(root: Path) -> list[list[str]]:
-    """The cycles between files: a file's edges are the files its `crate::`, `self::` and
-    `super::` paths resolve to (the longest module prefix that is a file)."""
-    src = root / "src"
+def file_cycles(root: Path, src: Path) -> list[list[str]]:
+    """The cycles between the files of the crate at `src`: a file's edges are the files its
+    `crate::`, `self::` and `super::` paths resolve to (the longest module prefix that is a
+    file)."""
     mods = file_modules(src)
 
     def resolve(base: list[str], path: list[str]) -> tuple[str, ...] | None:
@@ -180,12 +182,19 @@ def file_cycles(root: Path) -> list[list[str]]:
                         deps.add(target)
         edges[key] = deps
 
-    # Tarjan's strongly connected components, iteratively.
+    return [
+        sorted(str(mods[member].relative_to(root)) for member in component)
+        for component in strongly_connected(edges)
+    ]
+
+
+def strongly_connected(edges: dict[tuple[str, ...], set[tuple[str, ...]]]) -> list[list[tuple[str, ...]]]:
+    """The components of more than one node (Tarjan's algorithm, iteratively)."""
     index: dict[tuple[str, ...], int] = {}
     low: dict[tuple[str, ...], int] = {}
     on_stack: set[tuple[str, ...]] = set()
     stack: list[tuple[str, ...]] = []
-    cycles: list[list[str]] = []
+    components: list[list[tuple[str, ...]]] = []
     counter = 0
     for start in sorted(edges):
         if start in index:
@@ -216,12 +225,66 @@ def file_cycles(root: Path) -> list[list[str]]:
                 while True:
                     member = stack.pop()
                     on_stack.discard(member)
-                    component.append(str(mods[member].relative_to(root)))
+                    component.append(member)
                     if member == node:
                         break
                 if len(component) > 1:
-                    cycles.append(sorted(component))
-    return cycles
+                    components.append(component)
+    return components
+
+
+def python_cycles(root: Path, package: Path) -> list[list[str]]:
+    """The cycles between the modules of the Python package at `package`, through imports at
+    module level (an import inside a function or under `if TYPE_CHECKING:` creates no
+    import-time edge)."""
+    mods: dict[tuple[str, ...], Path] = {}
+    for path in package.rglob("*.py"):
+        parts = list(path.relative_to(package).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        mods[tuple(parts)] = path
+
+    def resolve(parts: list[str]) -> tuple[str, ...] | None:
+        for k in range(len(parts), -1, -1):
+            if tuple(parts[:k]) in mods:
+                return tuple(parts[:k])
+        return None
+
+    edges: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+    for key, path in mods.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        here = list(key) if path.name == "__init__.py" else list(key[:-1])
+        targets: list[list[str]] = []
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = here[: len(here) - (node.level - 1)]
+                elif node.module and node.module.split(".")[0] == "codemode":
+                    base = []
+                    node_module = node.module.split(".")[1:]
+                    targets.extend(node_module + [alias.name] for alias in node.names)
+                    continue
+                else:
+                    continue
+                module = (node.module or "").split(".") if node.module else []
+                targets.extend(base + module + [alias.name] for alias in node.names)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    parts = alias.name.split(".")
+                    if parts[0] == "codemode":
+                        targets.append(parts[1:])
+        deps: set[tuple[str, ...]] = set()
+        for target in targets:
+            found = resolve(target)
+            # Every module of the package needs its `__init__` first: an edge to the root
+            # says nothing.
+            if found is not None and found != key and found != ():
+                deps.add(found)
+        edges[key] = deps
+    return [
+        sorted(str(mods[member].relative_to(root)) for member in component)
+        for component in strongly_connected(edges)
+    ]
 
 
 SUPER_PATH = re.compile(r"\b((?:super::)+)([a-z_][a-z0-9_]*)")
@@ -277,8 +340,14 @@ def check(root: Path) -> list[str]:
                 problems.append(
                     f"{where}: `{module}` uses `crate::{target}`, a layer listed after it in src/lib.rs"
                 )
-    for cycle in file_cycles(root):
-        problems.append("a file cycle (break it by moving a type down): " + " <-> ".join(cycle))
+    crates = [src] + sorted(path for path in (root / "crates").glob("*/src") if path.is_dir())
+    for crate in crates:
+        for cycle in file_cycles(root, crate):
+            problems.append("a file cycle (break it by moving a type down): " + " <-> ".join(cycle))
+    package = root / "python" / "codemode"
+    if package.is_dir():
+        for cycle in python_cycles(root, package):
+            problems.append("a module cycle (break it by moving the shared part down): " + " <-> ".join(cycle))
     return problems
 
 
@@ -286,6 +355,9 @@ def self_test(root: Path) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "repo"
         shutil.copytree(root / "src", copy / "src")
+        for crate in (root / "crates").glob("*/src"):
+            shutil.copytree(crate, copy / crate.relative_to(root))
+        shutil.copytree(root / "python" / "codemode", copy / "python" / "codemode")
         clean = check(copy)
         if clean:
             print("self-test: the unmodified tree already fails:", *clean, sep="\n  ")
@@ -322,6 +394,21 @@ def self_test(root: Path) -> int:
             print("self-test: a planted file cycle (schema/model.rs -> subset.rs) was not caught")
             return 1
         print("self-test: a planted file cycle is caught:", next(p for p in planted if "file cycle" in p))
+        leaf.write_text(leaf.read_text(encoding="utf-8").replace("use super::subset::JsonSchema as _Planted;", ""), encoding="utf-8")
+        tool = copy / "crates" / "codemode-py" / "src" / "tool.rs"
+        tool.write_text(tool.read_text(encoding="utf-8") + "\n#[allow(unused_imports)]\nuse crate::registry::PyRegistry as _Planted;\n", encoding="utf-8")
+        planted = check(copy)
+        if not any("file cycle" in p and "codemode-py/src/tool.rs" in p for p in planted):
+            print("self-test: a planted file cycle in crates/codemode-py (tool.rs -> registry.rs) was not caught")
+            return 1
+        print("self-test: a planted crate file cycle is caught:", next(p for p in planted if "codemode-py" in p))
+        hints = copy / "python" / "codemode" / "_hints.py"
+        hints.write_text(hints.read_text(encoding="utf-8") + "\nfrom ._errors import ConfigError as _planted  # noqa\n", encoding="utf-8")
+        planted = check(copy)
+        if not any("module cycle" in p and "_hints.py" in p for p in planted):
+            print("self-test: a planted module cycle in python/codemode (_hints -> _errors) was not caught")
+            return 1
+        print("self-test: a planted Python module cycle is caught:", next(p for p in planted if "module cycle" in p))
     return 0
 
 

@@ -47,7 +47,7 @@ pub enum Engine {
     Never,
 }
 
-/// What became of one configured MCP server.
+// What became of each configured MCP server (`Host::servers`).
 #[cfg(feature = "mcp")]
 pub use crate::mcp::client::{ServerState, ServerStatus};
 

@@ -81,7 +81,8 @@ impl Drop for ProcessGroup {
 
 /// Kills every process group a live [`ProcessGroup`] leads (command tools running, stdio
 /// MCP servers): what a stopping server does last, so nothing it started outlives it.
-/// Returns how many groups were signalled.
+/// Returns how many groups were signalled. (Only the command's `serve` calls it.)
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) fn kill_every_group() -> usize {
     let groups: Vec<u32> = LIVE_GROUPS.lock().iter().copied().collect();
     for pid in &groups {

@@ -38,15 +38,15 @@ pub(crate) struct ServeArgs {
     /// HTTP: accept the bearer tokens in FILE, one a line (`TOKEN`, `NAME TOKEN`, or `NAME
     /// sha256:DIGEST` as `codemode token hash --name NAME` prints it; a word starting with
     /// `#` starts a comment), besides those of `[[serve.tokens]]`. Read again on SIGHUP.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", requires = "http")]
     token_file: Option<PathBuf>,
 
     /// HTTP: accept the bearer token in the environment variable VAR.
-    #[arg(long, value_name = "VAR")]
+    #[arg(long, value_name = "VAR", requires = "http")]
     token_env: Option<String>,
 
     /// HTTP: serve TLS with this PEM certificate chain (with `--tls-key`).
-    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    #[arg(long, value_name = "FILE", requires_all = ["tls_key", "http"])]
     tls_cert: Option<PathBuf>,
 
     /// HTTP: the PEM private key of `--tls-cert`.
@@ -55,47 +55,47 @@ pub(crate) struct ServeArgs {
 
     /// HTTP: also answer pages of this origin (`https://host[:port]`; repeatable); requests
     /// with another non-loopback `Origin` are answered `403`.
-    #[arg(long, value_name = "ORIGIN")]
+    #[arg(long, value_name = "ORIGIN", requires = "http")]
     allowed_origin: Vec<String>,
 
     /// HTTP: the endpoint's URL as clients reach it (behind a proxy or load balancer), for
     /// the protected-resource metadata; default: made from each request's `Host`.
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", requires = "http")]
     public_url: Option<String>,
 
     /// Seconds a call under the `ask` policy waits for the client's answer before it is
     /// denied.
-    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 120, value_parser = positive::<u64>)]
     approval_timeout: u64,
 
     /// HTTP: milliseconds a connection may take to send a request's line and headers
     /// (also the longest idle time between its requests) before it is closed.
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = positive::<u64>)]
     header_timeout: u64,
 
     /// HTTP: milliseconds a request body may take to arrive before it is answered `408`.
-    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    #[arg(long, value_name = "MS", default_value_t = 30_000, value_parser = positive::<u64>)]
     body_timeout: u64,
 
     /// HTTP: milliseconds an answer may wait for a client that does not read it; the
     /// connection is then closed and the answer's memory released.
-    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    #[arg(long, value_name = "MS", default_value_t = 30_000, value_parser = positive::<u64>)]
     write_timeout: u64,
 
     /// HTTP: the most connections open at once; one more is answered `503`.
-    #[arg(long, value_name = "N", default_value_t = server::DEFAULT_MAX_CONNECTIONS)]
+    #[arg(long, value_name = "N", default_value_t = server::DEFAULT_MAX_CONNECTIONS, value_parser = positive::<usize>)]
     max_connections: usize,
 
     /// HTTP: the most MCP sessions at once; an `initialize` past it is answered `503`.
-    #[arg(long, value_name = "N", default_value_t = server::DEFAULT_MAX_SESSIONS)]
+    #[arg(long, value_name = "N", default_value_t = server::DEFAULT_MAX_SESSIONS, value_parser = positive::<usize>)]
     max_sessions: usize,
 
     /// HTTP: seconds an MCP session may stay idle before it is closed.
-    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = positive::<u64>)]
     session_idle: u64,
 
     /// The most tool calls (`run_code` runs included) running at once across the server.
-    #[arg(long, value_name = "N", default_value_t = server::DEFAULT_MAX_RUNS)]
+    #[arg(long, value_name = "N", default_value_t = server::DEFAULT_MAX_RUNS, value_parser = positive::<usize>)]
     max_runs: usize,
 
     /// The most tool calls waiting for a run slot; one more is refused as busy.
@@ -109,43 +109,18 @@ pub(crate) struct ServeArgs {
     shutdown_grace: u64,
 }
 
+/// A count or duration that must be at least 1 (clap names the flag).
+fn positive<T: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Result<T, String> {
+    match text.parse::<T>() {
+        Ok(value) if value >= T::from(1) => Ok(value),
+        _ => Err("must be a positive whole number".to_owned()),
+    }
+}
+
 pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
     let addr = args.http.as_deref().map(parse_address).transpose()?;
-    if addr.is_none() {
-        for (flag, given) in [
-            ("--token-file", args.token_file.is_some()),
-            ("--token-env", args.token_env.is_some()),
-            ("--tls-cert", args.tls_cert.is_some()),
-            ("--allowed-origin", !args.allowed_origin.is_empty()),
-            ("--public-url", args.public_url.is_some()),
-        ] {
-            if given {
-                return Err(Failure::usage(format!(
-                    "{flag} is for streamable HTTP: give `--http ADDR` too"
-                )));
-            }
-        }
-    }
     for origin in &args.allowed_origin {
         check_origin(origin)?;
-    }
-    if args.approval_timeout == 0 {
-        return Err(Failure::usage(
-            "--approval-timeout must be a positive number of seconds",
-        ));
-    }
-    for (flag, value) in [
-        ("--header-timeout", args.header_timeout),
-        ("--body-timeout", args.body_timeout),
-        ("--write-timeout", args.write_timeout),
-        ("--max-connections", args.max_connections as u64),
-        ("--max-sessions", args.max_sessions as u64),
-        ("--session-idle", args.session_idle),
-        ("--max-runs", args.max_runs as u64),
-    ] {
-        if value == 0 {
-            return Err(Failure::usage(format!("{flag} must be a positive number")));
-        }
     }
     let config = setup::load_config(args.config.as_deref())?;
     let auth = match addr {

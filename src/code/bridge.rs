@@ -33,7 +33,7 @@ use crate::content::{ContentBlock, MessageSource, UserMessage};
 use crate::json::{JsonValue, check_lossless_within, deep_clone};
 use crate::registry::Registry;
 use crate::registry::scheduler::{Admission, Lane, Ticket};
-use crate::runtime::BindingHost;
+use crate::runtime::{BindingHost, CallAnswer, CallError};
 use crate::session::SessionEvent;
 use crate::tool::{Signal, ToolExecution, ToolExecutionInput, ToolExecutionResult};
 
@@ -132,7 +132,7 @@ impl RunBridge {
         submitted: std::time::Duration,
         name: String,
         arguments: JsonValue,
-    ) -> Result<JsonValue, String> {
+    ) -> CallAnswer {
         let index = log_turn.index;
         let sub_call_id = format!("{}:code:{index}", self.outer.call_id);
         let input = ToolExecutionInput {
@@ -205,7 +205,9 @@ impl RunBridge {
 
         match &result.status {
             crate::tool::ToolStatus::Success { value, .. } => Ok(deep_clone(value)),
-            crate::tool::ToolStatus::Failure(failure) => Err(failure.message.clone()),
+            crate::tool::ToolStatus::Failure(failure) => {
+                Err(CallError::new(failure.code, failure.message.clone()))
+            }
         }
     }
 
@@ -332,13 +334,14 @@ pub(crate) struct BridgeHost {
 }
 
 impl BindingHost for BridgeHost {
-    fn call(&self, member: &str, args: JsonValue) -> BoxFuture<'static, Result<JsonValue, String>> {
+    fn call(&self, member: &str, args: JsonValue) -> BoxFuture<'static, CallAnswer> {
         // A value JSON cannot carry is refused here, before it is numbered: it dispatches
         // nothing and logs nothing (the engines refuse it earlier; this holds for any host).
         let depth = self.bridge.registry.config().value_depth.get();
         if let Err(err) = check_lossless_within(&args, depth) {
-            let message = format!("the arguments are not lossless JSON: {err}");
-            return Box::pin(async move { Err(message) });
+            let error =
+                CallError::invalid_args(format!("the arguments are not lossless JSON: {err}"));
+            return Box::pin(async move { Err(error) });
         }
         // Numbered and queued now, in the program's submission order; the task may start
         // later on another thread.
@@ -362,7 +365,7 @@ impl BindingHost for BridgeHost {
         Box::pin(async move {
             answer
                 .await
-                .unwrap_or_else(|_| Err("the tool call was interrupted".to_owned()))
+                .unwrap_or_else(|_| Err(CallError::host("the tool call was interrupted")))
         })
     }
 

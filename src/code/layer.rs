@@ -1,7 +1,8 @@
-//! Code Mode as installed in a registry: its configuration, the code runtime it runs
-//! programs on, and the [`ToolProvider`] through which the registry sees `run_code` —
-//! reserved, provided to scopes that present in a code mode, and the only tool a model may
-//! call directly in pure Code Mode.
+//! Code Mode as installed in a registry: its configuration, the code runtimes it runs
+//! programs on (one per language; the default one's `run_code` is what models see, and a
+//! host's [`Program`] may name another), and the [`ToolProvider`] through which the registry
+//! sees `run_code` — reserved, provided to scopes that present in a code mode, and the only
+//! tool a model may call directly in pure Code Mode.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -14,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 use crate::error::{Error, ErrorCode};
 use crate::registry::{Disposer, Registry, ReservedName, Scope, ToolProvider, WeakRegistry};
 use crate::runtime::js::typecheck::{CheckerConfig, TypeChecker};
-use crate::runtime::{CodeRuntime, Language};
+use crate::runtime::{CodeRunOutcome, CodeRuntime, Language};
 use crate::tool::{
     ScopeId, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult,
 };
@@ -140,6 +141,10 @@ pub struct Program {
     /// How many settled sub-calls [`ProgramRun::sub_calls`] keeps (the first to settle);
     /// the others are only counted. `None` (the default): all of them.
     pub keep_sub_calls: Option<usize>,
+    /// The program's language; `None` (the default): the default runtime's
+    /// ([`CodeMode::language`]). Another language needs its runtime installed
+    /// ([`CodeMode::add_runtime`]).
+    pub language: Option<Language>,
 }
 
 impl Program {
@@ -151,7 +156,14 @@ impl Program {
             call_id: "run".into(),
             signal: CancellationToken::new(),
             keep_sub_calls: None,
+            language: None,
         }
+    }
+
+    /// The same program, in `language`.
+    pub fn with_language(mut self, language: Language) -> Self {
+        self.language = Some(language);
+        self
     }
 
     /// The same program, its run keeping at most `limit` sub-call records (`Some(0)`: none;
@@ -185,9 +197,13 @@ pub struct ProgramRun {
     pub sub_calls: Vec<SubCallRecord>,
     /// How many settled sub-calls were not kept (past [`Program::keep_sub_calls`]).
     pub sub_calls_dropped: u64,
+    /// What the runtime answered (logs, value or failure), when the program ran (`None`:
+    /// refused before it ran: arguments, policy, the static or the type check).
+    pub outcome: Option<CodeRunOutcome>,
 }
 
-/// The runtime Code Mode runs programs on, with the `run_code` definition made for it.
+/// A runtime Code Mode runs programs on, with the `run_code` definition made for it.
+#[derive(Clone)]
 struct Runtime {
     language: Language,
     definition: Arc<ToolDefinition>,
@@ -195,13 +211,35 @@ struct Runtime {
     describe: Arc<ToolDefinition>,
 }
 
+/// The installed runtimes, one per language, and which language models are given.
+#[derive(Default)]
+struct Runtimes {
+    default: Option<Language>,
+    installed: Vec<Runtime>,
+}
+
+impl Runtimes {
+    fn get(&self, language: Option<Language>) -> Option<&Runtime> {
+        let language = language.or(self.default)?;
+        self.installed.iter().find(|r| r.language == language)
+    }
+}
+
+/// One [`CodeMode::run_program`] run, by the scope it runs in: its language, its sub-call
+/// observer and, once the program ran, the runtime's outcome.
+struct ProgramState {
+    language: Option<Language>,
+    observer: SubCallObserver,
+    outcome: Option<CodeRunOutcome>,
+}
+
 pub(super) struct Layer {
     registry: WeakRegistry,
     config: CodeModeConfig,
-    runtime: RwLock<Option<Runtime>>,
+    runtimes: RwLock<Runtimes>,
     observer: RwLock<Option<SubCallObserver>>,
-    /// Observers of single runs ([`CodeMode::run_program`]), by the scope they run for.
-    runs: Mutex<HashMap<ScopeId, SubCallObserver>>,
+    /// The runs of [`CodeMode::run_program`], by the scope they run in.
+    runs: Mutex<HashMap<ScopeId, ProgramState>>,
     handles: Mutex<Vec<Disposer>>,
     plans: PlanCache,
     /// The type check before a run (`None`: `typecheck = "off"`).
@@ -219,9 +257,23 @@ impl SubCallHooks for Layer {
         if let Some(observer) = observer {
             observer(record);
         }
-        let run = agent.and_then(|agent| self.runs.lock().get(&agent).cloned());
+        let run = agent.and_then(|agent| {
+            self.runs
+                .lock()
+                .get(&agent)
+                .map(|state| state.observer.clone())
+        });
         if let Some(run) = run {
             run(record);
+        }
+    }
+
+    /// Keeps the outcome of a [`CodeMode::run_program`] run for its [`ProgramRun`].
+    fn settled(&self, agent: Option<ScopeId>, outcome: &CodeRunOutcome) {
+        if let Some(agent) = agent
+            && let Some(state) = self.runs.lock().get_mut(&agent)
+        {
+            state.outcome = Some(outcome.clone());
         }
     }
 
@@ -230,10 +282,10 @@ impl SubCallHooks for Layer {
     fn check_program<'a>(
         &'a self,
         scope: &'a Scope,
+        language: Language,
         program: &'a str,
     ) -> Option<BoxFuture<'a, Verdict>> {
         let checker = self.checker.as_ref()?;
-        let language = self.runtime.read().as_ref()?.language;
         if language != Language::TypeScript {
             return None;
         }
@@ -245,14 +297,23 @@ impl SubCallHooks for Layer {
 }
 
 impl Layer {
+    /// The runtime of `scope`: its program's language for a [`CodeMode::run_program`] run,
+    /// else the default.
+    fn runtime_of(&self, scope: &Scope) -> Option<Runtime> {
+        let language = scope.id().and_then(|agent| {
+            self.runs
+                .lock()
+                .get(&agent)
+                .and_then(|state| state.language)
+        });
+        self.runtimes.read().get(language).cloned()
+    }
+
     fn transport(&self, scope: &Scope) -> Option<Arc<ToolDefinition>> {
         if scope.mode() == PresentationMode::Native {
             return None;
         }
-        self.runtime
-            .read()
-            .as_ref()
-            .map(|runtime| runtime.definition.clone())
+        self.runtime_of(scope).map(|runtime| runtime.definition)
     }
 
     /// `describe_tools`, when `scope` presents in a code mode and its SDK is over budget.
@@ -260,11 +321,9 @@ impl Layer {
         if scope.mode() == PresentationMode::Native || self.config.sdk_max_tokens.is_none() {
             return None;
         }
-        let (language, describe) = {
-            let runtime = self.runtime.read();
-            let runtime = runtime.as_ref()?;
-            (runtime.language, runtime.describe.clone())
-        };
+        let Runtime {
+            language, describe, ..
+        } = self.runtime_of(scope)?;
         let planned = self.plans.plan(scope, language, self.config.sdk_max_tokens);
         planned.plan.step().map(|_| describe)
     }
@@ -417,7 +476,7 @@ impl CodeMode {
         let layer = Arc::new(Layer {
             registry: registry.downgrade(),
             config,
-            runtime: RwLock::new(None),
+            runtimes: RwLock::new(Runtimes::default()),
             observer: RwLock::new(None),
             runs: Mutex::new(HashMap::new()),
             handles: Mutex::new(Vec::new()),
@@ -460,15 +519,32 @@ impl CodeMode {
         &self.layer.config
     }
 
-    /// Runs programs on `runtime` from now on (replacing any runtime set before).
+    /// Runs programs on `runtime` from now on, and makes its language the one models are
+    /// given (`run_code`'s description and SDK); it replaces any runtime of that language
+    /// set before.
     ///
     /// # Errors
     ///
     /// Infallible in practice: the `Result` carries the check of the `run_code` definition
     /// made for `runtime`'s language, whose name and schemas are fixed and valid
     /// ([`ErrorCode::InvalidDefinition`] would mean a bug of this crate). On an error the
-    /// previous runtime stays.
+    /// runtimes set before stay.
     pub fn set_runtime(&self, runtime: Arc<dyn CodeRuntime>) -> Result<(), Error> {
+        self.install_runtime(runtime, true)
+    }
+
+    /// Adds `runtime` for programs of its language that a host runs
+    /// ([`Program::with_language`]), replacing any runtime of that language; the language
+    /// models are given stays (it becomes this one's when no runtime was set).
+    ///
+    /// # Errors
+    ///
+    /// As [`CodeMode::set_runtime`].
+    pub fn add_runtime(&self, runtime: Arc<dyn CodeRuntime>) -> Result<(), Error> {
+        self.install_runtime(runtime, false)
+    }
+
+    fn install_runtime(&self, runtime: Arc<dyn CodeRuntime>, default: bool) -> Result<(), Error> {
         let language = runtime.language();
         let definition = Arc::new(run_code::definition(
             self.layer.registry.clone(),
@@ -476,19 +552,26 @@ impl CodeMode {
             runtime,
         )?);
         let describe = Arc::new(describe::definition(self.layer.registry.clone(), language)?);
-        *self.layer.runtime.write() = Some(Runtime {
-            language,
-            definition,
-            describe,
-        });
+        {
+            let mut runtimes = self.layer.runtimes.write();
+            runtimes.installed.retain(|r| r.language != language);
+            runtimes.installed.push(Runtime {
+                language,
+                definition,
+                describe,
+            });
+            if default || runtimes.default.is_none() {
+                runtimes.default = Some(language);
+            }
+        }
         self.tools_changed();
         Ok(())
     }
 
-    /// Removes the runtime: `run_code` is no longer provided (assembly in `code` or `both`
-    /// then fails).
+    /// Removes every runtime: `run_code` is no longer provided (assembly in `code` or
+    /// `both` then fails).
     pub fn clear_runtime(&self) {
-        *self.layer.runtime.write() = None;
+        *self.layer.runtimes.write() = Runtimes::default();
         self.tools_changed();
     }
 
@@ -498,9 +581,15 @@ impl CodeMode {
         }
     }
 
-    /// The language of the installed runtime, if any.
+    /// The language models are given (the default runtime's), if a runtime is set.
     pub fn language(&self) -> Option<Language> {
-        self.layer.runtime.read().as_ref().map(|r| r.language)
+        self.layer.runtimes.read().default
+    }
+
+    /// The languages a runtime is installed for.
+    pub fn languages(&self) -> Vec<Language> {
+        let runtimes = self.layer.runtimes.read();
+        runtimes.installed.iter().map(|r| r.language).collect()
     }
 
     /// What replaces `scope`'s SDK in `run_code`'s description (the whole SDK, or the index
@@ -532,11 +621,13 @@ impl CodeMode {
     ///
     /// # Errors
     ///
-    /// Only when the run's scope cannot be set up, before anything runs:
+    /// Only when the run cannot be set up, before anything runs:
     ///
     /// - `parent` is an agent scope that no longer exists (it was closed):
     ///   [`ErrorCode::InvalidDefinition`];
     /// - this Code Mode was [uninstalled](CodeMode::uninstall) from its registry:
+    ///   [`ErrorCode::InvalidConfig`];
+    /// - the program names a [language](Program::language) no runtime is installed for:
     ///   [`ErrorCode::InvalidConfig`].
     pub async fn run_program(
         &self,
@@ -544,6 +635,17 @@ impl CodeMode {
         program: Program,
         on_sub_call: Option<SubCallObserver>,
     ) -> Result<ProgramRun, Error> {
+        if let Some(language) = program.language
+            && !self.languages().contains(&language)
+        {
+            return Err(Error::new(
+                ErrorCode::InvalidConfig,
+                format!(
+                    "no {} runtime is installed for Code Mode (CodeMode::add_runtime)",
+                    language.as_str()
+                ),
+            ));
+        }
         let scope = parent.create_scope(format!("program {}", program.call_id))?;
         let agent = scope
             .id()
@@ -570,7 +672,14 @@ impl CodeMode {
                     records.1 += 1;
                 }
             });
-            self.layer.runs.lock().insert(agent, observe);
+            self.layer.runs.lock().insert(
+                agent,
+                ProgramState {
+                    language: program.language,
+                    observer: observe,
+                    outcome: None,
+                },
+            );
         }
         let input = ToolExecutionInput::new(
             program.call_id,
@@ -580,6 +689,12 @@ impl CodeMode {
         .for_agent(agent)
         .with_signal(program.signal);
         let result = scope.registry().execute(input).await;
+        let outcome = self
+            .layer
+            .runs
+            .lock()
+            .get_mut(&agent)
+            .and_then(|state| state.outcome.take());
         drop(guard);
         let (mut sub_calls, sub_calls_dropped) = std::mem::take(&mut *records.lock());
         sub_calls.sort_by_key(|record| record.index);
@@ -587,6 +702,7 @@ impl CodeMode {
             result,
             sub_calls,
             sub_calls_dropped,
+            outcome,
         })
     }
 }

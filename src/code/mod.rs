@@ -60,6 +60,29 @@ pub use typecheck::{TYPE_ERROR, TypeCheck};
 /// installed in.
 pub const RUN_CODE: &str = "run_code";
 
+/// The codes a program's failed tool call carries (`e.code`), as the SDK's `ToolCallError`
+/// declares them: what the pipeline answers a sub-call with (its arguments, the tool's
+/// visibility, policy, guards, approval, the result's checks, the tool's body and time
+/// budget, a listener's failure) and `HOST_FAILED` when the host could not carry the call.
+/// A sub-call cancelled because its run ended (`ABORTED`, `ABORTED_BEFORE_DISPATCH`) is
+/// never seen by the program, and `run_code` is not one of its tools.
+pub const SUB_CALL_CODES: [crate::ErrorCode; 11] = {
+    use crate::ErrorCode::*;
+    [
+        InvalidArgs,
+        InvalidToolOutput,
+        UnknownTool,
+        ToolDenied,
+        GuardDenied,
+        ApprovalDenied,
+        ResultBlocked,
+        ToolFailed,
+        ToolTimeout,
+        ListenerFailed,
+        HostFailed,
+    ]
+};
+
 /// The global a program reaches its tools through.
 pub(crate) const TOOLS: &str = "tools";
 

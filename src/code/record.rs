@@ -76,11 +76,15 @@ pub(crate) trait SubCallHooks: Send + Sync {
     /// Reports one settled sub-call of a run for `agent`.
     fn observe(&self, agent: Option<ScopeId>, record: &SubCallRecord);
 
+    /// Reports what the runtime answered for a run for `agent`.
+    fn settled(&self, agent: Option<ScopeId>, outcome: &crate::runtime::CodeRunOutcome);
+
     /// The type check of `program` for `scope` before it runs; `None` (decided at once, with
     /// nothing allocated) when programs are not type-checked.
     fn check_program<'a>(
         &'a self,
         scope: &'a crate::registry::Scope,
+        language: crate::runtime::Language,
         program: &'a str,
     ) -> Option<futures::future::BoxFuture<'a, super::typecheck::Verdict>>;
 }

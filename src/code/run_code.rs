@@ -184,7 +184,7 @@ async fn run(
         ));
     }
     // Then the type check, when it is on: `refuse` stops a program with an error here.
-    let note = match hooks.check_program(&scope, &program) {
+    let note = match hooks.check_program(&scope, runtime.language(), &program) {
         None => None,
         Some(check) => match check.await {
             Verdict::Refuse { message } => {
@@ -197,7 +197,8 @@ async fn run(
         },
     };
     drop(scope);
-    let bridge = RunBridge::new(registry, hooks, outer, ctx.signal());
+    let agent = outer.agent;
+    let bridge = RunBridge::new(registry, hooks.clone(), outer, ctx.signal());
     let host = Arc::new(BridgeHost {
         bridge: bridge.clone(),
         runtime: tokio::runtime::Handle::current(),
@@ -215,6 +216,7 @@ async fn run(
     };
     let outcome = runtime.run(request).await;
     bridge.settle().await;
+    hooks.settled(agent, &outcome);
 
     let (contexts, concludes) = bridge.deferred();
     for context in contexts {

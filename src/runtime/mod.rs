@@ -18,6 +18,7 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 use tokio_util::sync::CancellationToken;
 
+use crate::error::ErrorCode;
 use crate::json::JsonValue;
 
 pub mod config;
@@ -163,6 +164,43 @@ impl fmt::Debug for CodeRunRequest {
     }
 }
 
+/// Why a binding call failed: the program's error carries the stable `code` (`e.code`
+/// in both languages) and the human-readable `message`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CallError {
+    /// The stable code a program can branch on (`TOOL_DENIED`, `TOOL_FAILED`,
+    /// `INVALID_ARGS`, ...).
+    pub code: ErrorCode,
+    /// Why, for the model.
+    pub message: String,
+}
+
+impl CallError {
+    /// A failure with `code` and `message`.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        CallError {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// Arguments the runtime refused before the host saw them (not lossless JSON, over
+    /// the per-call limit): `INVALID_ARGS`.
+    pub(crate) fn invalid_args(message: impl Into<String>) -> Self {
+        Self::new(ErrorCode::InvalidArgs, message)
+    }
+
+    /// A failure of the host's side, not of the tool (a panic, an interrupted task, the
+    /// run's host memory spent): `HOST_FAILED`.
+    pub(crate) fn host(message: impl Into<String>) -> Self {
+        Self::new(ErrorCode::HostFailed, message)
+    }
+}
+
+/// A binding call's answer: the JSON value, or why it failed.
+pub type CallAnswer = Result<JsonValue, CallError>;
+
 /// A global object of host functions, e.g. `tools` with one async function per tool.
 #[derive(Clone)]
 #[non_exhaustive]
@@ -236,18 +274,18 @@ pub trait BindingHost: Send + Sync + 'static {
     /// cancels its work then). A panic while it is polled rejects that call alone.
     ///
     /// `Ok(value)` resolves the program's promise with that JSON value (it must be lossless
-    /// JSON, or the call rejects); `Err(message)` rejects it with an instance of the
-    /// namespace's error class carrying the member name and the message.
+    /// JSON, or the call rejects with `INVALID_TOOL_OUTPUT`); `Err(error)` rejects it with
+    /// an instance of the namespace's error class carrying the member name, the error's
+    /// message and its code (`e.code`).
     ///
     /// # Errors
     ///
-    /// Not a [`crate::Error`]: an implementation resolves to `Err(message)` to make the
-    /// program's call reject (catchable by the program) — the run goes on, and no
-    /// [`ErrorCode`](crate::ErrorCode) is attached at this seam. Code Mode's host does so
-    /// with a failed sub-call's message (whatever its code: `UNKNOWN_TOOL`, `TOOL_DENIED`,
-    /// `TOOL_FAILED`, ...), for arguments that are not lossless JSON, and when the call's
-    /// task was interrupted.
-    fn call(&self, member: &str, args: JsonValue) -> BoxFuture<'static, Result<JsonValue, String>>;
+    /// Not a [`crate::Error`]: an implementation resolves to `Err(CallError)` to make the
+    /// program's call reject (catchable by the program) — the run goes on. Code Mode's host
+    /// does so with a failed sub-call's code and message (`UNKNOWN_TOOL`, `TOOL_DENIED`,
+    /// `TOOL_FAILED`, ...), for arguments that are not lossless JSON (`INVALID_ARGS`), and
+    /// when the call's task was interrupted (`HOST_FAILED`).
+    fn call(&self, member: &str, args: JsonValue) -> BoxFuture<'static, CallAnswer>;
 
     /// What a failed run adds after `tools has no member "NAME"` when the program called
     /// `name`, a member the namespace does not have (its members are `members`), through a

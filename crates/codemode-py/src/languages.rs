@@ -1,16 +1,14 @@
 //! Both code runtimes behind one registry: `run_code(code, language=...)` picks the
-//! language per run, as the package's API promises, while Code Mode holds one runtime.
+//! language per run, as the package's API promises. Code Mode holds one runtime per
+//! language ([`CodeMode::add_runtime`](codemode::code::CodeMode::add_runtime)) and a
+//! program names its own ([`Program::with_language`](codemode::code::Program::with_language)):
+//! nothing is passed around the pipeline.
 //!
-//! [`LanguageRouter`] is that runtime: it runs each program on the JavaScript engine or the
-//! Python runtime ([`crate::worker::python_engine`]), by the language the run was started
-//! with ([`LANGUAGE`], a task-local the `run_code` entry point sets around the run), else
-//! the registry's own language (a model's `run_code` call, `execute("run_code", ...)`). Its
-//! [`CodeRuntime::language`] answers the same way, so the static check of a program's tool
-//! calls reads it in its own language. The registry's language's engine starts with the
+//! [`code_runtimes`] makes them: the registry's own language's runtime starts with the
 //! registry (a Python registry where the workers cannot be confined is refused there, as
-//! the command refuses); the other starts on its first run.
+//! the command refuses); the other is a [`LazyRuntime`] that starts on its first run.
 //!
-//! This module owns the choice of runtime; it must not know about tools or results.
+//! This module owns starting the runtimes; it must not know about tools or results.
 
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -22,122 +20,105 @@ use codemode::{Error, ErrorCode};
 use futures::FutureExt;
 use futures::future::BoxFuture;
 
-tokio::task_local! {
-    /// The language of the run the current task drives (set by `Scope.run_code`).
-    pub(crate) static LANGUAGE: Language;
-}
-
-/// The two runtimes, each started when first needed.
-pub(crate) struct LanguageRouter {
-    default: Language,
-    engines: Arc<Engines>,
-}
-
-/// The runtimes and what starts them.
-struct Engines {
+/// The runtime of each language: `language`'s started now (blocks while a Python probe
+/// worker starts: call it without the GIL), then the other's, started on its first run.
+pub(crate) fn code_runtimes(
+    language: Language,
     engine: EngineConfig,
     allow_unconfined: bool,
-    typescript: Mutex<Option<Arc<dyn CodeRuntime>>>,
-    python: Mutex<Option<Arc<dyn CodeRuntime>>>,
+) -> Result<[Arc<dyn CodeRuntime>; 2], Error> {
+    let other = match language {
+        Language::TypeScript => Language::Python,
+        _ => Language::TypeScript,
+    };
+    let own = start(language, engine, allow_unconfined)?;
+    let lazy = LazyRuntime {
+        language: other,
+        engine,
+        allow_unconfined,
+        started: Arc::default(),
+    };
+    Ok([own, Arc::new(lazy)])
 }
 
-impl std::fmt::Debug for LanguageRouter {
+/// The runtime of `language` (blocks while it starts).
+fn start(
+    language: Language,
+    engine: EngineConfig,
+    allow_unconfined: bool,
+) -> Result<Arc<dyn CodeRuntime>, Error> {
+    match language {
+        Language::Python => Ok(Arc::new(crate::worker::python_engine(
+            engine,
+            allow_unconfined,
+        )?)),
+        Language::TypeScript => Ok(Arc::new(JsEngine::new(engine)?)),
+        other => Err(Error::new(
+            ErrorCode::InvalidConfig,
+            format!(
+                "this build of the package does not run {} programs",
+                other.as_str()
+            ),
+        )),
+    }
+}
+
+/// A runtime started on its first run (on tokio's blocking pool).
+pub(crate) struct LazyRuntime {
+    language: Language,
+    engine: EngineConfig,
+    allow_unconfined: bool,
+    /// The runtime once started (shared with the task that starts it).
+    started: Arc<Mutex<Option<Arc<dyn CodeRuntime>>>>,
+}
+
+impl std::fmt::Debug for LazyRuntime {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LanguageRouter")
-            .field("default", &self.default)
+        f.debug_struct("LazyRuntime")
+            .field("language", &self.language)
             .finish_non_exhaustive()
     }
 }
 
-impl LanguageRouter {
-    /// A router whose own language is `default`, its engine started now (blocks while a
-    /// Python probe worker starts: call it without the GIL).
-    pub(crate) fn new(
-        default: Language,
-        engine: EngineConfig,
-        allow_unconfined: bool,
-    ) -> Result<Self, Error> {
-        let engines = Arc::new(Engines {
-            engine,
-            allow_unconfined,
-            typescript: Mutex::new(None),
-            python: Mutex::new(None),
-        });
-        engines.runtime(default)?;
-        Ok(LanguageRouter { default, engines })
-    }
-
-    /// The language of the run being driven, else the registry's.
-    fn current(&self) -> Language {
-        LANGUAGE
-            .try_with(|language| *language)
-            .unwrap_or(self.default)
-    }
-}
-
-impl Engines {
-    fn slot(&self, language: Language) -> Result<&Mutex<Option<Arc<dyn CodeRuntime>>>, Error> {
-        match language {
-            Language::TypeScript => Ok(&self.typescript),
-            Language::Python => Ok(&self.python),
-            other => Err(Error::new(
-                ErrorCode::InvalidConfig,
-                format!(
-                    "this build of the package does not run {} programs",
-                    other.as_str()
-                ),
-            )),
-        }
-    }
-
-    /// The runtime of `language` if it started.
-    fn started(&self, language: Language) -> Option<Arc<dyn CodeRuntime>> {
-        let slot = self.slot(language).ok()?;
-        slot.lock().unwrap_or_else(PoisonError::into_inner).clone()
-    }
-
-    /// The runtime of `language`, started on first use (blocks while it starts).
-    fn runtime(&self, language: Language) -> Result<Arc<dyn CodeRuntime>, Error> {
-        let mut slot = self
-            .slot(language)?
+impl LazyRuntime {
+    fn started(&self) -> Option<Arc<dyn CodeRuntime>> {
+        self.started
             .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(runtime) = &*slot {
-            return Ok(runtime.clone());
-        }
-        let runtime: Arc<dyn CodeRuntime> = match language {
-            Language::Python => Arc::new(crate::worker::python_engine(
-                self.engine,
-                self.allow_unconfined,
-            )?),
-            _ => Arc::new(JsEngine::new(self.engine)?),
-        };
-        *slot = Some(runtime.clone());
-        Ok(runtime)
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 }
 
-impl CodeRuntime for LanguageRouter {
+impl CodeRuntime for LazyRuntime {
     fn language(&self) -> Language {
-        self.current()
+        self.language
     }
 
     fn isolation(&self) -> &'static str {
-        match self.engines.started(self.current()) {
+        match self.started() {
             Some(runtime) => runtime.isolation(),
             None => "not started",
         }
     }
 
     fn run(&self, request: CodeRunRequest) -> BoxFuture<'static, CodeRunOutcome> {
-        let language = self.current();
-        if let Some(runtime) = self.engines.started(language) {
+        if let Some(runtime) = self.started() {
             return runtime.run(request);
         }
-        // The other language's engine starts now, on tokio's blocking pool.
-        let engines = self.engines.clone();
+        let (language, engine, allow_unconfined) =
+            (self.language, self.engine, self.allow_unconfined);
+        let started = self.started.clone();
         async move {
-            let started = tokio::task::spawn_blocking(move || engines.runtime(language)).await;
+            let made = tokio::task::spawn_blocking(move || {
+                let mut slot = started.lock().unwrap_or_else(PoisonError::into_inner);
+                if let Some(runtime) = &*slot {
+                    return Ok(runtime.clone());
+                }
+                let runtime = start(language, engine, allow_unconfined)?;
+                *slot = Some(runtime.clone());
+                Ok::<_, Error>(runtime)
+            })
+            .await;
             let failed = |why: String| {
                 CodeRunOutcome::failure(
                     CodeRunError::new(
@@ -147,7 +128,7 @@ impl CodeRuntime for LanguageRouter {
                     Vec::new(),
                 )
             };
-            match started {
+            match made {
                 Ok(Ok(runtime)) => runtime.run(request).await,
                 Ok(Err(err)) => failed(err.message().to_owned()),
                 Err(join) => failed(join.to_string()),

@@ -21,6 +21,7 @@
 //! - [`results`]: results and runs as the JSON text the Python half turns into dataclasses;
 //! - [`registry`]: the `Registry` and `Scope` classes;
 //! - [`mcp`]: MCP servers as tool sources, configured as `codemode.toml` configures them;
+//! - [`policies`]: the registry's policy table, which MCP servers' tools fill too;
 //! - [`bench`]: hooks for `benches/python_bench.py` (not API);
 //! - [`languages`]: both code runtimes behind one registry, picked per run;
 //! - [`worker`]: Python programs' workers under the host's own interpreter;
@@ -42,6 +43,7 @@ mod driver;
 mod languages;
 mod listeners;
 mod mcp;
+mod policies;
 mod pycall;
 mod pyjson;
 mod registry;

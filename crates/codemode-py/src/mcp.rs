@@ -31,7 +31,7 @@ use pyo3::prelude::*;
 use serde_json::json;
 
 use crate::guarded;
-use crate::registry::Policies;
+use crate::policies::Policies;
 use crate::runtime::{awaitable, next_call_id};
 
 /// Keeps a scope's MCP servers running (and followed) while it is attached to the scope.

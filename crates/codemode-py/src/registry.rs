@@ -12,10 +12,9 @@
 //! This module owns the Python-facing surface; results, tools, listeners and the asyncio
 //! bridge live in their own modules.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, PoisonError};
 use std::time::Instant;
 
 use codemode::code::sdk::{SdkLanguage, render_sdk_section_within};
@@ -27,7 +26,7 @@ use codemode::config::Config;
 use codemode::host::{Engine, Host};
 use codemode::json::DepthLimit;
 use codemode::registry::{Disposer, Policy, Registry, RegistryConfig, Scope};
-use codemode::runtime::{CodeRuntime, EngineConfig, Language};
+use codemode::runtime::{EngineConfig, Language};
 use codemode::tool::{ToolExecutionInput, ToolSchema};
 use codemode::{Error, ErrorCode, JsonValue};
 use pyo3::prelude::*;
@@ -35,13 +34,11 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::PyString;
 use serde_json::json;
 
+use crate::policies::Policies;
 use crate::pycall::PyFn;
-use crate::results::{self, CapturingRuntime, OUTCOME, OutcomeSlot};
+use crate::results;
 use crate::runtime::{OffThread, awaitable, next_call_id};
 use crate::{guarded, listeners, to_py_err, tool};
-
-/// The registry's policy table (`set_policy`, MCP tools' settings), asked at each call.
-pub(crate) type Policies = Arc<RwLock<HashMap<String, Policy>>>;
 
 /// A registry with Code Mode over the JavaScript engine.
 #[pyclass(module = "codemode._native", name = "Registry", frozen)]
@@ -130,27 +127,17 @@ fn build(settings: Settings) -> Result<(Registry, CodeMode), Error> {
     let depth = DepthLimit::for_programs(engine.max_json_depth)?;
     let registry = Registry::with_config(RegistryConfig::default().with_value_depth(depth));
     let code = CodeMode::install(&registry, config)?;
+    // Models are given `language`; a host's `run_code(language=...)` may run the other
+    // ([`crate::languages`]). Python programs run in confined workers under this process's
+    // interpreter ([`crate::worker`]); where the confinement is incomplete that is refused,
+    // as the command refuses it, unless `allow_unconfined`. Blocks while a Python probe
+    // worker starts: called without the GIL.
     let language = parse_language(&settings.language)?;
-    code.set_runtime(code_runtime(language, engine, settings.allow_unconfined)?)?;
+    let [own, other] =
+        crate::languages::code_runtimes(language, engine, settings.allow_unconfined)?;
+    code.set_runtime(own)?;
+    code.add_runtime(other)?;
     Ok((registry, code))
-}
-
-/// The code runtime of programs in `language` (and, run by run, in the other language:
-/// [`crate::languages`]), wrapped to report each run's outcome. Python programs run in
-/// confined workers under this process's interpreter ([`crate::worker`]); where the
-/// confinement is incomplete that is refused, as the command refuses it, unless
-/// `allow_unconfined`. Blocks while a Python probe worker starts: call it without the GIL.
-fn code_runtime(
-    language: Language,
-    engine: EngineConfig,
-    allow_unconfined: bool,
-) -> Result<Arc<dyn CodeRuntime>, Error> {
-    let inner = Arc::new(crate::languages::LanguageRouter::new(
-        language,
-        engine,
-        allow_unconfined,
-    )?);
-    Ok(Arc::new(CapturingRuntime { inner }))
 }
 
 /// `execute`'s arguments as JSON data: a `dict` of plain data converted at once
@@ -200,12 +187,14 @@ async fn from_config(
         }
     };
     let language = config.language;
-    let runtime = code_runtime(language, config.engine, config.allow_unconfined)?;
+    let [own, other] =
+        crate::languages::code_runtimes(language, config.engine, config.allow_unconfined)?;
     let host = Host::builder(config)
         .engine(Engine::Always)
-        .runtime(runtime)
+        .runtime(own)
         .build()
         .await?;
+    host.code_mode().add_runtime(other)?;
     let servers = crate::mcp::statuses(host.servers());
     Ok((
         RegistryCore {
@@ -714,24 +703,18 @@ impl PyScope {
             let code_mode = self.core.code.clone();
             let call_id = next_call_id();
             awaitable(py, call_id.clone(), move |token| async move {
-                let program = Program::new(code, description)
+                let mut program = Program::new(code, description)
                     .with_call_id(call_id)
                     .with_signal(token)
                     .with_sub_call_limit(keep_sub_calls);
-                let slot = OutcomeSlot::default();
+                if let Some(language) = language {
+                    program = program.with_language(language);
+                }
                 let started = Instant::now();
-                let running =
-                    OUTCOME.scope(slot.clone(), code_mode.run_program(&scope, program, None));
-                let run = match language {
-                    Some(language) => crate::languages::LANGUAGE.scope(language, running).await,
-                    None => running.await,
-                };
+                let run = code_mode.run_program(&scope, program, None).await;
                 let elapsed = started.elapsed();
                 match run {
-                    Ok(run) => {
-                        let outcome = results::take_outcome(&slot);
-                        Ok(results::run(&run, outcome.as_ref(), elapsed).to_string())
-                    }
+                    Ok(run) => Ok(results::run(&run, run.outcome.as_ref(), elapsed).to_string()),
                     Err(err) => Err(crate::to_py_err_detached(&err)),
                 }
             })

@@ -11,21 +11,18 @@
 //!   order);
 //! - a call, for listeners: `{name, arguments, call_id, root_call_id, nested}`.
 //!
-//! This module also owns [`CapturingRuntime`]: the runtime wrapper that hands a run's
-//! outcome (logs, failure kind) to the call that started it, since the `run_code` result
-//! carries them only inside its text when the run fails.
+//! A run's logs and failure kind come from the runtime's outcome
+//! ([`ProgramRun::outcome`](codemode::code::ProgramRun::outcome)), since the `run_code`
+//! result carries them only inside its text when the run fails.
 //!
 //! This module owns the shape of what crosses; it must not run anything.
 
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use codemode::code::{ProgramRun, SubCallRecord};
-use codemode::runtime::{CodeRunOutcome, CodeRunRequest, CodeRuntime, Language};
+use codemode::runtime::CodeRunOutcome;
 use codemode::tool::{ToolExecution, ToolExecutionResult};
 use codemode::{ContentBlock, JsonValue};
-use futures::FutureExt;
-use futures::future::BoxFuture;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
@@ -168,47 +165,4 @@ pub(crate) fn run(
     );
     fields.insert("sub_calls_dropped".into(), json!(run.sub_calls_dropped));
     JsonValue::Object(fields)
-}
-
-/// Where a run's outcome goes: set for the task running one `run_program`.
-pub(crate) type OutcomeSlot = Arc<Mutex<Option<CodeRunOutcome>>>;
-
-tokio::task_local! {
-    /// The slot of the run the current task is running (the pipeline runs `run_code`'s body
-    /// in the task that called it).
-    pub(crate) static OUTCOME: OutcomeSlot;
-}
-
-/// Takes what a run left in `slot`.
-pub(crate) fn take_outcome(slot: &OutcomeSlot) -> Option<CodeRunOutcome> {
-    slot.lock().unwrap_or_else(PoisonError::into_inner).take()
-}
-
-/// A code runtime that also leaves each run's outcome in the [`OUTCOME`] slot of the task
-/// that started it.
-pub(crate) struct CapturingRuntime {
-    pub(crate) inner: Arc<dyn CodeRuntime>,
-}
-
-impl CodeRuntime for CapturingRuntime {
-    fn language(&self) -> Language {
-        self.inner.language()
-    }
-
-    fn isolation(&self) -> &'static str {
-        self.inner.isolation()
-    }
-
-    fn run(&self, request: CodeRunRequest) -> BoxFuture<'static, CodeRunOutcome> {
-        let slot = OUTCOME.try_with(Arc::clone).ok();
-        let run = self.inner.run(request);
-        async move {
-            let outcome = run.await;
-            if let Some(slot) = slot {
-                *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(outcome.clone());
-            }
-            outcome
-        }
-        .boxed()
-    }
 }

@@ -35,7 +35,10 @@ const MAX_NAME_LEN: usize = 64;
 
 /// The rendered parts of the Python section, for the template.
 pub(crate) struct PythonParts {
-    /// `Any, Literal, Protocol, ...`: exactly the `typing` names used.
+    /// The import lines of exactly the names used: `from typing import Any, Literal,
+    /// Protocol, ...`, then `from typing_extensions import ...` for those Python 3.10's
+    /// `typing` lacks (`Never`, `NotRequired`, `Required`), so the SDK type-checks for every
+    /// Python the package supports.
     pub imports: String,
     /// Whether the `JsonValue` alias is used (and so declared).
     pub json_value: bool,
@@ -73,6 +76,10 @@ const IMPORT_NAMES: [&str; 10] = [
     "TypedDict",
 ];
 
+/// The names Python 3.10's `typing` lacks (added in 3.11): imported from
+/// `typing_extensions`, which every type checker knows.
+const EXTENSIONS: [&str; 3] = ["Never", "NotRequired", "Required"];
+
 /// A set of [`Import`]s.
 #[derive(Debug, Clone, Copy, Default)]
 struct Imports(u16);
@@ -82,12 +89,25 @@ impl Imports {
         self.0 |= 1 << import as u16;
     }
 
-    /// `Any, Literal, ...`: the names in the set, in byte order.
+    /// `from typing import Any, Literal, ...`: the names in the set, in byte order, and a
+    /// `typing_extensions` line for those of [`EXTENSIONS`] (when any is used).
     fn text(self) -> String {
         let mut out = String::new();
-        for (index, name) in IMPORT_NAMES.iter().enumerate() {
-            if self.0 & (1 << index) != 0 {
-                if !out.is_empty() {
+        for (module, extension) in [("typing", false), ("typing_extensions", true)] {
+            let mut first = true;
+            for (index, name) in IMPORT_NAMES.iter().enumerate() {
+                if self.0 & (1 << index) == 0 || EXTENSIONS.contains(name) != extension {
+                    continue;
+                }
+                if first {
+                    if !out.is_empty() {
+                        out.push('\n');
+                    }
+                    out.push_str("from ");
+                    out.push_str(module);
+                    out.push_str(" import ");
+                    first = false;
+                } else {
                     out.push_str(", ");
                 }
                 out.push_str(name);
@@ -262,6 +282,8 @@ pub(crate) fn render<'m>(model: &'m SdkModel<'m>, limit: usize) -> PythonParts {
         limit,
     };
     writer.imports.insert(Import::Protocol);
+    // `ToolCallError.code`.
+    writer.imports.insert(Import::Literal);
     let mut methods = String::with_capacity(model.tools.len() * 128);
     let mut exotic = false;
     for tool in &model.tools {
@@ -1142,6 +1164,15 @@ mod tests {
         for import in [Import::TypedDict, Import::Any, Import::Protocol] {
             imports.insert(import);
         }
-        assert_eq!(imports.text(), "Any, Protocol, TypedDict");
+        assert_eq!(
+            imports.text(),
+            "from typing import Any, Protocol, TypedDict"
+        );
+        imports.insert(Import::NotRequired);
+        imports.insert(Import::Never);
+        assert_eq!(
+            imports.text(),
+            "from typing import Any, Protocol, TypedDict\nfrom typing_extensions import Never, NotRequired"
+        );
     }
 }

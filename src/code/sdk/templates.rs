@@ -55,7 +55,8 @@ pub(crate) enum TypeScriptBlock {
 /// The blocks of the Python section.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum PythonBlock {
-    /// `Any, Literal, Protocol, ...`: the `typing` names used.
+    /// The import lines: `from typing import Any, Literal, Protocol, ...`, and
+    /// `from typing_extensions import ...` for the names Python 3.10's `typing` lacks.
     Imports,
     /// Type declarations, each followed by a blank line.
     Definitions,
@@ -223,14 +224,14 @@ mod tests {
         }
         for json_value in [false, true] {
             let section = PythonSection {
-                imports: "Any, Protocol".to_owned(),
+                imports: "from typing import Any, Protocol".to_owned(),
                 json_value,
                 definitions: text("definitions"),
                 methods: text("methods"),
             };
             let expected = render(PYTHON, &section);
             let filled = fill(python(json_value), |block| match block {
-                PythonBlock::Imports => "Any, Protocol".to_owned(),
+                PythonBlock::Imports => "from typing import Any, Protocol".to_owned(),
                 PythonBlock::Definitions => text("definitions"),
                 PythonBlock::Methods => text("methods"),
             });
@@ -265,5 +266,25 @@ mod tests {
                 assert_eq!(places, 1);
             }
         }
+    }
+
+    #[test]
+    fn tool_call_error_declares_every_code_a_sub_call_can_carry() {
+        let codes: Vec<&str> = crate::code::SUB_CALL_CODES
+            .iter()
+            .map(|code| code.as_str())
+            .collect();
+        let typescript = codes
+            .iter()
+            .map(|code| format!("\"{code}\""))
+            .collect::<Vec<_>>();
+        assert!(
+            include_str!("../../../sdk-templates/typescript.md.hbs")
+                .contains(&format!("  readonly code: {};\n", typescript.join(" | ")))
+        );
+        assert!(
+            include_str!("../../../sdk-templates/python.md.hbs")
+                .contains(&format!("    code: Literal[{}]\n", typescript.join(", ")))
+        );
     }
 }

@@ -19,7 +19,7 @@
 //!   those tools (the session applies it as a restriction of its agent scope).
 //!
 //! This module owns token checking and the answers about it; it must not read request
-//! bodies (the guard does, after authentication) or decide what a session sees beyond
+//! bodies (the HTTP edge's layers do, after authentication) or decide what a session sees beyond
 //! handing over the token's scope.
 
 use std::sync::Arc;
@@ -267,7 +267,7 @@ fn digest(secret: &str) -> [u8; 32] {
     Sha256::digest(secret.as_bytes()).into()
 }
 
-/// The token a request authenticated with (in the request's extensions once the guard
+/// The token a request authenticated with (in the request's extensions once the edge
 /// accepted it). Two principals are the same token when their digests are (a token file re-read keeps them).
 #[derive(Debug, Clone)]
 pub struct Principal {

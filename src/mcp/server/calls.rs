@@ -3,7 +3,7 @@
 //! answer's stream is dropped unread (the connection closed) or its session is deleted.
 //! (A client's `notifications/cancelled` reaches the call through rmcp.)
 //!
-//! This module owns the bookkeeping; it must not decide when a client is gone (the guard
+//! This module owns the bookkeeping; it must not decide when a client is gone (the HTTP edge
 //! does) or run anything (the session does).
 
 use std::collections::HashMap;

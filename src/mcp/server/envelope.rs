@@ -1,5 +1,5 @@
 //! What makes a JSON value one JSON-RPC 2.0 message, and the error objects that answer
-//! input which is not one: shared by the stdio filter (`stdio`) and the HTTP guard
+//! input which is not one: shared by the stdio filter (`stdio`) and the HTTP edge
 //! (`http`), so both transports reject the same input with the same codes.
 //!
 //! This module owns the envelope check (`jsonrpc`, `id`, `method` / `result` / `error`);

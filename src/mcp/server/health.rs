@@ -36,10 +36,13 @@ fn plain(status: StatusCode, text: &'static str) -> Response {
         .into_response()
 }
 
-/// The two routes (`GET` and `HEAD`).
-pub(crate) fn router(lifecycle: Arc<Lifecycle>) -> axum::Router {
+/// The two routes (`GET` and `HEAD`), every other request to `rest`.
+pub(crate) fn router(lifecycle: Arc<Lifecycle>, rest: axum::Router) -> axum::Router {
     axum::Router::new()
-        .route(HEALTH_PATH, get(|| async { plain(StatusCode::OK, "ok\n") }))
+        .route(
+            HEALTH_PATH,
+            get(|| async { plain(StatusCode::OK, "ok\n") }).fallback_service(rest.clone()),
+        )
         .route(
             READY_PATH,
             get(move || {
@@ -51,6 +54,8 @@ pub(crate) fn router(lifecycle: Arc<Lifecycle>) -> axum::Router {
                         plain(StatusCode::OK, "ok\n")
                     }
                 }
-            }),
+            })
+            .fallback_service(rest.clone()),
         )
+        .fallback_service(rest)
 }

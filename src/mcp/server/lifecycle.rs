@@ -14,7 +14,7 @@
 //! sessions (a client that just got its last answer sends its `DELETE` next).
 //!
 //! This module owns the state and the counting of calls in flight; it must not answer
-//! requests (the guard and the session do) or handle signals (the command does).
+//! requests (the HTTP edge and the session do) or handle signals (the command does).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -77,7 +77,7 @@ impl Drop for Call {
     }
 }
 
-/// What the HTTP guard holds for a call until its answer was written.
+/// What the HTTP edge holds for a call until its answer was written.
 pub(crate) type InFlight = Counted;
 
 impl Lifecycle {
@@ -159,6 +159,12 @@ impl Lifecycle {
             lifecycle: self.clone(),
             key,
         })
+    }
+
+    /// How many of `kind` are counted.
+    #[cfg(test)]
+    pub(crate) fn counted(&self, kind: Kind) -> usize {
+        self.counter(kind).load(Ordering::Acquire)
     }
 
     /// Counts an HTTP answer of a call in, or `None` when the server drains.

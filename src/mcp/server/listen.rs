@@ -23,7 +23,7 @@
 //!   then at every power of two, never once per connection.
 //!
 //! This module owns connections (accepting, the cap, the header timeout); it must not
-//! look at requests (the guard and rmcp do).
+//! look at requests (the HTTP edge and rmcp do).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

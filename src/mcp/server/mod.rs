@@ -12,10 +12,10 @@
 //! - `stdio`: the line filter in front of rmcp's stdio transport (JSON-RPC errors for
 //!   lines that are not messages; one writer of standard output).
 //! - `listen`: the HTTP listener (the connection cap, the header read timeout).
-//! - `http`: the guard in front of rmcp's streamable HTTP service (JSON-RPC errors with
-//!   the right status for bodies that are not one message, over the limit or too slow,
-//!   a foreign `Origin`, the session cap, `404` for a `DELETE` of an unknown session and
-//!   `204` for one of a live session).
+//! - `http`: the edge in front of rmcp's streamable HTTP service, one tower layer per
+//!   concern (host, origin, bearer token, session owner, a token's open requests, the
+//!   body, session admission, calls in flight, `DELETE`), answering each refusal with a
+//!   JSON-RPC error and the right status.
 //! - `auth`: bearer tokens (kept as digests, checked in constant time), the `401`
 //!   answers and the protected-resource metadata.
 //! - `tls`: the rustls acceptor from certificate and key files.
@@ -547,26 +547,26 @@ impl HttpServer {
             config,
         );
         let shared = self.server.shared.clone();
-        let guard = http::Guard {
-            max_body_bytes: options.max_body_bytes,
-            body_timeout: options.body_timeout,
-            max_sessions: options.max_sessions,
-            opening: Arc::default(),
-            sessions,
-            host_check,
-            allowed_origins: options.allowed_origins.clone().into(),
-            resource: auth::Resource {
-                public_url: options.public_url.clone(),
-                tls: self.tls.is_some(),
+        let mcp = axum::Router::new().nest_service(HTTP_PATH, service);
+        let edge = http::edge(
+            mcp,
+            http::Edge {
+                max_body_bytes: options.max_body_bytes,
+                body_timeout: options.body_timeout,
+                max_sessions: options.max_sessions,
+                sessions,
+                host_check,
+                allowed_origins: options.allowed_origins.clone().into(),
+                resource: auth::Resource {
+                    public_url: options.public_url.clone(),
+                    tls: self.tls.is_some(),
+                },
+                shared: shared.clone(),
             },
-            owners: Arc::default(),
-            shared: shared.clone(),
-        };
-        // The guard passes the health routes through untouched: a probe needs no token,
-        // Origin or Host of the guard's lists.
-        let router = health::router(shared.lifecycle.clone())
-            .nest_service(HTTP_PATH, service)
-            .layer(axum::middleware::from_fn_with_state(guard, http::guard));
+        );
+        // The health routes are answered before the edge: a probe needs no token, Origin
+        // or Host of the edge's lists.
+        let router = health::router(shared.lifecycle.clone(), edge);
         let limits = listen::ConnectionLimits {
             max_connections: options.max_connections,
             header_timeout: options.header_timeout,

@@ -22,7 +22,7 @@
 //! - While the server drains (`lifecycle`), a new `tools/call` is an `isError` result
 //!   (`HOST_FAILED`, "the server is stopping"); a call still running when the shutdown
 //!   grace ends is cancelled and answered `ABORTED`, saying the server is stopping.
-//! - Over HTTP a call is registered by session and id (`calls`), so the guard cancels it
+//! - Over HTTP a call is registered by session and id (`calls`), so the HTTP edge cancels it
 //!   when its client went away.
 //! - `notifications/cancelled` cancels the call's signal (rmcp cancels the request token).
 //! - Over authenticated HTTP, the `initialize` request carries the bearer token that
@@ -253,7 +253,7 @@ impl Session {
         let name = request.name.to_string();
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let lifecycle = &self.shared.lifecycle;
-        // A draining server takes no new call (the HTTP guard refuses most before they
+        // A draining server takes no new call (the HTTP edge refuses most before they
         // reach here; over stdio this is the refusal).
         // The call's signal: the client's cancellation (rmcp's request token), which the
         // end of the shutdown grace and (over HTTP) its client going away cancel too.

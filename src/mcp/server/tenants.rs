@@ -12,7 +12,7 @@
 //! no share applies.
 //!
 //! This module owns the token set and the per-token counts of open requests; it must not
-//! answer requests (the guard does) or count runs (`runs` does, with the share given here).
+//! answer requests (the HTTP edge does) or count runs (`runs` does, with the share given here).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -137,15 +137,17 @@ impl Tenants {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::mcp::server::BearerToken;
 
-    fn token(name: &str) -> BearerToken {
+    /// A token named `name` (its secret made from the name).
+    pub(crate) fn token(name: &str) -> BearerToken {
         BearerToken::from_secret(name, &format!("{name}-secret-0123456789abcdefghij")).unwrap()
     }
 
-    fn principal(auth: &BearerAuth, name: &str) -> Principal {
+    /// The principal of [`token`] `name` as `auth` accepts it.
+    pub(crate) fn principal(auth: &BearerAuth, name: &str) -> Principal {
         let mut headers = axum::http::HeaderMap::new();
         let value = format!("Bearer {name}-secret-0123456789abcdefghij");
         headers.insert(

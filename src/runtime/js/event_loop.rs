@@ -23,7 +23,9 @@ use futures::StreamExt;
 
 use super::natives::{Answered, RunState, rejected};
 use super::sandbox::{Sandbox, Thrown};
+use crate::error::ErrorCode;
 use crate::json::{JsonValue, check_lossless_within, write_text};
+use crate::runtime::CallError;
 
 /// How the event loop left the program.
 pub(crate) enum Settled {
@@ -162,7 +164,7 @@ async fn wait(run: &RunState) -> Option<Vec<Answered>> {
     .await
 }
 
-/// Settles the program's promises of answered calls with `J<json>` or `E<message>`, and
+/// Settles the program's promises of answered calls with `J<json>` or `E<CODE>:<message>`, and
 /// releases their charge on the host budget.
 fn answer_calls(sandbox: &mut Sandbox, run: &RunState, answers: Vec<Answered>) {
     let released: u64 = answers.iter().map(|(_, charge, _)| charge).sum();
@@ -171,7 +173,7 @@ fn answer_calls(sandbox: &mut Sandbox, run: &RunState, answers: Vec<Answered>) {
     sandbox.settle_calls(answers.into_iter().map(|(id, _, answer)| {
         let text = match answer {
             Ok(value) => accepted(&value, run.depth_limit),
-            Err(message) => rejected(&message),
+            Err(error) => rejected(&error),
         };
         (id, text)
     }));
@@ -180,7 +182,10 @@ fn answer_calls(sandbox: &mut Sandbox, run: &RunState, answers: Vec<Answered>) {
 /// `J<json>` for a lossless value, `E<why not>` otherwise.
 fn accepted(value: &JsonValue, depth_limit: usize) -> String {
     if let Err(err) = check_lossless_within(value, depth_limit) {
-        return rejected(&format!("the result is not lossless JSON: {err}"));
+        return rejected(&CallError::new(
+            ErrorCode::InvalidToolOutput,
+            format!("the result is not lossless JSON: {err}"),
+        ));
     }
     let mut text = String::with_capacity(64);
     text.push('J');

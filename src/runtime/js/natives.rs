@@ -47,9 +47,9 @@ use futures::stream::FuturesUnordered;
 
 use super::budget::{RunStop, StopReason};
 use super::timers::Timers;
-use crate::json::{JsonValue, parse_lossless_within};
-use crate::runtime::BindingHost;
+use crate::json::parse_lossless_within;
 use crate::runtime::ledger::Ledger;
+use crate::runtime::{BindingHost, CallAnswer, CallError};
 
 /// What the natives of a running program reach (an isolate slot, set for the run).
 pub(crate) struct RunState {
@@ -121,11 +121,11 @@ pub(crate) fn call_charge(argument_bytes: usize) -> u64 {
 pub(crate) struct PendingCall {
     id: u64,
     charge: u64,
-    answer: BoxFuture<'static, Result<JsonValue, String>>,
+    answer: BoxFuture<'static, CallAnswer>,
 }
 
 /// A call's id, its charge and its answer.
-pub(crate) type Answered = (u64, u64, Result<JsonValue, String>);
+pub(crate) type Answered = (u64, u64, CallAnswer);
 
 impl Future for PendingCall {
     type Output = Answered;
@@ -139,7 +139,7 @@ impl Future for PendingCall {
             Err(_) => Poll::Ready((
                 this.id,
                 this.charge,
-                Err("the call failed (its host panicked)".to_owned()),
+                Err(CallError::host("the call failed (its host panicked)")),
             )),
         }
     }
@@ -577,7 +577,7 @@ fn uncaught(scope: &mut v8::PinScope, args: v8::FunctionCallbackArguments, _rv: 
 
 fn call(scope: &mut v8::PinScope, args: v8::FunctionCallbackArguments, mut rv: v8::ReturnValue) {
     let started = match run_state(scope) {
-        None => Err("no program is running".to_owned()),
+        None => Err(CallError::host("no program is running")),
         Some(run) => start_call(scope, &run, &args).map(|answer| (run, answer)),
     };
     match started {
@@ -590,8 +590,8 @@ fn call(scope: &mut v8::PinScope, args: v8::FunctionCallbackArguments, mut rv: v
             // Exact: a run cannot make 2^53 calls (at a microsecond each, 285 years).
             rv.set_double(id as f64);
         }
-        Err(message) => {
-            if let Some(text) = v8::String::new(scope, &rejected(&message)) {
+        Err(error) => {
+            if let Some(text) = v8::String::new(scope, &rejected(&error)) {
                 rv.set(text.into());
             }
         }
@@ -604,7 +604,7 @@ fn start_call(
     scope: &mut v8::PinScope,
     run: &RunState,
     args: &v8::FunctionCallbackArguments,
-) -> Result<(u64, BoxFuture<'static, Result<JsonValue, String>>), String> {
+) -> Result<(u64, BoxFuture<'static, CallAnswer>), CallError> {
     let index = |value: v8::Local<v8::Value>| {
         v8::Local::<v8::Int32>::try_from(value)
             .ok()
@@ -612,37 +612,43 @@ fn start_call(
     };
     let (host, members) = index(args.get(0))
         .and_then(|namespace| run.namespaces.get(namespace))
-        .ok_or_else(|| "unknown binding namespace".to_owned())?;
+        .ok_or_else(|| CallError::host("unknown binding namespace"))?;
     let name = index(args.get(1))
         .and_then(|member| members.get(member))
-        .ok_or_else(|| "unknown binding".to_owned())?;
+        .ok_or_else(|| CallError::host("unknown binding"))?;
     let text = args.get(2).to_rust_string_lossy(scope);
     if text.len() as u64 > run.call_limit {
-        return Err(format!(
+        return Err(CallError::invalid_args(format!(
             "the arguments are over the per-call limit: their JSON text is {} bytes, more than {} (runtime.max_call_bytes)",
             text.len(),
             run.call_limit
-        ));
+        )));
     }
     let charge = call_charge(text.len());
     let held = run.host_bytes.get().saturating_add(charge);
     if held > run.host_budget {
         run.stop.request(StopReason::HostMemory);
-        return Err("the run holds too much host memory in pending calls".to_owned());
+        return Err(CallError::host(
+            "the run holds too much host memory in pending calls",
+        ));
     }
-    let arguments = parse_lossless_within(&text, run.depth_limit)
-        .map_err(|err| format!("the arguments are not lossless JSON: {err}"))?;
+    let arguments = parse_lossless_within(&text, run.depth_limit).map_err(|err| {
+        CallError::invalid_args(format!("the arguments are not lossless JSON: {err}"))
+    })?;
     let answer = catch_unwind(AssertUnwindSafe(|| host.call(name, arguments)))
-        .map_err(|_| "the call failed (its host panicked)".to_owned())?;
+        .map_err(|_| CallError::host("the call failed (its host panicked)"))?;
     run.host_bytes.set(held);
     Ok((charge, answer))
 }
 
-/// The answer text of a rejected call.
-pub(crate) fn rejected(message: &str) -> String {
-    let mut text = String::with_capacity(message.len() + 1);
+/// The answer text of a rejected call: `E<CODE>:<message>` (a code is `[A-Z_]+`).
+pub(crate) fn rejected(error: &CallError) -> String {
+    let code = error.code.as_str();
+    let mut text = String::with_capacity(code.len() + error.message.len() + 2);
     text.push('E');
-    text.push_str(message);
+    text.push_str(code);
+    text.push(':');
+    text.push_str(&error.message);
     text
 }
 

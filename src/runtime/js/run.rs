@@ -467,13 +467,13 @@ mod tests {
 
     use super::*;
     use crate::json::JsonValue;
-    use crate::runtime::BindingHost;
+    use crate::runtime::{BindingHost, CallAnswer, CallError};
 
     struct NoHost;
 
     impl BindingHost for NoHost {
-        fn call(&self, _: &str, _: JsonValue) -> BoxFuture<'static, Result<JsonValue, String>> {
-            Box::pin(async { Err("no host".to_owned()) })
+        fn call(&self, _: &str, _: JsonValue) -> BoxFuture<'static, CallAnswer> {
+            Box::pin(async { Err(CallError::host("no host")) })
         }
     }
 

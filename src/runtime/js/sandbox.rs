@@ -28,6 +28,8 @@ use deno_core::v8;
 use super::natives;
 use super::scripts::{self, compile_and_run};
 use super::strip::{PROGRAM_FILE, program_position};
+use crate::error::ErrorCode;
+use crate::runtime::CallError;
 
 /// A never-used isolate and context, ready for one program.
 ///
@@ -303,7 +305,7 @@ impl Sandbox {
     }
 
     /// Settles the promises of answered binding calls: each `(id, answer)` with the answer
-    /// text `J<json>` or `E<message>`.
+    /// text `J<json>` or `E<CODE>:<message>`.
     pub(crate) fn settle_calls(&mut self, answers: impl IntoIterator<Item = (u64, String)>) {
         v8::scope_with_context!(let scope, &mut self.isolate, &self.context);
         v8::tc_scope!(let scope, scope);
@@ -313,7 +315,10 @@ impl Sandbox {
             let text = v8::String::new(scope, &answer).or_else(|| {
                 v8::String::new(
                     scope,
-                    &natives::rejected("the result is too large for the program"),
+                    &natives::rejected(&CallError::new(
+                        ErrorCode::InvalidToolOutput,
+                        "the result is too large for the program",
+                    )),
                 )
             });
             let Some(text) = text else {

@@ -525,14 +525,17 @@ del _method
 
 
 def _make_error_class(class_name: str, member_property: object) -> type:
-    """The error class of a namespace: ``ToolCallError(message, member=None)``; instances
-    have ``.message`` and the member property (e.g. ``.toolName``); ``str(e)`` is the
-    message."""
+    """The error class of a namespace: ``ToolCallError(message, member=None, code=None)``;
+    instances have ``.message``, ``.code`` and the member property (e.g. ``.toolName``);
+    ``str(e)`` is the message."""
     prop = member_property if _usable_property(member_property) else None
 
-    def __init__(self: Any, message: object = "", member: object = None) -> None:
+    def __init__(
+        self: Any, message: object = "", member: object = None, code: object = None
+    ) -> None:
         Exception.__init__(self, message)
         self.message = message
+        self.code = code
         if prop is not None:
             setattr(self, prop, member)
 
@@ -541,7 +544,8 @@ def _make_error_class(class_name: str, member_property: object) -> type:
         "__module__": "__main__",
         "__qualname__": class_name,
         "__doc__": "A failed call of a namespace member: .message says why; ."
-        + (prop or "member") + " names the member.",
+        + (prop or "member") + " names the member; .code is the failure's stable code"
+        " (e.g. TOOL_DENIED).",
     })
 
 
@@ -550,16 +554,20 @@ def _usable_property(name: object) -> TypeGuard[str]:
         type(name) is str
         and name.isidentifier()
         and not name.startswith("__")
-        and name not in ("args", "message", "with_traceback", "add_note")
+        and name not in ("args", "message", "code", "with_traceback", "add_note")
     )
 
 
 def _tool_error(
-    error_class: type, member_property: object, message: str, member: str
+    error_class: type, member_property: object, message: str, member: str,
+    code: str | None = "INVALID_ARGS",
 ) -> BaseException:
+    """A failed call's error: the message, the member and the failure's stable code
+    (the worker's own refusals are of the arguments: ``INVALID_ARGS``)."""
     error: BaseException = error_class(message)
     if _usable_property(member_property):
         setattr(error, member_property, member)
+    error.code = code  # type: ignore[attr-defined]  # the namespace's class declares it
     return error
 
 
@@ -1602,8 +1610,11 @@ class _Host:
             message = frame["err"]
             if type(message) is not str:
                 message = _dumps(message)
+            code = frame.get("code")
             if not future.done():
-                future.set_exception(_tool_error(error_class, member_property, message, member))
+                future.set_exception(_tool_error(
+                    error_class, member_property, message, member,
+                    code if type(code) is str else None))
 
     def _idle(self) -> bool:
         if self.pending or self.eof or self.closed:

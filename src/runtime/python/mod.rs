@@ -27,8 +27,9 @@
 //!   refilled after each run.
 //!
 //! Nothing here touches Python until a [`PythonEngine`] is made (a TypeScript host never
-//! needs an interpreter). One mutex type across `runtime/`: `std::sync::Mutex` (a poisoned
-//! lock is taken as it is). The `unsafe` of this room: the Landlock ABI query (`confine`).
+//! needs an interpreter). Its mutexes are `std::sync::Mutex`, as the JavaScript runtime's
+//! (a poisoned lock is taken as it is; only the type checker's cache of checkers uses
+//! `parking_lot`). The `unsafe` of this room: the Landlock ABI query (`confine`).
 //!
 //! This module owns running Python programs; it must not know about tools or the registry
 //! (its callers reach it through the [`CodeRuntime`] seam).

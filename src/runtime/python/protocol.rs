@@ -123,9 +123,13 @@ pub(crate) enum ToWorker {
     /// A call succeeded.
     #[serde(rename = "ret")]
     Ok { id: u64, ok: JsonValue },
-    /// A call failed.
+    /// A call failed: why, and its stable code.
     #[serde(rename = "ret")]
-    Err { id: u64, err: String },
+    Err {
+        id: u64,
+        err: String,
+        code: &'static str,
+    },
 }
 
 /// The codec of the wire format: a 4-byte little-endian length (of the body alone: no
@@ -481,12 +485,16 @@ mod tests {
             &ToWorker::Err {
                 id: 2,
                 err: "no".into(),
+                code: "TOOL_FAILED",
             },
             &mut out,
         )
         .unwrap();
         assert_eq!(&out[..4], &(out.len() as u32 - 4).to_le_bytes());
-        assert_eq!(&out[4..], br#"{"t":"ret","id":2,"err":"no"}"#);
+        assert_eq!(
+            &out[4..],
+            br#"{"t":"ret","id":2,"err":"no","code":"TOOL_FAILED"}"#
+        );
     }
 
     #[test]

@@ -17,10 +17,11 @@ use futures::StreamExt;
 use futures::future::BoxFuture;
 use futures::stream::FuturesUnordered;
 
+use crate::error::ErrorCode;
 use crate::json::{JsonValue, check_lossless};
 use crate::runtime::ledger::{Ending, Ledger, failed, settle_output};
 use crate::runtime::{
-    BindingNamespace, CodeRunErrorKind, CodeRunOutcome, CodeRunRequest, EngineConfig,
+    BindingNamespace, CallAnswer, CodeRunErrorKind, CodeRunOutcome, CodeRunRequest, EngineConfig,
 };
 
 use super::process::{Worker, lock};
@@ -189,7 +190,7 @@ fn over_cap(bytes: u64, config: &EngineConfig) -> Ending {
 
 /// A binding call started on the host: its id, the host memory charged for it, and the
 /// host's answer to come.
-type PendingCall = (u64, u64, BoxFuture<'static, Result<JsonValue, String>>);
+type PendingCall = (u64, u64, BoxFuture<'static, CallAnswer>);
 
 /// The binding calls of one run: what the worker may call, the id it must use next, and the
 /// host memory its pending calls (and unread answers) may hold.
@@ -295,7 +296,7 @@ impl<'r> Calls<'r> {
         worker: &mut Worker,
         id: u64,
         cost: u64,
-        answer: Result<JsonValue, String>,
+        answer: CallAnswer,
     ) -> Option<Stop> {
         self.pending_bytes = self.pending_bytes.saturating_sub(cost);
         let frame = match answer {
@@ -304,9 +305,14 @@ impl<'r> Calls<'r> {
                 Err(err) => ToWorker::Err {
                     id,
                     err: format!("the tool's result is not lossless JSON: {err}"),
+                    code: ErrorCode::InvalidToolOutput.as_str(),
                 },
             },
-            Err(message) => ToWorker::Err { id, err: message },
+            Err(error) => ToWorker::Err {
+                id,
+                err: error.message,
+                code: error.code.as_str(),
+            },
         };
         worker.send(&frame);
         // Answers the worker does not read yet stay on the host: charged like pending

@@ -2,6 +2,7 @@
 //! go through the registry's pipeline on the real engine.
 
 mod assembly;
+pub mod error_codes;
 mod index;
 mod run_code;
 pub mod static_check;

@@ -758,10 +758,12 @@ impl codemode::runtime::CodeRuntime for DirectHost {
             let refused = host
                 .call("get", json!({"value": 9_007_199_254_740_993_u64}))
                 .await;
+            let refused_code = refused.as_ref().err().map(|error| error.code.as_str());
             let fine = host.call("get", json!({"value": 1})).await;
             codemode::runtime::CodeRunOutcome::success(
                 Some(json!({
-                    "refused": refused.err(),
+                    "refused": refused.err().map(|error| error.message),
+                    "refused_code": refused_code,
                     "fine": fine.ok(),
                 })),
                 Vec::new(),
@@ -792,6 +794,7 @@ async fn an_argument_that_is_not_lossless_dispatches_and_logs_nothing_for_any_ho
     registry.set_session_sink(Some(Arc::new(sink.clone())));
     let run = logged_run(&registry, "ignored").await;
     let value = run.result.value().unwrap()["value"].clone();
+    assert_eq!(value["refused_code"], "INVALID_ARGS", "{value}");
     assert!(
         value["refused"]
             .as_str()

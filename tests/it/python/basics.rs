@@ -103,10 +103,21 @@ async fn a_failed_call_raises_tool_call_error_with_the_tool_name() {
     let outcome = run_with_tools(
         &host,
         &["fail"],
-        "try:\n    await tools.fail({'message': 'no such file'})\nexcept ToolCallError as e:\n    return [e.toolName, str(e), isinstance(e, Exception)]",
+        "try:\n    await tools.fail({'message': 'no such file'})\nexcept ToolCallError as e:\n    return [e.toolName, str(e), isinstance(e, Exception), e.code]",
     )
     .await;
-    assert_eq!(value(&outcome), json!(["fail", "no such file", true]));
+    assert_eq!(
+        value(&outcome),
+        json!(["fail", "no such file", true, "TOOL_FAILED"])
+    );
+    // The host's code reaches the program as it is, `HOST_FAILED` included.
+    let outcome = run_with_tools(
+        &host,
+        &["fail"],
+        "try:\n    await tools.fail({'message': 'interrupted', 'code': 'HOST_FAILED'})\nexcept ToolCallError as e:\n    return [e.code, str(e)]",
+    )
+    .await;
+    assert_eq!(value(&outcome), json!(["HOST_FAILED", "interrupted"]));
     // Uncaught, it fails the run with its line.
     let outcome = run_with_tools(
         &host,

@@ -218,3 +218,112 @@ async fn the_typed_sdk_program_of_every_corpus_runs_against_stub_tools() {
         let _ = value(&outcome);
     }
 }
+
+#[tokio::test]
+async fn each_failure_reaches_a_python_program_with_its_code() {
+    use crate::codemode::error_codes::{CASES, assert_codes, install_failing_tools};
+    let _cpu = crate::runtime::CPU.lock().await;
+    let registry = registry(10);
+    install_failing_tools(&registry);
+    let calls = CASES
+        .iter()
+        .map(|(tool, args, _)| format!("({tool:?}, lambda: tools.{tool}({args}))"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let program = format!(
+        "await tools.remove_gone({{}})\ncodes = {{}}\nfor name, call in [{calls}]:\n    try:\n        await call()\n        codes[name] = 'succeeded'\n    except ToolCallError as e:\n        codes[name] = e.code if e.toolName == name else str(e)\nreturn codes"
+    );
+    let result = run_code(&registry, &program).await;
+    let value = result.value().expect("the program returns")["value"].clone();
+    assert_codes(&value);
+}
+
+#[tokio::test]
+async fn the_workers_own_refusal_of_arguments_is_invalid_args() {
+    let _cpu = crate::runtime::CPU.lock().await;
+    let registry = registry(10);
+    crate::codemode::error_codes::install_failing_tools(&registry);
+    let result = run_code(
+        &registry,
+        "try:\n    await tools.strict({'n': {1, 2}})\nexcept ToolCallError as e:\n    return [e.code, e.toolName]",
+    )
+    .await;
+    let value = &result.value().expect("the program returns")["value"];
+    assert_eq!(value, &json!(["INVALID_ARGS", "strict"]), "{value}");
+}
+
+#[tokio::test]
+async fn a_host_runs_a_program_in_another_language_than_the_models_and_reads_its_outcome() {
+    use codemode::code::Program;
+    use codemode::runtime::Language;
+    let _cpu = crate::runtime::CPU.lock().await;
+    // Models are given TypeScript; the host also runs Python programs.
+    let registry = Registry::new();
+    let code = CodeMode::install(
+        &registry,
+        CodeModeConfig::default().with_mode(PresentationMode::Code),
+    )
+    .unwrap();
+    let typescript: Arc<dyn CodeRuntime> = crate::codemode::ENGINE.clone();
+    let python: Arc<dyn CodeRuntime> = ENGINE.clone();
+    code.set_runtime(typescript).unwrap();
+    code.add_runtime(python).unwrap();
+    assert_eq!(
+        code.language(),
+        Some(codemode::runtime::Language::TypeScript)
+    );
+    registry
+        .global()
+        .register(sleeper("nap", true))
+        .unwrap()
+        .keep();
+    let assembly = assemble(&registry.global()).unwrap();
+    assert!(
+        assembly.tools[0]
+            .description
+            .contains("Run a TypeScript program"),
+        "models are given the default language"
+    );
+
+    let python_run = code
+        .run_program(
+            &registry.global(),
+            Program::new("print('hi')\nreturn await tools.nap({'n': 3})", "python")
+                .with_language(Language::Python),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(python_run.result.model_text(), "hi\n3");
+    let outcome = python_run.outcome.expect("the program ran");
+    assert_eq!(
+        (outcome.logs, outcome.value),
+        (vec!["hi".to_owned()], Some(json!(3)))
+    );
+    assert_eq!(python_run.sub_calls.len(), 1);
+
+    // The default language is TypeScript; a program refused before it ran has no outcome.
+    let typescript_run = code
+        .run_program(
+            &registry.global(),
+            Program::new("return await tools.missing({})", "refused"),
+            None,
+        )
+        .await
+        .unwrap();
+    assert!(typescript_run.result.is_error());
+    assert!(typescript_run.outcome.is_none());
+
+    // A language without a runtime is refused before anything runs.
+    code.clear_runtime();
+    code.set_runtime(crate::codemode::ENGINE.clone()).unwrap();
+    let refused = code
+        .run_program(
+            &registry.global(),
+            Program::new("return 1", "python").with_language(Language::Python),
+            None,
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), codemode::ErrorCode::InvalidConfig);
+}

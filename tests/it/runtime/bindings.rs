@@ -74,13 +74,22 @@ async fn a_failed_call_rejects_with_the_error_class_carrying_the_member_name() {
         &engine,
         &host,
         &["fail"],
-        "try {\n  await tools.fail({ message: 'denied by policy' });\n} catch (e) {\n  return { isClass: e instanceof ToolCallError, isError: e instanceof Error, name: e.name, toolName: e.toolName, message: e.message };\n}",
+        "try {\n  await tools.fail({ message: 'denied by policy' });\n} catch (e) {\n  return { isClass: e instanceof ToolCallError, isError: e instanceof Error, name: e.name, toolName: e.toolName, message: e.message, code: e.code };\n}",
     )
     .await;
     assert_eq!(
         value(&outcome),
-        json!({"isClass": true, "isError": true, "name": "ToolCallError", "toolName": "fail", "message": "denied by policy"})
+        json!({"isClass": true, "isError": true, "name": "ToolCallError", "toolName": "fail", "message": "denied by policy", "code": "TOOL_FAILED"})
     );
+    // The host's code reaches the program as it is, `HOST_FAILED` included.
+    let outcome = run_with_tools(
+        &engine,
+        &host,
+        &["fail"],
+        "try { await tools.fail({ message: 'interrupted', code: 'HOST_FAILED' }); } catch (e) { return [e.code, e.message]; }",
+    )
+    .await;
+    assert_eq!(value(&outcome), json!(["HOST_FAILED", "interrupted"]));
 
     // Uncaught, it fails the run with the class name, the message and the member.
     let outcome = run_with_tools(

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use codemode::JsonValue;
 use codemode::runtime::{
-    BindingHost, BindingNamespace, CodeRunRequest, CodeRuntime, EngineConfig, JsEngine,
+    BindingHost, BindingNamespace, CallAnswer, CodeRunRequest, CodeRuntime, EngineConfig, JsEngine,
 };
 use futures::future::BoxFuture;
 
@@ -41,11 +41,7 @@ const IDLE_CPU_MS: u128 = 250;
 struct Echo;
 
 impl BindingHost for Echo {
-    fn call(
-        &self,
-        _member: &str,
-        args: JsonValue,
-    ) -> BoxFuture<'static, Result<JsonValue, String>> {
+    fn call(&self, _member: &str, args: JsonValue) -> BoxFuture<'static, CallAnswer> {
         Box::pin(async move { Ok(args) })
     }
 }

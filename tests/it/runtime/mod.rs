@@ -13,10 +13,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use codemode::ErrorCode;
 use codemode::JsonValue;
 use codemode::runtime::{
-    BindingHost, BindingNamespace, CodeRunErrorKind, CodeRunOutcome, CodeRunRequest, CodeRuntime,
-    EngineConfig, JsEngine,
+    BindingHost, BindingNamespace, CallAnswer, CallError, CodeRunErrorKind, CodeRunOutcome,
+    CodeRunRequest, CodeRuntime, EngineConfig, JsEngine,
 };
 use futures::future::BoxFuture;
 use serde_json::json;
@@ -104,7 +105,7 @@ impl Drop for DropCounter {
 }
 
 impl BindingHost for TestHost {
-    fn call(&self, member: &str, args: JsonValue) -> BoxFuture<'static, Result<JsonValue, String>> {
+    fn call(&self, member: &str, args: JsonValue) -> BoxFuture<'static, CallAnswer> {
         self.calls
             .lock()
             .unwrap()
@@ -124,8 +125,13 @@ impl BindingHost for TestHost {
                 })
             }
             "fail" => {
+                // `{message, code?}`: a failure with that code (`TOOL_FAILED` by default).
                 let message = args["message"].as_str().unwrap_or("failed").to_owned();
-                Box::pin(async move { Err(message) })
+                let code = ErrorCode::ALL
+                    .into_iter()
+                    .find(|code| Some(code.as_str()) == args["code"].as_str())
+                    .unwrap_or(ErrorCode::ToolFailed);
+                Box::pin(async move { Err(CallError::new(code, message)) })
             }
             "unsafe_result" => Box::pin(async { Ok(json!({"id": 9_007_199_254_740_993u64})) }),
             "hang" => {

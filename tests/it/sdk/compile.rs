@@ -1,7 +1,7 @@
 //! Every generated SDK compiles: the TypeScript SDK of each fixture tool list, plus a
 //! program that calls every tool with a typed argument literal and uses the typed result,
 //! passes `tsc --strict --noEmit`; the Python SDK and the same program pass
-//! `mypy --strict`. The compilers come from `tests/tools/` (installed by `.ci/tools`).
+//! `mypy --strict`, for mypy's own Python and for Python 3.10. The compilers come from `tests/tools/` (installed by `.ci/tools`).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -104,18 +104,26 @@ fn python_sdks_pass_mypy_strict() {
     let file = dir.join("sdk_deep.py");
     std::fs::write(&file, source).expect("write the Python file");
     files.push(file);
-    let mut command = Command::new(mypy);
-    command
-        .args([
+    // The checker's own Python, and the oldest the package supports (3.10, whose `typing`
+    // lacks `Never`, `NotRequired` and `Required`).
+    for version in [None, Some("3.10")] {
+        let mut command = Command::new(&mypy);
+        command.args([
             "--strict",
             "--no-incremental",
             "--cache-dir",
             "/dev/null",
             "--no-error-summary",
-        ])
-        .current_dir(&dir)
-        .args(&files);
-    run_compiler(command, "mypy --strict");
+        ]);
+        if let Some(version) = version {
+            command.args(["--python-version", version]);
+        }
+        command.current_dir(&dir).args(&files);
+        run_compiler(
+            command,
+            &format!("mypy --strict (Python {})", version.unwrap_or("of mypy")),
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -83,10 +83,22 @@ fn an_address_beyond_loopback_is_refused_without_tokens() {
         "",
     );
     assert_eq!(output.status.code(), Some(2));
+    let stderr = crate::cli::stderr(&output);
     assert!(
-        crate::cli::stderr(&output).contains("--token-env is for streamable HTTP"),
-        "{}",
-        crate::cli::stderr(&output)
+        stderr.contains("required arguments were not provided") && stderr.contains("--http <ADDR>"),
+        "{stderr}"
+    );
+    // Counts and durations are positive.
+    let output = crate::cli::codemode(
+        workspace.path(),
+        &["serve", "--config", &workspace.config(), "--max-runs", "0"],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = crate::cli::stderr(&output);
+    assert!(
+        stderr.contains("'--max-runs <N>': must be a positive whole number"),
+        "{stderr}"
     );
 }
 

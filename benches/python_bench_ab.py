@@ -64,7 +64,7 @@ def main() -> None:
     for name in got[a][0]:
         fa = [r[name] for r in got[a]]
         fb = [r[name] for r in got[b]]
-        ratios = [x / y for x, y in zip(fa, fb)]
+        ratios = [x / y for x, y in zip(fa, fb, strict=True)]
         print(
             f"  {name:40} {fmt(statistics.median(fa)):>10} {fmt(statistics.median(fb)):>10}   "
             f"{statistics.median(ratios):.3f} ({min(ratios):.3f}, {max(ratios):.3f})"

@@ -761,7 +761,6 @@ def _unalias(tp: Any) -> Any:
 def _refusal(tp: Any, origin: Any, args: tuple[Any, ...], ctx: _Ctx) -> _Unsupported:
     """Why ``tp`` has no schema, with what to write instead."""
     kind = origin if origin is not None else tp
-    item = _type_name(args[0]) if args else "..."
     if kind in _BYTES:
         return _unsupported(ctx, tp, "JSON has no bytes", "use str (for example base64 text)")
     if kind is collections.abc.Callable:
@@ -1142,7 +1141,9 @@ def _compile_tuple(tp: Any, args: tuple[Any, ...], ctx: _Ctx) -> _Node:
                 f"{path}: expected exactly {count} item{'s' if count != 1 else ''} "
                 f"({names or 'none'}), got {len(value)}"
             )
-        return tuple(n.convert(v, f"{path}[{i}]") for i, (n, v) in enumerate(zip(nodes, value)))
+        return tuple(
+            n.convert(v, f"{path}[{i}]") for i, (n, v) in enumerate(zip(nodes, value, strict=True))
+        )
 
     return _Node(schema, convert).noted(note)
 

@@ -715,8 +715,9 @@ class Registry(Scope):
     overlap; ``warm_pool`` engines are kept ready; ``typecheck`` (``off``, ``warn``,
     ``refuse``) type-checks TypeScript programs before they run; ``sdk_max_tokens``
     replaces a larger SDK by a compact index. A setting that is not an ``int`` in its
-    range raises :class:`ConfigError` naming it and what it accepts. ``approver(call, reason)`` (sync or async)
-    answers ``True`` to run a call a policy asks about.
+    range raises :class:`ConfigError` naming it and what it accepts.
+    ``approver(call, reason)`` (sync or async) answers ``True`` to run a call a policy asks
+    about.
     """
 
     def __init__(

@@ -215,7 +215,12 @@ impl HostBuilder {
         let depth = crate::json::DepthLimit::for_programs(config.engine.max_json_depth)?;
         let registry = Registry::with_config(registry.with_value_depth(depth));
         // Code Mode first: the names it reserves shape how the sources' tools are named.
-        let code = CodeMode::install(&registry, config.code_mode_config())?;
+        let code = CodeMode::install(
+            &registry,
+            config
+                .code_mode_config()
+                .with_search(search_config(&config)?),
+        )?;
         let global = registry.global();
         let tools = local_tools(&config)?;
         let local: BTreeSet<String> = tools.iter().map(|tool| tool.name().to_owned()).collect();
@@ -429,6 +434,56 @@ fn local_tools(config: &Config) -> Result<Vec<ToolDefinition>, Error> {
 /// `PLACE: ` for a message about what the file sets at `place`, or nothing.
 fn placed(place: Option<&str>) -> String {
     place.map_or_else(String::new, |place| format!("{place}: "))
+}
+
+/// How `describe_tools` ranks: with `[search.embeddings]`, an embedder over that
+/// OpenAI-compatible endpoint (its key read from the named environment variable now).
+#[cfg(feature = "mcp")]
+fn search_config(config: &Config) -> Result<crate::code::search::SearchConfig, Error> {
+    use crate::code::search::openai::OpenAiEmbedder;
+    let search = crate::code::search::SearchConfig::default();
+    let Some(embeddings) = &config.embeddings else {
+        return Ok(search);
+    };
+    let api_key = match &embeddings.api_key_env {
+        Some(name) => Some(std::env::var(name).map_err(|_| {
+            Error::new(
+                ErrorCode::InvalidConfig,
+                format!(
+                    "search.embeddings.api_key_env names {name}, which is not set (or not UTF-8) in the environment"
+                ),
+            )
+        })?),
+        None => None,
+    };
+    let embedder = OpenAiEmbedder::new(
+        &embeddings.url,
+        &embeddings.model,
+        api_key,
+        embeddings.index_timeout.max(embeddings.query_timeout),
+    )
+    .map_err(|err| {
+        Error::new(
+            ErrorCode::InvalidConfig,
+            format!("search.embeddings: {err}"),
+        )
+    })?;
+    Ok(search
+        .with_embedder(Some(Arc::new(embedder)))
+        .with_timeouts(embeddings.query_timeout, embeddings.index_timeout))
+}
+
+/// Without MCP support (no HTTP client), `[search.embeddings]` cannot be used.
+#[cfg(not(feature = "mcp"))]
+fn search_config(config: &Config) -> Result<crate::code::search::SearchConfig, Error> {
+    if config.embeddings.is_none() {
+        return Ok(crate::code::search::SearchConfig::default());
+    }
+    Err(Error::new(
+        ErrorCode::InvalidConfig,
+        "the configuration has `[search.embeddings]`, but this build of codemode has no HTTP client: \
+         build it with the cargo feature `mcp`",
+    ))
 }
 
 /// Starts the MCP servers, registers their tools and keeps them in sync

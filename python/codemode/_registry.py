@@ -115,6 +115,20 @@ def _is_async(fn: Callable[..., Any]) -> bool:
     )
 
 
+def _embedder_adapter(embedder: Callable[[list[str]], Any]) -> Callable[[str], Any]:
+    """The adapter the native side calls: the texts as JSON text in, the vectors as plain
+    lists of floats out (a numpy array, a tuple or any sequence of numbers becomes one)."""
+
+    def adapter(texts_json: str) -> list[list[float]]:
+        texts = json.loads(texts_json)
+        vectors = embedder(texts)
+        if hasattr(vectors, "tolist"):
+            vectors = vectors.tolist()
+        return [[float(x) for x in vector] for vector in vectors]
+
+    return adapter
+
+
 def _arguments_text(arguments: Mapping[str, Any] | None) -> str:
     try:
         data = _hints.to_json({} if arguments is None else arguments)
@@ -714,8 +728,15 @@ class Registry(Scope):
     ``max_json_depth``; ``max_parallel_sub_calls`` bounds how many of a program's calls
     overlap; ``warm_pool`` engines are kept ready; ``typecheck`` (``off``, ``warn``,
     ``refuse``) type-checks TypeScript programs before they run; ``sdk_max_tokens``
-    replaces a larger SDK by a compact index. A setting that is not an ``int`` in its
-    range raises :class:`ConfigError` naming it and what it accepts.
+    replaces a larger SDK by a compact index, whose tools the model reads with
+    ``describe_tools``: ``describe_max_tokens`` bounds one of its answers (default half of
+    ``sdk_max_tokens``), and ``embedder(texts) -> vectors`` (sync; a list of float lists or
+    a 2-D array, one vector per text) adds semantic ranking to its search, its vectors
+    cached under ``embedder_model``; an embedder that fails or takes longer than
+    ``embedder_timeout_ms`` (a query, default 2,000) or ``embedder_index_timeout_ms`` (the
+    tools not embedded yet, default 30,000) leaves the search lexical, never failing it. A
+    setting that is not an ``int`` in its range raises :class:`ConfigError` naming it and
+    what it accepts.
     ``approver(call, reason)`` (sync or async) answers ``True`` to run a call a policy asks
     about.
     """
@@ -735,9 +756,18 @@ class Registry(Scope):
         warm_pool: int | None = None,
         typecheck: Literal["off", "warn", "refuse"] = "off",
         sdk_max_tokens: int | None = None,
+        describe_max_tokens: int | None = None,
+        embedder: Callable[[list[str]], Any] | None = None,
+        embedder_model: str = "python",
+        embedder_timeout_ms: int | None = None,
+        embedder_index_timeout_ms: int | None = None,
         approver: Callable[[ToolCall, str | None], Any] | None = None,
         allow_unconfined: bool = False,
     ) -> None:
+        if embedder is not None and (
+            not callable(embedder) or inspect.iscoroutinefunction(embedder)
+        ):
+            raise ConfigError("embedder must be a sync callable: embedder(texts) -> vectors")
         if language not in ("typescript", "python"):
             raise ConfigError(f"language must be 'typescript' or 'python', not {language!r}")
         if compute_ms is None:
@@ -771,6 +801,11 @@ class Registry(Scope):
                     "max_parallel_sub_calls": max_parallel_sub_calls,
                     "typecheck": typecheck,
                     "sdk_max_tokens": sdk_max_tokens,
+                    "describe_max_tokens": describe_max_tokens,
+                    "embedder": None if embedder is None else _embedder_adapter(embedder),
+                    "embedder_model": embedder_model,
+                    "embedder_timeout_ms": embedder_timeout_ms,
+                    "embedder_index_timeout_ms": embedder_index_timeout_ms,
                     "language": language,
                     "allow_unconfined": allow_unconfined,
                 }

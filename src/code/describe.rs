@@ -21,11 +21,13 @@ use crate::tool::{ToolDefinition, ToolOutput};
 use super::CodeMode;
 use super::assembly::{CODE_ONLY_RULE, advertised_output};
 use super::index::{
-    DEFAULT_MATCHES, DESCRIBE_TOOLS, MAX_DECLARATIONS, SdkPlan, SourcedTool, ToolIndex, plan,
+    DEFAULT_MATCHES, DESCRIBE_TOOLS, DescribeRequest, MAX_DECLARATIONS, SdkPlan, SourcedTool,
+    ToolIndex, plan,
 };
 use super::mode::{PresentationMode, ScopePresentation};
 use super::run_code::run_code_description;
 use super::sdk::{SdkTool, render_sdk_section_within};
+use super::search::tokens::searchable;
 
 /// The SDK plan of one tool set, and its search index (built on the first search).
 pub(crate) struct Planned {
@@ -165,8 +167,9 @@ fn description(language: Language) -> String {
     format!(
         "Read the full {lang} declarations of tools from the index in `run_code`'s description. `names`: exact \
          tool names; `query`: what you want to do, in plain words (its best matches, ranked over tool names, \
-         descriptions and parameter names; `limit` of them, default {DEFAULT_MATCHES}). At most \
-         {MAX_DECLARATIONS} declarations per call. Call the tools from a `run_code` program."
+         descriptions and parameters; `limit` of them, default {DEFAULT_MATCHES}). At most \
+         {MAX_DECLARATIONS} declarations per call; an answer over its token budget shortens the largest \
+         declarations and says how to read the rest. Call the tools from a `run_code` program."
     )
 }
 
@@ -176,43 +179,129 @@ fn parameters() -> JsonValue {
         "properties": {
             "names": {"type": "array", "items": {"type": "string"}, "description": "Exact tool names."},
             "query": {"type": "string", "description": "The task in plain words; its best matches are declared."},
-            "limit": {"type": "integer", "description": format!("How many matches of `query` (default {DEFAULT_MATCHES}, at most {MAX_DECLARATIONS}).")}
+            "limit": {"type": "integer", "description": format!("How many matches of `query`: an integer from 1 to {MAX_DECLARATIONS} (default {DEFAULT_MATCHES}).")}
         },
         "additionalProperties": false
     })
 }
 
-/// Reads `names`, `query` and `limit`; one of `names` and `query` is needed.
-fn read_arguments(args: &JsonValue) -> Result<(Vec<String>, Option<String>, usize), Error> {
-    let names: Vec<String> = args
-        .get("names")
-        .and_then(JsonValue::as_array)
-        .map(|names| {
-            names
+/// What the arguments accept, for every argument error.
+const ACCEPTED: &str = "accepted: `names` (an array of tool names), `query` (a string: the task in plain words), \
+     `limit` (an integer from 1 to 20, default 5); give `names` or `query` or both";
+
+fn invalid(problem: String) -> Error {
+    Error::new(
+        ErrorCode::InvalidArgs,
+        format!("invalid arguments:\n- {problem}\n({ACCEPTED})"),
+    )
+}
+
+/// Reads `names`, `query` and `limit` as the advertised schema says (an object with no
+/// other key; `names` an array of strings, folded when repeated; `query` a string; `limit`
+/// an integer from 1 to `MAX_DECLARATIONS`), and one of `names` and `query` is needed.
+pub(crate) fn read_arguments(args: &JsonValue) -> Result<DescribeRequest, Error> {
+    let Some(object) = args.as_object() else {
+        return Err(invalid(format!(
+            "the arguments must be an object, got {}",
+            kind(args)
+        )));
+    };
+    let mut unknown: Vec<&str> = object
+        .keys()
+        .map(String::as_str)
+        .filter(|key| !matches!(*key, "names" | "query" | "limit"))
+        .collect();
+    unknown.sort_unstable();
+    if !unknown.is_empty() {
+        return Err(invalid(format!(
+            "unknown argument{} {}",
+            if unknown.len() == 1 { "" } else { "s" },
+            unknown
                 .iter()
-                .filter_map(|n| n.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default();
-    let query = args
-        .get("query")
-        .and_then(JsonValue::as_str)
-        .filter(|q| !q.trim().is_empty())
-        .map(str::to_owned);
-    let limit = args
-        .get("limit")
-        .and_then(JsonValue::as_u64)
-        .map_or(DEFAULT_MATCHES, |l| {
-            usize::try_from(l).unwrap_or(MAX_DECLARATIONS)
-        })
-        .clamp(1, MAX_DECLARATIONS);
+                .map(|k| format!("{k:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let mut names: Vec<String> = Vec::new();
+    match object.get("names") {
+        None | Some(JsonValue::Null) => {}
+        Some(JsonValue::Array(items)) => {
+            for (at, item) in items.iter().enumerate() {
+                let Some(name) = item.as_str() else {
+                    return Err(invalid(format!(
+                        "`names[{at}]` must be a string, got {}",
+                        kind(item)
+                    )));
+                };
+                if !names.iter().any(|n| n == name) {
+                    names.push(name.to_owned());
+                }
+            }
+        }
+        Some(other) => {
+            return Err(invalid(format!(
+                "`names` must be an array of strings, got {}",
+                kind(other)
+            )));
+        }
+    }
+    let query = match object.get("query") {
+        None | Some(JsonValue::Null) => None,
+        Some(JsonValue::String(query)) => Some(query.clone()).filter(|q| !q.trim().is_empty()),
+        Some(other) => {
+            return Err(invalid(format!(
+                "`query` must be a string, got {}",
+                kind(other)
+            )));
+        }
+    };
+    let limit = match object.get("limit") {
+        None | Some(JsonValue::Null) => DEFAULT_MATCHES,
+        Some(JsonValue::Number(n)) => match n.as_u64().and_then(|l| usize::try_from(l).ok()) {
+            Some(l) if (1..=MAX_DECLARATIONS).contains(&l) => l,
+            _ => {
+                return Err(invalid(format!(
+                    "`limit` must be an integer from 1 to {MAX_DECLARATIONS}, got {n}"
+                )));
+            }
+        },
+        Some(other) => {
+            return Err(invalid(format!(
+                "`limit` must be an integer from 1 to {MAX_DECLARATIONS}, got {}",
+                kind(other)
+            )));
+        }
+    };
     if names.is_empty() && query.is_none() {
-        return Err(Error::new(
-            ErrorCode::InvalidArgs,
-            "invalid arguments:\n- give `names` (tool names from the index) or a `query` (the task in plain words)",
+        return Err(invalid(
+            "give `names` (tool names from the index) or a `query` (the task in plain words)"
+                .to_owned(),
         ));
     }
-    Ok((names, query, limit))
+    Ok(DescribeRequest {
+        names,
+        query,
+        limit,
+    })
+}
+
+/// A JSON value's kind and, when short, the value itself (for error messages).
+fn kind(value: &JsonValue) -> String {
+    let what = match value {
+        JsonValue::Null => "null",
+        JsonValue::Bool(_) => "a boolean",
+        JsonValue::Number(_) => "a number",
+        JsonValue::String(_) => "a string",
+        JsonValue::Array(_) => "an array",
+        JsonValue::Object(_) => "an object",
+    };
+    let text = value.to_string();
+    if text.chars().count() <= 40 && !matches!(value, JsonValue::Null) {
+        format!("{what} ({text})")
+    } else {
+        what.to_owned()
+    }
 }
 
 /// Builds the `describe_tools` definition for programs in `language`.
@@ -231,11 +320,13 @@ pub(crate) fn definition(
             let registry = registry.upgrade();
             let agent = ctx.execution().agent;
             async move {
-                let (names, query, limit) = read_arguments(&args)?;
+                let request = read_arguments(&args)?;
                 let registry = registry
                     .ok_or_else(|| Error::new(ErrorCode::ToolFailed, "the registry is gone"))?;
                 let scope = registry.scope_of(agent);
-                let planned = CodeMode::of(&registry)
+                let code = CodeMode::of(&registry);
+                let planned = code
+                    .as_ref()
                     .and_then(|code| code.sdk_plan(&scope))
                     .ok_or_else(|| {
                         Error::new(
@@ -243,10 +334,25 @@ pub(crate) fn definition(
                             "Code Mode is no longer installed in this registry or has no runtime",
                         )
                     })?;
-                Ok(JsonValue::String(planned.index().describe(
-                    &names,
-                    query.as_deref(),
-                    limit,
+                let Some(code) = code else {
+                    return Err(Error::new(ErrorCode::ToolFailed, "Code Mode is gone"));
+                };
+                let (config, state) = code.describe_setup();
+                let index = planned.index();
+                let (matches, note) = match request.query.as_deref() {
+                    Some(query) if searchable(query) || config.search.embedder.is_some() => {
+                        let (matches, note) = index
+                            .rank(query, request.limit, &config.search, &state)
+                            .await;
+                        (Some(matches), note)
+                    }
+                    _ => (None, None),
+                };
+                Ok(JsonValue::String(index.answer(
+                    &request,
+                    matches,
+                    note.as_deref(),
+                    config.describe_budget(),
                 )))
             }
         })
@@ -279,17 +385,100 @@ mod tests {
     }
 
     #[test]
-    fn arguments_need_names_or_a_query() {
+    fn arguments_are_checked_against_the_advertised_schema() {
         let err = read_arguments(&json!({})).unwrap_err();
         assert_eq!(err.code(), ErrorCode::InvalidArgs);
-        let (names, query, limit) =
-            read_arguments(&json!({"names": ["a"], "query": "x", "limit": 99})).unwrap();
+        let request =
+            read_arguments(&json!({"names": ["a", "b", "a"], "query": "x", "limit": 20})).unwrap();
         assert_eq!(
-            (names, query, limit),
-            (vec!["a".to_owned()], Some("x".to_owned()), 20)
+            request,
+            DescribeRequest {
+                names: vec!["a".to_owned(), "b".to_owned()],
+                query: Some("x".to_owned()),
+                limit: 20
+            }
         );
+        assert_eq!(
+            read_arguments(&json!({"query": "x"})).unwrap().limit,
+            DEFAULT_MATCHES
+        );
+        for (args, says) in [
+            (
+                json!({"query": "x", "limit": "3"}),
+                "`limit` must be an integer from 1 to 20, got a string (\"3\")",
+            ),
+            (
+                json!({"query": "x", "limit": 2.5}),
+                "`limit` must be an integer from 1 to 20, got 2.5",
+            ),
+            (json!({"query": "x", "limit": -1}), "got -1"),
+            (json!({"query": "x", "limit": 0}), "got 0"),
+            (json!({"query": "x", "limit": 21}), "got 21"),
+            (
+                json!({"query": "x", "lmit": 3}),
+                "unknown argument \"lmit\"",
+            ),
+            (
+                json!({"names": "a"}),
+                "`names` must be an array of strings, got a string (\"a\")",
+            ),
+            (
+                json!({"names": [1]}),
+                "`names[0]` must be a string, got a number (1)",
+            ),
+            (json!({"query": 3}), "`query` must be a string"),
+            (json!([1]), "the arguments must be an object"),
+        ] {
+            let err = read_arguments(&args).unwrap_err();
+            assert_eq!(err.code(), ErrorCode::InvalidArgs);
+            assert!(err.message().contains(says), "{args}: {}", err.message());
+            assert!(
+                err.message().contains("accepted: `names`"),
+                "{}",
+                err.message()
+            );
+        }
         if let Err(err) = JsonSchema::parse(&parameters()) {
             panic!("{err}");
+        }
+    }
+
+    fn any_arguments() -> impl proptest::strategy::Strategy<Value = JsonValue> {
+        use proptest::prelude::*;
+        let scalar = prop_oneof![
+            Just(JsonValue::Null),
+            any::<bool>().prop_map(JsonValue::from),
+            any::<i64>().prop_map(JsonValue::from),
+            any::<f64>().prop_map(JsonValue::from),
+            "[a-z_ ]{0,8}".prop_map(JsonValue::from),
+        ];
+        let value = scalar.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(JsonValue::from),
+                proptest::collection::btree_map("[a-z]{1,6}", inner, 0..4)
+                    .prop_map(|m| JsonValue::Object(m.into_iter().collect())),
+            ]
+        });
+        let key = prop_oneof![
+            Just("names".to_owned()),
+            Just("query".to_owned()),
+            Just("limit".to_owned()),
+            "[a-z]{1,6}"
+        ];
+        prop_oneof![
+            proptest::collection::btree_map(key, value.clone(), 0..4)
+                .prop_map(|m| JsonValue::Object(m.into_iter().collect())),
+            value,
+        ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_json_is_read_or_refused_without_panicking(value in any_arguments()) {
+            if let Ok(request) = read_arguments(&value) {
+                proptest::prop_assert!((1..=MAX_DECLARATIONS).contains(&request.limit));
+                proptest::prop_assert!(!request.names.is_empty() || request.query.is_some());
+            }
         }
     }
 }

@@ -8,8 +8,8 @@
 //!   bytes of UTF-8, rounded up).
 //! - [`IndexStep`]: the documented steps the index degrades through to fit.
 //! - [`plan`]: what replaces the `tools:sdk` section for a tool set and a budget.
-//! - [`ToolIndex`]: the tools of one scope with their BM25 ranking (`rank`), and the text
-//!   `describe_tools` answers with ([`ToolIndex::describe`]).
+//! - [`ToolIndex`]: the tools of one scope with their search ([`super::search`]), and the
+//!   text `describe_tools` answers with ([`ToolIndex::answer`], fitted by [`super::answer`]).
 //!
 //! Every text here is a function of the tool set (and the query): groups are `BTreeMap`s,
 //! tools are sorted by name, nothing depends on hashing or on printing a float.
@@ -19,9 +19,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::json::{DepthLimit, JsonValue};
 use crate::runtime::Language;
 
-use super::rank::{Fields, Ranker, terms};
+use super::answer;
 use super::sdk::{SdkTool, render_sdk_section_within};
+use super::search::bm25::Fields;
+use super::search::tokens::{searchable, terms};
+use super::search::{SearchConfig, SearchDocument, SearchState, ToolSearch};
 use super::static_check;
+use super::text::AVAILABLE;
+pub use super::text::{estimate_tokens, first_sentence};
 
 /// The name of the tool that returns declarations from the index.
 pub const DESCRIBE_TOOLS: &str = "describe_tools";
@@ -36,24 +41,6 @@ const NO_SOURCE: &str = "other";
 
 /// How many terms step 3 suggests searching for, per source.
 const SEARCH_TERMS: usize = 6;
-
-/// The first sentence is cut at this many characters (with `…`).
-const SENTENCE_CHARS: usize = 120;
-
-/// The estimated number of tokens of `text`: its UTF-8 length in bytes divided by four,
-/// rounded up — the usual rule of thumb for English prose and code under BPE tokenizers
-/// (it slightly overestimates identifier-heavy text; budgets are therefore conservative).
-///
-/// ```
-/// use codemode::code::estimate_tokens;
-/// assert_eq!(estimate_tokens(""), 0);
-/// assert_eq!(estimate_tokens("abcd"), 1);
-/// assert_eq!(estimate_tokens("abcde"), 2);
-/// assert_eq!(estimate_tokens("é"), 1); // two bytes
-/// ```
-pub fn estimate_tokens(text: &str) -> usize {
-    text.len().div_ceil(4)
-}
 
 /// The steps of the compact index, from the most to the least detailed; the first whose
 /// description fits the budget is used (the last one when none fits).
@@ -167,19 +154,9 @@ pub fn plan(
     last.unwrap_or(SdkPlan::Full(full))
 }
 
-/// The marker between the SDK section's instructions and its code block.
-const AVAILABLE: &str = "The available tools:\n\n";
-
 /// The instructions of an SDK section (everything before its declarations).
 fn instructions(section: &str) -> &str {
     section.find(AVAILABLE).map_or("", |at| &section[..at])
-}
-
-/// The declarations of an SDK section (its code block).
-fn declarations(section: &str) -> &str {
-    section
-        .find(AVAILABLE)
-        .map_or(section, |at| &section[at + AVAILABLE.len()..])
 }
 
 fn language_name(language: Language) -> &'static str {
@@ -187,28 +164,6 @@ fn language_name(language: Language) -> &'static str {
         Language::TypeScript => "TypeScript",
         Language::Python => "Python",
     }
-}
-
-/// The first sentence of `description`, on one line: up to the first `.`, `!` or `?`
-/// followed by a space or the end, at most `SENTENCE_CHARS` (120) characters (cut at a word
-/// with `…`).
-pub fn first_sentence(description: &str) -> String {
-    let line = description.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut end = line.len();
-    let bytes = line.as_bytes();
-    for (at, byte) in bytes.iter().enumerate() {
-        if matches!(byte, b'.' | b'!' | b'?') && bytes.get(at + 1).is_none_or(|b| *b == b' ') {
-            end = at + 1;
-            break;
-        }
-    }
-    let sentence = &line[..end];
-    if sentence.chars().count() <= SENTENCE_CHARS {
-        return sentence.to_owned();
-    }
-    let cut: String = sentence.chars().take(SENTENCE_CHARS).collect();
-    let cut = cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head);
-    format!("{}…", cut.trim_end_matches([',', ';', ':', ' ']))
 }
 
 fn source_name(tool: &SourcedTool) -> &str {
@@ -370,9 +325,9 @@ fn render_index(
 pub struct ToolIndex {
     language: Language,
     depth: DepthLimit,
-    /// By name.
-    tools: BTreeMap<String, SdkTool>,
-    ranker: Ranker,
+    /// In name order; a tool's position is its id in `search`.
+    tools: Vec<SdkTool>,
+    search: ToolSearch,
 }
 
 impl std::fmt::Debug for ToolIndex {
@@ -384,80 +339,196 @@ impl std::fmt::Debug for ToolIndex {
     }
 }
 
-/// The top-level parameter names of a tool's argument schema.
-fn parameter_names(parameters: &JsonValue) -> Vec<&str> {
-    parameters
-        .get("properties")
-        .and_then(JsonValue::as_object)
-        .map(|properties| properties.keys().map(String::as_str).collect())
-        .unwrap_or_default()
+/// The top-level parameter names of a tool's argument schema, and their descriptions.
+fn parameters_of(parameters: &JsonValue) -> (Vec<&str>, Vec<&str>) {
+    let Some(properties) = parameters.get("properties").and_then(JsonValue::as_object) else {
+        return (Vec::new(), Vec::new());
+    };
+    let names = properties.keys().map(String::as_str).collect();
+    let docs = properties
+        .values()
+        .filter_map(|p| p.get("description").and_then(JsonValue::as_str))
+        .collect();
+    (names, docs)
+}
+
+/// How much of a tool's description it is embedded by, in characters.
+const EMBED_DESCRIPTION_CHARS: usize = 400;
+
+/// The text a tool is embedded by: its name in words, its source, and the start of its
+/// description on one line (at most `EMBED_DESCRIPTION_CHARS`, cut at a word). Measured
+/// on the tuning halves of `fixtures/search`: the whole first paragraph ranks better
+/// than the first sentence alone (README, Tool search).
+fn embed_text(source: &str, tool: &SdkTool) -> String {
+    let name = split_words(&tool.name).join(" ");
+    let line = tool
+        .description
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let description = if line.chars().count() <= EMBED_DESCRIPTION_CHARS {
+        line
+    } else {
+        let cut: String = line.chars().take(EMBED_DESCRIPTION_CHARS).collect();
+        cut.rsplit_once(' ')
+            .map_or(cut.clone(), |(head, _)| head.to_owned())
+    };
+    if source.is_empty() {
+        format!("{name}: {description}")
+    } else {
+        format!("{name} ({source}): {description}")
+    }
+}
+
+/// What a `describe_tools` call asks for, read and checked (see `describe`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DescribeRequest {
+    /// Tool names, duplicates folded, in the order given.
+    pub names: Vec<String>,
+    /// The task in plain words.
+    pub query: Option<String>,
+    /// How many matches of `query`.
+    pub limit: usize,
 }
 
 impl ToolIndex {
     /// Indexes `tools` for declarations in `language`, schemas rendered `depth` deep.
     pub fn new(language: Language, tools: &[SourcedTool], depth: DepthLimit) -> ToolIndex {
-        let ranker = Ranker::new(tools.iter().map(|t| {
-            Fields {
-                name: &t.tool.name,
-                source: t
+        let mut sorted: Vec<&SourcedTool> = tools.iter().collect();
+        sorted.sort_by(|a, b| a.tool.name.cmp(&b.tool.name));
+        sorted.dedup_by(|a, b| a.tool.name == b.tool.name);
+        let documents = sorted
+            .iter()
+            .map(|t| {
+                let source = t
                     .source
                     .as_deref()
-                    .map_or("", |s| s.strip_prefix("mcp:").unwrap_or(s)),
-                parameters: parameter_names(&t.tool.parameters),
-                description: &t.tool.description,
-            }
-        }));
+                    .map_or("", |s| s.strip_prefix("mcp:").unwrap_or(s));
+                let (parameters, parameter_docs) = parameters_of(&t.tool.parameters);
+                SearchDocument {
+                    fields: Fields {
+                        name: &t.tool.name,
+                        summary: first_sentence(&t.tool.description),
+                        source,
+                        parameters,
+                        description: &t.tool.description,
+                        parameter_docs,
+                    },
+                    embed_text: embed_text(source, &t.tool),
+                }
+            })
+            .collect();
+        let search = ToolSearch::new(documents);
         ToolIndex {
             language,
             depth,
-            tools: tools
-                .iter()
-                .map(|t| (t.tool.name.clone(), t.tool.clone()))
-                .collect(),
-            ranker,
+            tools: sorted.into_iter().map(|t| t.tool.clone()).collect(),
+            search,
         }
     }
 
-    /// The names of the best matches for `query`, at most `limit` (best first, ties by
-    /// name), ranked with BM25 over names, sources, parameter names and descriptions.
+    /// How many tools are indexed.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    fn names_of(&self, ids: &[usize], limit: usize) -> Vec<&str> {
+        ids.iter()
+            .take(limit)
+            .filter_map(|&id| self.tools.get(id).map(|t| t.name.as_str()))
+            .collect()
+    }
+
+    /// The names of the best matches for `query` by words alone, at most `limit` (best
+    /// first; ties to the more specific tool, then by name): fielded BM25 over names, first
+    /// sentences, sources, parameter names, descriptions and parameter docs.
     pub fn search(&self, query: &str, limit: usize) -> Vec<&str> {
-        self.ranker.search(query, limit)
+        self.names_of(&self.search.lexical(query), limit)
+    }
+
+    /// The names of the best matches for `query`, at most `limit`, ranked as `config`
+    /// says (hybrid with an embedder that answers in time), and a note when semantic
+    /// ranking was configured but not had.
+    pub async fn rank(
+        &self,
+        query: &str,
+        limit: usize,
+        config: &SearchConfig,
+        state: &SearchState,
+    ) -> (Vec<&str>, Option<String>) {
+        let ranked = self.search.rank(query, config, state).await;
+        (self.names_of(&ranked.ids, limit), ranked.note)
+    }
+
+    /// The texts the tools are embedded by, in name order (for measuring an embedder).
+    pub fn embed_texts(&self) -> &[String] {
+        self.search.embed_texts()
+    }
+
+    /// The text `describe_tools` answers with, ranking lexically (see [`Self::answer`]).
+    pub fn describe(&self, names: &[String], query: Option<&str>, limit: usize) -> String {
+        let request = DescribeRequest {
+            names: names.to_vec(),
+            query: query.map(str::to_owned),
+            limit,
+        };
+        let matches = query
+            .filter(|q| searchable(q))
+            .map(|q| self.search(q, limit.clamp(1, MAX_DECLARATIONS)));
+        self.answer(&request, matches, None, None)
     }
 
     /// The text `describe_tools` answers with: a line saying what was found (the tools
-    /// named, the query's matches best first, and each unknown name with its nearest
-    /// names), then the declarations of those tools in the index's language (at most
-    /// `MAX_DECLARATIONS` (20); named tools first).
-    pub fn describe(&self, names: &[String], query: Option<&str>, limit: usize) -> String {
+    /// named, the query's `matches` best first, each unknown name with its nearest names,
+    /// and `note`), then the declarations of those tools in the index's language (at most
+    /// `MAX_DECLARATIONS` (20); named tools first), fitted within `budget` tokens (see
+    /// [`super::answer`]).
+    pub fn answer(
+        &self,
+        request: &DescribeRequest,
+        matches: Option<Vec<&str>>,
+        note: Option<&str>,
+        budget: Option<usize>,
+    ) -> String {
         use std::fmt::Write as _;
-        let mut chosen: Vec<&str> = Vec::new();
-        let mut unknown = Vec::new();
-        for name in names {
-            match self.tools.get_key_value(name.as_str()) {
-                Some((name, _)) if !chosen.contains(&name.as_str()) => chosen.push(name),
+        let by_name = |name: &str| {
+            self.tools
+                .binary_search_by(|t| t.name.as_str().cmp(name))
+                .ok()
+                .map(|at| &self.tools[at])
+        };
+        let mut chosen: Vec<&SdkTool> = Vec::new();
+        let mut named: Vec<&str> = Vec::new();
+        let mut unknown: Vec<&str> = Vec::new();
+        for name in &request.names {
+            match by_name(name) {
+                Some(tool) if !named.contains(&tool.name.as_str()) => {
+                    named.push(&tool.name);
+                    chosen.push(tool);
+                }
                 Some(_) => {}
-                None => unknown.push(name.as_str()),
+                None if !unknown.contains(&name.as_str()) => unknown.push(name),
+                None => {}
             }
         }
-        let matches = query
-            .filter(|q| !terms(q).is_empty())
-            .map(|q| self.search(q, limit.clamp(1, MAX_DECLARATIONS)));
         for name in matches.iter().flatten() {
-            if !chosen.contains(name) {
-                chosen.push(name);
+            if let Some(tool) = by_name(name)
+                && !chosen.iter().any(|c| c.name == tool.name)
+            {
+                chosen.push(tool);
             }
         }
         chosen.truncate(MAX_DECLARATIONS);
         let mut out = String::new();
-        let named: Vec<&str> = names
-            .iter()
-            .map(String::as_str)
-            .filter(|n| self.tools.contains_key(*n))
-            .collect();
         if !named.is_empty() {
             let _ = writeln!(out, "Named: {}.", named.join(", "));
         }
-        if let Some(query) = query {
+        if let Some(query) = &request.query {
             match &matches {
                 Some(found) if !found.is_empty() => {
                     let _ = writeln!(
@@ -472,8 +543,11 @@ impl ToolIndex {
                 }
             }
         }
+        if let Some(note) = note {
+            let _ = writeln!(out, "{note}");
+        }
         if !unknown.is_empty() {
-            let members: Vec<String> = self.tools.keys().cloned().collect();
+            let members: Vec<String> = self.tools.iter().map(|t| t.name.clone()).collect();
             for name in &unknown {
                 let near = static_check::nearest(name, &members);
                 if near.is_empty() {
@@ -491,15 +565,11 @@ impl ToolIndex {
             out.push_str("No declarations to show.\n");
             return out;
         }
-        // Declarations in name order, as the SDK lists them.
-        let mut subset: Vec<SdkTool> = chosen
-            .iter()
-            .filter_map(|name| self.tools.get(*name).cloned())
-            .collect();
-        subset.sort_by(|a, b| a.name.cmp(&b.name));
-        let section = render_sdk_section_within(self.language, &subset, self.depth);
+        let tools: Vec<SdkTool> = chosen.into_iter().cloned().collect();
+        let fitted = answer::fit(self.language, &tools, self.depth, &out, budget);
+        out.push_str(&fitted.notes);
         out.push('\n');
-        out.push_str(declarations(&section));
+        out.push_str(&fitted.declarations);
         out
     }
 }
@@ -507,6 +577,7 @@ impl ToolIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::code::text::SENTENCE_CHARS;
     use serde_json::json;
 
     fn tool(source: Option<&str>, name: &str, description: &str) -> SourcedTool {

@@ -24,8 +24,12 @@ use super::describe::{self, PlanCache, Planned};
 use super::index::DESCRIBE_TOOLS;
 use super::mode::{PresentationMode, ScopePresentation};
 use super::record::{SubCallHooks, SubCallObserver, SubCallRecord};
+use super::search::{SearchConfig, SearchState};
 use super::typecheck::{ProgramChecker, TypeCheck, Verdict};
 use super::{RUN_CODE, run_code};
+
+/// The smallest `describe_max_tokens` accepted (a few short declarations).
+pub const MIN_DESCRIBE_MAX_TOKENS: usize = 500;
 
 /// What Code Mode is configured with.
 #[derive(Debug, Clone)]
@@ -45,6 +49,14 @@ pub struct CodeModeConfig {
     pub typecheck: TypeCheck,
     /// The type checker's budgets (used unless `typecheck` is `off`).
     pub checker: CheckerConfig,
+    /// The budget of one `describe_tools` answer, in estimated tokens: declarations are
+    /// shortened (the largest first) and, past that, left out by name to fit it. `None`
+    /// (the default): half of `sdk_max_tokens` (5,000 of the usual 10,000), so an answer
+    /// never costs more than half of what the whole SDK was not allowed to.
+    pub describe_max_tokens: Option<usize>,
+    /// How `describe_tools` ranks: lexically, or fused with an embedder's ranking
+    /// ([`SearchConfig`]).
+    pub search: SearchConfig,
 }
 
 impl Default for CodeModeConfig {
@@ -55,6 +67,8 @@ impl Default for CodeModeConfig {
             sdk_max_tokens: None,
             typecheck: TypeCheck::Off,
             checker: CheckerConfig::default(),
+            describe_max_tokens: None,
+            search: SearchConfig::default(),
         }
     }
 }
@@ -85,6 +99,26 @@ impl CodeModeConfig {
         self
     }
 
+    /// The same configuration with another budget for `describe_tools` answers (`None`:
+    /// half of `sdk_max_tokens`).
+    pub fn with_describe_max_tokens(mut self, budget: Option<usize>) -> Self {
+        self.describe_max_tokens = budget;
+        self
+    }
+
+    /// The same configuration with another search setup (an embedder, its bounds).
+    pub fn with_search(mut self, search: SearchConfig) -> Self {
+        self.search = search;
+        self
+    }
+
+    /// The budget of one `describe_tools` answer: `describe_max_tokens`, else half of
+    /// `sdk_max_tokens`, else none.
+    pub fn describe_budget(&self) -> Option<usize> {
+        self.describe_max_tokens
+            .or(self.sdk_max_tokens.map(|budget| budget / 2))
+    }
+
     /// The same configuration with other type-checker budgets.
     pub fn with_checker(mut self, checker: CheckerConfig) -> Self {
         self.checker = checker;
@@ -110,6 +144,16 @@ impl CodeModeConfig {
                 format!(
                     "sdk_max_tokens must be at least {}, got {budget}",
                     super::MIN_SDK_MAX_TOKENS
+                ),
+            ));
+        }
+        if let Some(budget) = self.describe_max_tokens
+            && budget < MIN_DESCRIBE_MAX_TOKENS
+        {
+            return Err(Error::new(
+                ErrorCode::InvalidConfig,
+                format!(
+                    "describe_max_tokens must be at least {MIN_DESCRIBE_MAX_TOKENS}, got {budget}"
                 ),
             ));
         }
@@ -242,6 +286,8 @@ pub(super) struct Layer {
     runs: Mutex<HashMap<ScopeId, ProgramState>>,
     handles: Mutex<Vec<Disposer>>,
     plans: PlanCache,
+    /// Tool vectors and fallback counts of `describe_tools`' semantic ranking.
+    search: Arc<SearchState>,
     /// The type check before a run (`None`: `typecheck = "off"`).
     checker: Option<ProgramChecker>,
 }
@@ -481,6 +527,7 @@ impl CodeMode {
             runs: Mutex::new(HashMap::new()),
             handles: Mutex::new(Vec::new()),
             plans: PlanCache::default(),
+            search: Arc::new(SearchState::default()),
             checker,
         });
         // A second installation that raced past the check above is refused here: one
@@ -601,6 +648,22 @@ impl CodeMode {
                 .plans
                 .plan(scope, language, self.layer.config.sdk_max_tokens),
         )
+    }
+
+    /// What `describe_tools` ranks and fits with: the configuration and the shared state.
+    pub(crate) fn describe_setup(&self) -> (&CodeModeConfig, Arc<SearchState>) {
+        (&self.layer.config, self.layer.search.clone())
+    }
+
+    /// How many `describe_tools` searches fell back to lexical ranking because the
+    /// embedder failed or was slow.
+    pub fn search_degraded(&self) -> u64 {
+        self.layer.search.degraded()
+    }
+
+    /// How many tool vectors the semantic ranking has cached.
+    pub fn cached_tool_vectors(&self) -> usize {
+        self.layer.search.cache.len()
     }
 
     /// Installs an observer of every settled sub-call of every program (`None` removes it).

@@ -17,18 +17,19 @@
 //!   [`CodeModeConfig::typecheck`] a TypeScript program is then type-checked by
 //!   TypeScript's own compiler (`typecheck`: [`TypeCheck`] `warn` or `refuse`).
 //! - [`output`]: the model-facing text of a run.
-//! - Tool sets of any size (`index`, `describe`, `rank`): over
+//! - Tool sets of any size (`index`, `describe`, [`answer`], [`search`]): over
 //!   [`CodeModeConfig::sdk_max_tokens`] the SDK in `run_code`'s description is replaced by
 //!   a compact index degrading in [`IndexStep`]s ([`estimate_tokens`] measures), and
 //!   `describe_tools` (beside `run_code`) returns the declarations of the tools a model
-//!   names or of a query's best matches (BM25 over names, sources, parameter names and
-//!   descriptions).
+//!   names or of a query's best matches (fielded BM25, fused with an embedder's ranking
+//!   when one is configured), fitted within [`CodeModeConfig::describe_max_tokens`].
 //!
 //! This module owns what the model reads about its tools and the `run_code` transport. It
 //! uses the registry only through its public API (scopes, providers, the staged pipeline)
 //! and must not decide which tools are visible (the registry does) or how programs execute
 //! (the runtime does).
 
+pub mod answer;
 pub mod assembly;
 mod bridge;
 mod describe;
@@ -37,20 +38,21 @@ mod index;
 mod layer;
 mod mode;
 pub mod output;
-mod rank;
 mod record;
 mod run_code;
 pub mod sdk;
+pub mod search;
 mod static_check;
+mod text;
 mod typecheck;
 
 pub use assembly::{Assembly, PromptSection, advertised_output, assemble, sdk_tools};
 pub use dispatch_log::{CodeDispatchLog, CodeLogNext, ScopeDispatchLog};
 pub use index::{
-    DESCRIBE_TOOLS, IndexStep, SdkPlan, SourcedTool, ToolIndex, estimate_tokens, first_sentence,
-    plan as plan_sdk,
+    DESCRIBE_TOOLS, DescribeRequest, IndexStep, SdkPlan, SourcedTool, ToolIndex, estimate_tokens,
+    first_sentence, plan as plan_sdk,
 };
-pub use layer::{CodeMode, CodeModeConfig, Program, ProgramRun};
+pub use layer::{CodeMode, CodeModeConfig, MIN_DESCRIBE_MAX_TOKENS, Program, ProgramRun};
 pub use mode::{PresentationMode, ScopePresentation};
 pub use record::{SubCallObserver, SubCallRecord};
 pub use run_code::run_code_description;

@@ -5,6 +5,7 @@
 //! mode = "code"                  # native | code | both
 //! max_parallel_sub_calls = 10
 //! sdk_max_tokens = 10000         # optional: over it run_code's description carries an index
+//! describe_max_tokens = 5000     # optional: one describe_tools answer's budget (see `search`)
 //! [runtime]                      # every key optional
 //! language = "typescript"        # typescript | python (the code runtime and SDK flavor)
 //! typecheck = "warn"             # off | warn | refuse: TypeScript programs checked before they run
@@ -33,6 +34,9 @@
 //! policy = "ask"
 //! concurrency_safe = false       # default: the tool's readOnlyHint
 //! timeout_ms = 5000
+//! [search.embeddings]           # optional: describe_tools ranks with an embedder too (see `search`)
+//! url = "http://127.0.0.1:11434/v1"
+//! model = "nomic-embed-text"
 //! [[serve.tokens]]               # `codemode serve --http`: bearer tokens (see `serve`)
 //! name = "ci-agent"
 //! sha256 = "…"                   # `codemode token hash` prints it
@@ -44,6 +48,7 @@
 //! (the composition root, `host`, turns a [`Config`] into a ready host).
 
 pub mod mcp;
+pub mod search;
 pub mod serve;
 
 use std::collections::BTreeMap;
@@ -62,6 +67,7 @@ use crate::sources::builtin::BuiltinConfig;
 use crate::sources::command::CommandTool;
 
 use mcp::{McpServerConfig, RawMcpServer};
+use search::{EmbeddingsConfig, RawSearch};
 use serve::{RawServe, ServeToken};
 
 #[derive(Deserialize)]
@@ -70,6 +76,8 @@ struct RawConfig {
     mode: Option<Spanned<String>>,
     max_parallel_sub_calls: Option<Spanned<i64>>,
     sdk_max_tokens: Option<Spanned<i64>>,
+    describe_max_tokens: Option<Spanned<i64>>,
+    search: Option<RawSearch>,
     runtime: Option<RawRuntime>,
     #[serde(default)]
     tools: EntryList<RawCommandTool>,
@@ -202,6 +210,12 @@ pub struct Config {
     /// The budget of `run_code`'s description in estimated tokens (`sdk_max_tokens`;
     /// `None`: the whole SDK however large).
     pub sdk_max_tokens: Option<usize>,
+    /// The budget of one `describe_tools` answer in estimated tokens
+    /// (`describe_max_tokens`; `None`: half of `sdk_max_tokens`).
+    pub describe_max_tokens: Option<usize>,
+    /// `[search.embeddings]`: the embeddings endpoint of `describe_tools`' semantic ranking
+    /// (`None`: lexical ranking only).
+    pub embeddings: Option<EmbeddingsConfig>,
     /// The code runtime's budgets.
     pub engine: EngineConfig,
     /// The language Code Mode programs are written in (`[runtime] language`): it picks the
@@ -280,6 +294,8 @@ impl Config {
             mode: PresentationMode::Native,
             max_parallel_sub_calls: 10,
             sdk_max_tokens: None,
+            describe_max_tokens: None,
+            embeddings: None,
             engine: EngineConfig::default(),
             language: Language::TypeScript,
             typecheck: TypeCheck::Off,
@@ -337,7 +353,7 @@ impl Config {
 
     /// Checks configuration `text` that came from `path`. The keys are checked one at a
     /// time, in this order, and the first problem is the error: `mode`,
-    /// `max_parallel_sub_calls`, `sdk_max_tokens`, `[runtime]`, `[[tools]]`, `[builtin]`, `[[mcp]]`, `[serve]`, then
+    /// `max_parallel_sub_calls`, `sdk_max_tokens`, `describe_max_tokens`, `[search]`, `[runtime]`, `[[tools]]`, `[builtin]`, `[[mcp]]`, `[serve]`, then
     /// `[policy]` (which overrides a tool's own `policy`). What only the host can check (a
     /// `[policy]` name no tool has, a command tool named like a built-in one, a `[builtin]
     /// root` that is not a directory) is refused when the host is built, at its place in the
@@ -357,6 +373,10 @@ impl Config {
         config.apply_mode(&place, raw.mode)?;
         config.apply_max_parallel_sub_calls(&place, raw.max_parallel_sub_calls)?;
         config.apply_sdk_max_tokens(&place, raw.sdk_max_tokens)?;
+        config.apply_describe_max_tokens(&place, raw.describe_max_tokens)?;
+        if let Some(search) = raw.search {
+            config.embeddings = search::check(&place, search)?;
+        }
         config.apply_runtime(&place, raw.runtime)?;
         config.apply_tools(&place, raw.tools.0)?;
         config.apply_builtin(&place, raw.builtin)?;
@@ -421,6 +441,23 @@ impl Config {
                 .validate()
                 .map_err(|err| place.error(budget.span(), err.message()))?;
             self.sdk_max_tokens = Some(value);
+        }
+        Ok(())
+    }
+
+    /// `describe_max_tokens`: a budget Code Mode's own rules accept.
+    fn apply_describe_max_tokens(
+        &mut self,
+        place: &Place<'_>,
+        budget: Option<Spanned<i64>>,
+    ) -> Result<(), Error> {
+        if let Some(budget) = budget {
+            let value = usize::try_from(*budget.get_ref()).unwrap_or(0);
+            CodeModeConfig::default()
+                .with_describe_max_tokens(Some(value))
+                .validate()
+                .map_err(|err| place.error(budget.span(), err.message()))?;
+            self.describe_max_tokens = Some(value);
         }
         Ok(())
     }
@@ -571,6 +608,7 @@ impl Config {
             .with_mode(self.mode)
             .with_max_parallel_sub_calls(self.max_parallel_sub_calls)
             .with_sdk_max_tokens(self.sdk_max_tokens)
+            .with_describe_max_tokens(self.describe_max_tokens)
             .with_typecheck(self.typecheck)
     }
 }
@@ -777,6 +815,53 @@ policy = "allow"
             ),
             "{err}"
         );
+        let config = parse("sdk_max_tokens = 10000\ndescribe_max_tokens = 3000\n").unwrap();
+        assert_eq!(config.code_mode_config().describe_budget(), Some(3_000));
+        let err = parse("describe_max_tokens = 10\n").unwrap_err();
+        assert!(
+            err.message().starts_with(
+                "dir/codemode.toml:1:23: describe_max_tokens must be at least 500, got 10"
+            ),
+            "{err}"
+        );
+        let config = parse(
+            "[search.embeddings]\nurl = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\napi_key_env = \"KEY\"\ntimeout_ms = 500\n",
+        )
+        .unwrap();
+        let embeddings = config.embeddings.clone().unwrap();
+        assert_eq!(embeddings.url, "http://127.0.0.1:9/v1");
+        assert_eq!(embeddings.model, "m");
+        assert_eq!(embeddings.api_key_env.as_deref(), Some("KEY"));
+        assert_eq!(
+            embeddings.query_timeout,
+            std::time::Duration::from_millis(500)
+        );
+        assert_eq!(embeddings.index_timeout, std::time::Duration::from_secs(30));
+        for (text, says) in [
+            (
+                "[search.embeddings]\nurl = \"localhost\"\nmodel = \"m\"\n",
+                "dir/codemode.toml:2:7: search.embeddings.url must be an http:// or https:// URL",
+            ),
+            (
+                "[search.embeddings]\nurl = \"http://h/v1\"\nmodel = \"\"\n",
+                "dir/codemode.toml:3:9: search.embeddings.model names the embedding model",
+            ),
+            (
+                "[search.embeddings]\nurl = \"http://h/v1\"\nmodel = \"m\"\ntimeout_ms = 0\n",
+                "dir/codemode.toml:4:14: search.embeddings.timeout_ms must be between 1 and 600000",
+            ),
+            (
+                "[search.embeddings]\nurl = \"http://h/v1\"\n",
+                "dir/codemode.toml:1:1: missing field `model`",
+            ),
+            (
+                "[search.embeddings]\nurl = \"http://h/v1\"\nmodel = \"m\"\nkey = \"x\"\n",
+                "dir/codemode.toml:4:1: unknown field `key`",
+            ),
+        ] {
+            let err = parse(text).unwrap_err();
+            assert!(err.message().starts_with(says), "{text}: {err}");
+        }
         let err = parse("max_parallel_sub_calls = 0\n").unwrap_err();
         assert!(
             err.message()

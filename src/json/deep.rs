@@ -172,3 +172,55 @@ pub(crate) fn fold_post_order<'a, N: ?Sized, O>(
         }
     }
 }
+
+/// A tree whose nodes own their children (a checked schema, a schema of the DSL, a type of
+/// the SDK's model): what [`clone_tree`], [`tree_eq`] and [`drop_tree`] need to copy,
+/// compare and free one of any depth with a heap stack instead of recursion. Such a type's
+/// `Clone`, `PartialEq` and `Drop` are these three functions.
+pub(crate) trait Tree: Sized {
+    /// The `index`th child, `None` past the last.
+    fn child(&self, index: usize) -> Option<&Self>;
+
+    /// A copy of this node around `children` (copies of its children, in order).
+    fn with_children(&self, children: Vec<Self>) -> Self;
+
+    /// Moves this node's children out into `into` (at least those that have children of
+    /// their own), so that freeing this node frees no grandchild.
+    fn take_children(&mut self, into: &mut Vec<Self>);
+}
+
+/// A copy of `root`, post-order: a node is copied once copies of its children are made.
+pub(crate) fn clone_tree<T: Tree>(root: &T) -> T {
+    fold_post_order(root, T::child, T::with_children)
+}
+
+/// Whether `a` and `b` are the same tree: `same_node(x, y)` says whether two nodes agree
+/// but for their children and have as many; then their children are compared, in order.
+pub(crate) fn tree_eq<T: Tree>(a: &T, b: &T, same_node: impl Fn(&T, &T) -> bool) -> bool {
+    if a.child(0).is_none() || b.child(0).is_none() {
+        // A leaf on either side: the nodes decide (they have as many children or differ).
+        return same_node(a, b);
+    }
+    let mut pending = vec![(a, b)];
+    while let Some((a, b)) = pending.pop() {
+        if !same_node(a, b) {
+            return false;
+        }
+        let mut index = 0;
+        while let (Some(x), Some(y)) = (a.child(index), b.child(index)) {
+            pending.push((x, y));
+            index += 1;
+        }
+    }
+    true
+}
+
+/// Frees what `root` holds level by level (its `Drop::drop` calls this): each node's
+/// children are moved out before it is freed, so freeing one never reaches another.
+pub(crate) fn drop_tree<T: Tree>(root: &mut T) {
+    let mut pending = Vec::new();
+    root.take_children(&mut pending);
+    while let Some(mut node) = pending.pop() {
+        node.take_children(&mut pending);
+    }
+}

@@ -10,8 +10,9 @@
 //! This module owns the checks, the path notation used in their messages (`$.a[0].b`),
 //! the value-depth limit ([`DepthLimit`]), JSON text both ways without recursion (`text`:
 //! [`parse_lossless`], [`to_text`], [`to_pretty_text`]) and copying, comparing and freeing
-//! deep values without recursion ([`deep_clone`], [`deep_eq`], [`dispose`]). It must not
-//! know about schemas or tools.
+//! deep values without recursion ([`deep_clone`], [`deep_eq`], [`dispose`]; `Tree` does
+//! the same for any tree, such as schemas and the SDK's types). It must not know about
+//! schemas or tools.
 
 use std::fmt::{self, Write as _};
 
@@ -547,7 +548,7 @@ pub fn type_name(value: &JsonValue) -> &'static str {
 mod deep;
 mod text;
 
-pub(crate) use deep::fold_post_order;
+pub(crate) use deep::{Tree, clone_tree, drop_tree, fold_post_order, tree_eq};
 pub use deep::{deep_clone, deep_eq, dispose};
 
 mod check {

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use crate::error::{Error, ErrorCode};
-use crate::json::{DEFAULT_MAX_DEPTH, JsonValue, check_lossless_within, deep_clone, deep_eq};
+use crate::json::{DEFAULT_MAX_DEPTH, JsonValue, Tree, check_lossless_within, deep_clone, deep_eq};
 
 use super::subset::{Dialect, JsonSchema, parse_owned};
 use super::{SchemaError, SchemaIssue};
@@ -334,6 +334,72 @@ impl ValueSchema {
         true
     }
 
+    /// Whether this node alone (not its subschemas) equals `other`'s, and they have as
+    /// many subschemas.
+    fn same_node(&self, other: &ValueSchema) -> bool {
+        let same_data = |a: &Option<JsonValue>, b: &Option<JsonValue>| match (a, b) {
+            (None, None) => true,
+            (Some(a), Some(b)) => deep_eq(a, b),
+            _ => false,
+        };
+        let same_kind = match (&self.kind, &other.kind) {
+            (Kind::String, Kind::String)
+            | (Kind::Number, Kind::Number)
+            | (Kind::Integer, Kind::Integer)
+            | (Kind::Boolean, Kind::Boolean)
+            | (Kind::Null, Kind::Null)
+            | (Kind::Json, Kind::Json) => true,
+            (Kind::Array(a), Kind::Array(b)) => a.is_some() == b.is_some(),
+            (
+                Kind::Object {
+                    properties: a,
+                    additional_properties: x,
+                },
+                Kind::Object {
+                    properties: b,
+                    additional_properties: y,
+                },
+            ) => {
+                x == y
+                    && a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|(a, b)| a.name == b.name && a.required == b.required)
+            }
+            (Kind::OneOf(a), Kind::OneOf(b)) => a.len() == b.len(),
+            _ => false,
+        };
+        same_kind
+            && self.description == other.description
+            && self.title == other.title
+            && self.misuse == other.misuse
+            && match (&self.enum_values, &other.enum_values) {
+                (None, None) => true,
+                (Some(a), Some(b)) => {
+                    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| deep_eq(a, b))
+                }
+                _ => false,
+            }
+            && same_data(&self.constant, &other.constant)
+            && same_data(&self.default, &other.default)
+            && same_data(&self.examples, &other.examples)
+    }
+
+    /// Reads the spec's data form of a value schema: `{"type": "string", "enum": [...]}`,
+    /// `{"type": "object", "properties": {"a": {"type": "integer", "required": true}},
+    /// "additionalProperties": false}`, `{"type": "json", "default": ..., "examples": [...]}`,
+    /// `{"oneOf": [...]}`. Unknown keys
+    /// and malformed values are reported, every one, with their pointers. Subschemas may
+    /// nest [`DEFAULT_MAX_DEPTH`] levels.
+    pub fn from_json(spec: &JsonValue) -> Result<ValueSchema, Error> {
+        let mut reader = Reader::new(DEFAULT_MAX_DEPTH);
+        let schema = reader.tree(spec, String::from("#"), 0, None).0;
+        reader.finish(schema)
+    }
+}
+
+/// A schema holds its subschemas: copied, compared and freed without recursion.
+impl Tree for ValueSchema {
     /// The `index`-th subschema of this node: its items, its properties' schemas in order,
     /// its branches.
     fn child(&self, index: usize) -> Option<&ValueSchema> {
@@ -389,57 +455,6 @@ impl ValueSchema {
         }
     }
 
-    /// Whether this node alone (not its subschemas) equals `other`'s, and they have as
-    /// many subschemas.
-    fn same_node(&self, other: &ValueSchema) -> bool {
-        let same_data = |a: &Option<JsonValue>, b: &Option<JsonValue>| match (a, b) {
-            (None, None) => true,
-            (Some(a), Some(b)) => deep_eq(a, b),
-            _ => false,
-        };
-        let same_kind = match (&self.kind, &other.kind) {
-            (Kind::String, Kind::String)
-            | (Kind::Number, Kind::Number)
-            | (Kind::Integer, Kind::Integer)
-            | (Kind::Boolean, Kind::Boolean)
-            | (Kind::Null, Kind::Null)
-            | (Kind::Json, Kind::Json) => true,
-            (Kind::Array(a), Kind::Array(b)) => a.is_some() == b.is_some(),
-            (
-                Kind::Object {
-                    properties: a,
-                    additional_properties: x,
-                },
-                Kind::Object {
-                    properties: b,
-                    additional_properties: y,
-                },
-            ) => {
-                x == y
-                    && a.len() == b.len()
-                    && a.iter()
-                        .zip(b)
-                        .all(|(a, b)| a.name == b.name && a.required == b.required)
-            }
-            (Kind::OneOf(a), Kind::OneOf(b)) => a.len() == b.len(),
-            _ => false,
-        };
-        same_kind
-            && self.description == other.description
-            && self.title == other.title
-            && self.misuse == other.misuse
-            && match (&self.enum_values, &other.enum_values) {
-                (None, None) => true,
-                (Some(a), Some(b)) => {
-                    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| deep_eq(a, b))
-                }
-                _ => false,
-            }
-            && same_data(&self.constant, &other.constant)
-            && same_data(&self.default, &other.default)
-            && same_data(&self.examples, &other.examples)
-    }
-
     /// Moves this node's subschemas out into `into`, leaving it without any.
     fn take_children(&mut self, into: &mut Vec<ValueSchema>) {
         match &mut self.kind {
@@ -451,53 +466,23 @@ impl ValueSchema {
             _ => {}
         }
     }
-
-    /// Reads the spec's data form of a value schema: `{"type": "string", "enum": [...]}`,
-    /// `{"type": "object", "properties": {"a": {"type": "integer", "required": true}},
-    /// "additionalProperties": false}`, `{"type": "json", "default": ..., "examples": [...]}`,
-    /// `{"oneOf": [...]}`. Unknown keys
-    /// and malformed values are reported, every one, with their pointers. Subschemas may
-    /// nest [`DEFAULT_MAX_DEPTH`] levels.
-    pub fn from_json(spec: &JsonValue) -> Result<ValueSchema, Error> {
-        let mut reader = Reader::new(DEFAULT_MAX_DEPTH);
-        let schema = reader.tree(spec, String::from("#"), 0, None).0;
-        reader.finish(schema)
-    }
 }
 
 impl Clone for ValueSchema {
     fn clone(&self) -> Self {
-        // Post-order: a node is copied once copies of its subschemas are made.
-        crate::json::fold_post_order(self, ValueSchema::child, ValueSchema::with_children)
+        crate::json::clone_tree(self)
     }
 }
 
 impl PartialEq for ValueSchema {
     fn eq(&self, other: &Self) -> bool {
-        let mut pending = vec![(self, other)];
-        while let Some((a, b)) = pending.pop() {
-            if !a.same_node(b) {
-                return false;
-            }
-            let mut index = 0;
-            while let (Some(x), Some(y)) = (a.child(index), b.child(index)) {
-                pending.push((x, y));
-                index += 1;
-            }
-        }
-        true
+        crate::json::tree_eq(self, other, ValueSchema::same_node)
     }
 }
 
 impl Drop for ValueSchema {
     fn drop(&mut self) {
-        // Each node's subschemas are moved out before it is freed, so freeing one never
-        // reaches another.
-        let mut pending = Vec::new();
-        self.take_children(&mut pending);
-        while let Some(mut schema) = pending.pop() {
-            schema.take_children(&mut pending);
-        }
+        crate::json::drop_tree(self);
     }
 }
 

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use crate::json::JsonValue;
+use crate::json::{JsonValue, Tree};
 
 /// The single-type keywords of the subset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -113,7 +113,10 @@ pub(crate) struct Node {
     pub constant: Option<JsonValue>,
 }
 
-impl Node {
+impl Node {}
+
+/// A node holds its subschemas: copied and freed without recursion.
+impl Tree for Node {
     /// The `index`-th subschema of this node (items, properties in order, branches).
     fn child(&self, index: usize) -> Option<&Node> {
         match &self.shape {
@@ -166,19 +169,12 @@ impl Node {
 
 impl Clone for Node {
     fn clone(&self) -> Node {
-        // Post-order: a node is copied once copies of all its subschemas are made.
-        crate::json::fold_post_order(self, Node::child, Node::with_children)
+        crate::json::clone_tree(self)
     }
 }
 
 impl Drop for Node {
     fn drop(&mut self) {
-        // Each node's subschemas are moved out before it is freed, so freeing one never
-        // reaches another: the tree is freed level by level.
-        let mut pending = Vec::new();
-        self.take_children(&mut pending);
-        while let Some(mut node) = pending.pop() {
-            node.take_children(&mut pending);
-        }
+        crate::json::drop_tree(self);
     }
 }

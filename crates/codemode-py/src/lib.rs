@@ -40,6 +40,7 @@ use pyo3::prelude::*;
 mod bench;
 mod cli;
 mod driver;
+mod embedder;
 mod languages;
 mod listeners;
 mod mcp;

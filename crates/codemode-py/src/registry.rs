@@ -15,9 +15,10 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::{Arc, PoisonError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use codemode::code::sdk::{SdkLanguage, render_sdk_section_within};
+use codemode::code::search::SearchConfig;
 use codemode::code::{
     CodeMode, CodeModeConfig, PresentationMode, Program, ScopePresentation, TypeCheck, assemble,
     sdk_tools,
@@ -34,6 +35,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::PyString;
 use serde_json::json;
 
+use crate::embedder::PyEmbedder;
 use crate::policies::Policies;
 use crate::pycall::PyFn;
 use crate::results;
@@ -87,6 +89,15 @@ struct Settings {
     max_parallel_sub_calls: Option<usize>,
     typecheck: String,
     sdk_max_tokens: Option<usize>,
+    /// The budget of one `describe_tools` answer (`None`: half of `sdk_max_tokens`).
+    describe_max_tokens: Option<usize>,
+    /// `describe_tools`' embedder: the Python half's adapter of the user's callable.
+    embedder: Option<Py<PyAny>>,
+    /// The model name its vectors are cached under.
+    embedder_model: String,
+    /// The longest a search waits for a query's vector, and for the tools' vectors.
+    embedder_timeout_ms: Option<u64>,
+    embedder_index_timeout_ms: Option<u64>,
     /// `typescript` or `python`: the code runtime's language.
     language: String,
     /// Run Python programs where the workers' confinement is incomplete.
@@ -120,7 +131,24 @@ fn build(settings: Settings) -> Result<(Registry, CodeMode), Error> {
     let mut config = CodeModeConfig::default()
         .with_mode(parse_mode(&settings.mode)?)
         .with_typecheck(TypeCheck::from_str(&settings.typecheck)?)
-        .with_sdk_max_tokens(settings.sdk_max_tokens);
+        .with_sdk_max_tokens(settings.sdk_max_tokens)
+        .with_describe_max_tokens(settings.describe_max_tokens);
+    if let Some(embedder) = settings.embedder {
+        let mut search = SearchConfig::default();
+        let query = settings
+            .embedder_timeout_ms
+            .map_or(search.query_timeout, Duration::from_millis);
+        let index = settings
+            .embedder_index_timeout_ms
+            .map_or(search.index_timeout, Duration::from_millis);
+        search = search
+            .with_embedder(Some(Arc::new(PyEmbedder {
+                adapter: PyFn::new(embedder, false),
+                model: settings.embedder_model,
+            })))
+            .with_timeouts(query, index);
+        config = config.with_search(search);
+    }
     if let Some(limit) = settings.max_parallel_sub_calls {
         config = config.with_max_parallel_sub_calls(limit);
     }

@@ -7,8 +7,9 @@
 //! a prompt prefix cache keeps working. It is **total**: any JSON is accepted as a schema;
 //! what cannot be read becomes `unknown` (TypeScript) / `Any` (Python), never a panic.
 //!
-//! Layout: [`tool_list`](parse_tool_list) reads tool lists, `schema_view` turns JSON
-//! Schema into a small type model (shared by both languages), `typescript` and `python`
+//! Layout: [`tool_list`](parse_tool_list) reads tool lists, `schema_view/` turns JSON
+//! Schema into a small type model (shared by both languages; one file per concern, which
+//! its module doc lists), `typescript` and `python`
 //! spell that model, `templates` holds the fixed prose and skeleton (`sdk-templates/`,
 //! rendered once and cut at the blocks, which the renderers write in place), `text` the
 //! quoting and naming helpers. This module must not know about the registry,

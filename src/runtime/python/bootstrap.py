@@ -3,7 +3,9 @@
 The host starts the worker as ``python -I -S -B -c LAUNCHER`` with two inherited memfds: the
 confinement primitive (``_codemode_confine``, confine.c, which the launcher loads) and this
 file, after one line of JSON, the host's ``setup`` (the Landlock ruleset attribute computed
-for this kernel, the compiled seccomp filter and where its pid goes, the rlimit resources).
+for this kernel, the compiled seccomp filter and where its pid goes, the rlimit resources),
+and after the package's deep JSON parser (``python/codemode/_deep_json.py``), which the
+launcher runs first as the module ``_deep_json``.
 The launcher calls ``worker_main(native, setup, args)``, which is the process from there:
 
 - a worker (no mode): moves the protocol to private descriptors, calls ``prepare()``,
@@ -51,7 +53,8 @@ frame codec on the worker side, the lossless-JSON check and encoding, and how er
 described. It must not decide security: the OS confinement is the boundary (the host
 prepares it; this module only applies it, through the primitive, at the right moment; the
 import guard and the removed builtins are conveniences), and the host re-checks every frame.
-It must not import anything outside the standard library.
+It must not import anything outside the standard library but ``_deep_json`` (the one deep
+JSON parser of the Python side, shared with the package; ``_deep_json.pyi`` types it here).
 """
 
 from __future__ import annotations
@@ -71,6 +74,10 @@ import socket
 import sys
 import types
 from math import copysign as _copysign
+
+# The package's deep JSON parser (python/codemode/_deep_json.py), which the launcher loads
+# before this module (launch.rs).
+from _deep_json import loads_deep as _loads_deep
 
 # Imports for the type checker only: nothing more is imported at run time (the annotations
 # are never evaluated, see the `__future__` import above).
@@ -163,7 +170,6 @@ _NEVER_FINISHES = (
 _SURROGATES = re.compile("[\ud800-\udfff]")
 _PLAIN_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
 _WS: _AlwaysMatches = re.compile(r"[ \t\n\r]*")  # type: ignore[assignment]  # `*`: always matches
-_NUMBER = re.compile(r"(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 
 # Descriptors of `type` itself: they read a class's name, MRO and dict without going
 # through its metaclass (so describing a value never runs program code).
@@ -895,7 +901,6 @@ def _check_json(root: Any) -> tuple[str | None, int]:
 _make_encoder = _json.make_encoder
 _quote = _json.encode_basestring
 _quote_ascii = _json.encode_basestring_ascii
-_scanstring = _json.scanstring
 # (typeshed types the context as a scanner; the C type reads a decoder's attributes.)
 _scan = _json.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
 
@@ -992,91 +997,6 @@ def _loads(text: str) -> Any:
     if _WS.match(text, end).end() != len(text):
         raise ValueError("extra data at %d" % end)
     return value
-
-
-def _json_key(text: str, index: int) -> tuple[str, int]:
-    if text[index:index + 1] != '"':
-        raise ValueError("expected a key at %d" % index)
-    key, index = _scanstring(text, index + 1, True)
-    index = _WS.match(text, index).end()
-    if text[index:index + 1] != ":":
-        raise ValueError("expected ':' at %d" % index)
-    return key, _WS.match(text, index + 1).end()
-
-
-def _loads_deep(text: str) -> Any:
-    """A JSON parser with an explicit stack (for text the C parser refuses as too deep)."""
-    ws = _WS.match
-    value: Any
-    # [container, key] (key: the dict key being filled; None for a list)
-    stack: list[list[Any]] = []
-    index = ws(text, 0).end()
-    while True:
-        char = text[index:index + 1]
-        if char == "[":
-            index = ws(text, index + 1).end()
-            if text[index:index + 1] == "]":
-                value = []
-                index += 1
-            else:
-                stack.append([[], None])
-                continue
-        elif char == "{":
-            index = ws(text, index + 1).end()
-            if text[index:index + 1] == "}":
-                value = {}
-                index += 1
-            else:
-                key, index = _json_key(text, index)
-                stack.append([{}, key])
-                continue
-        elif char == '"':
-            value, index = _scanstring(text, index + 1, True)
-        elif text.startswith("null", index):
-            value = None
-            index += 4
-        elif text.startswith("true", index):
-            value = True
-            index += 4
-        elif text.startswith("false", index):
-            value = False
-            index += 5
-        else:
-            match = _NUMBER.match(text, index)
-            if match is None:
-                raise ValueError("unexpected character at %d" % index)
-            integer, fraction, exponent = match.groups()
-            if fraction or exponent:
-                value = float(integer + (fraction or "") + (exponent or ""))
-            else:
-                value = int(integer)
-            index = match.end()
-        while True:
-            index = ws(text, index).end()
-            if not stack:
-                if index != len(text):
-                    raise ValueError("extra data at %d" % index)
-                return value
-            top = stack[-1]
-            container = top[0]
-            char = text[index:index + 1]
-            if type(container) is list:
-                container.append(value)
-                if char == ",":
-                    index = ws(text, index + 1).end()
-                    break
-                if char != "]":
-                    raise ValueError("expected ',' or ']' at %d" % index)
-            else:
-                container[top[1]] = value
-                if char == ",":
-                    top[1], index = _json_key(text, ws(text, index + 1).end())
-                    break
-                if char != "}":
-                    raise ValueError("expected ',' or '}' at %d" % index)
-            index += 1
-            stack.pop()
-            value = container
 
 
 def _clean(text: str) -> str:

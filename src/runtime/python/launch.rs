@@ -12,9 +12,12 @@
 //!   `/proc/self/fd/N`: the only native code a worker runs besides its interpreter, making
 //!   only the confinement's system calls;
 //! - the bootstrap: one line of JSON (the confinement's [`Setup`](super::confine::Setup)),
-//!   then `bootstrap.py`, which the launcher runs as the module `codemode_bootstrap` and
-//!   whose `worker_main` is the worker from there on (private descriptors, pre-imports,
-//!   confinement, frames, or the template's fork server).
+//!   one line with the length in bytes of the deep JSON parser the worker shares with the
+//!   Python package (`python/codemode/_deep_json.py`, embedded at build time), that parser,
+//!   which the launcher runs as the module `_deep_json`, then `bootstrap.py`, which it runs
+//!   as the module `codemode_bootstrap` (importing `_deep_json`) and whose `worker_main` is
+//!   the worker from there on (private descriptors, pre-imports, confinement, frames, or
+//!   the template's fork server).
 //!
 //! The launcher closes both descriptors once read. It refuses an interpreter older than 3.10
 //! with [`TOO_OLD`] on standard error, before anything else.
@@ -69,11 +72,14 @@ def _launch(argv):
             break
         chunks.append(chunk)
     os.close(bootstrap_fd)
-    setup, _, source = b''.join(chunks).partition(b'\\n')
-    module = type(sys)('codemode_bootstrap')
-    module.__file__ = 'codemode_bootstrap.py'
-    sys.modules['codemode_bootstrap'] = module
-    exec(compile(source, 'codemode_bootstrap.py', 'exec'), module.__dict__)
+    setup, _, rest = b''.join(chunks).partition(b'\\n')
+    size, _, rest = rest.partition(b'\\n')
+    parser, source = rest[:int(size)], rest[int(size):]
+    for name, code in (('_deep_json', parser), ('codemode_bootstrap', source)):
+        module = type(sys)(name)
+        module.__file__ = name + '.py'
+        sys.modules[name] = module
+        exec(compile(code, name + '.py', 'exec'), module.__dict__)
     return module.worker_main, native, setup
 _main, _native, _setup = _launch(sys.argv)
 del _launch
@@ -82,6 +88,10 @@ _main(_native, _setup, sys.argv[4:])
 
 /// The Python side of the worker.
 const BOOTSTRAP: &str = include_str!("bootstrap.py");
+
+/// The deep JSON parser of the Python side, one file for the package and the worker (the
+/// crate's `include` ships it): `bootstrap.py` imports it as `_deep_json`.
+const DEEP_JSON: &str = include_str!("../../../python/codemode/_deep_json.py");
 
 /// The native primitive, compiled by `build.rs` from `confine.c`.
 static NATIVE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/codemode_confine.so"));
@@ -124,6 +134,8 @@ static PAYLOAD: LazyLock<Result<Payload, String>> = LazyLock::new(|| {
     let setup = serde_json::to_string(&*SETUP).map_err(|err| err.to_string())?;
     let mut bootstrap = setup.into_bytes();
     bootstrap.push(b'\n');
+    bootstrap.extend_from_slice(format!("{}\n", DEEP_JSON.len()).as_bytes());
+    bootstrap.extend_from_slice(DEEP_JSON.as_bytes());
     bootstrap.extend_from_slice(BOOTSTRAP.as_bytes());
     let native = memfd("codemode-confine", NATIVE, true)
         .map_err(|err| format!("cannot hold the native primitive in a memfd: {err}"))?;

@@ -5,6 +5,8 @@ mod assembly;
 pub mod error_codes;
 mod index;
 mod run_code;
+mod search;
+mod search_baselines;
 pub mod static_check;
 mod typecheck;
 mod values;

@@ -1,21 +1,115 @@
-//! A small BM25 ranking of tools for `describe_tools`: each tool is one document whose
-//! terms come from its name (weight 3), its source (weight 2), its top-level parameter
-//! names (weight 2) and its description (weight 1); a query's terms are scored with
-//! Okapi BM25 (k1 = 1.2, b = 0.75) over those weighted term counts (the "BM25F-lite" of
-//! summing weighted counts into one bag).
-//!
-//! Hand-written because no ranking crate is in the offline registry or the lock file (the
-//! build must not reach the network); it is ~150 lines and deterministic: terms live in
-//! `BTreeMap`s, scores are summed in query-term order, ranks tie-break by name, and no
-//! score is ever printed.
-//!
-//! Terms: runs of letters and digits, split at camelCase boundaries, lowercased, common
-//! English stop words dropped, then lightly stemmed (`issues`, `issue` → `issu`;
-//! `creating`, `created`, `create` → `creat`) so a query in plain words meets names
-//! written as identifiers.
+//! The rankings `describe_tools`' search is measured against (evaluation only, never
+//! shipped): the issue's baseline, plain Okapi BM25 over one bag of a tool's name,
+//! description and parameter names (lowercased runs of letters and digits, nothing
+//! dropped, nothing stemmed, k1 = 1.2, b = 0.75); and the ranking `describe_tools` had
+//! before issue 40 (`src/code/rank.rs` at 078bccb, copied as it was, its `Ranker` below).
 
 use std::collections::BTreeMap;
 
+use codemode::code::SourcedTool;
+use codemode::json::JsonValue;
+
+fn parameter_names(parameters: &JsonValue) -> Vec<&str> {
+    parameters
+        .get("properties")
+        .and_then(JsonValue::as_object)
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// Plain BM25 over names, descriptions and parameters.
+pub struct PlainBm25 {
+    documents: Vec<(String, BTreeMap<String, u32>, u32)>,
+    frequency: BTreeMap<String, u32>,
+    average: f64,
+}
+
+fn plain_terms(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+impl PlainBm25 {
+    pub fn new(tools: &[SourcedTool]) -> PlainBm25 {
+        let mut documents = Vec::new();
+        let mut frequency: BTreeMap<String, u32> = BTreeMap::new();
+        for tool in tools {
+            let text = format!(
+                "{} {} {}",
+                tool.tool.name,
+                tool.tool.description,
+                parameter_names(&tool.tool.parameters).join(" ")
+            );
+            let mut counts: BTreeMap<String, u32> = BTreeMap::new();
+            let terms = plain_terms(&text);
+            for term in &terms {
+                *counts.entry(term.clone()).or_default() += 1;
+            }
+            for term in counts.keys() {
+                *frequency.entry(term.clone()).or_default() += 1;
+            }
+            documents.push((tool.tool.name.clone(), counts, terms.len() as u32));
+        }
+        let average =
+            documents.iter().map(|d| f64::from(d.2)).sum::<f64>() / documents.len().max(1) as f64;
+        PlainBm25 {
+            documents,
+            frequency,
+            average: average.max(1.0),
+        }
+    }
+
+    pub fn search(&self, query: &str, limit: usize) -> Vec<String> {
+        let mut wanted = plain_terms(query);
+        let mut seen = std::collections::BTreeSet::new();
+        wanted.retain(|t| seen.insert(t.clone()));
+        let n = self.documents.len() as f64;
+        let mut scored: Vec<(f64, &str)> = self
+            .documents
+            .iter()
+            .filter_map(|(name, counts, length)| {
+                let norm = 1.2 * (1.0 - 0.75 + 0.75 * f64::from(*length) / self.average);
+                let mut score = 0.0;
+                let mut matched = false;
+                for term in &wanted {
+                    let (Some(&tf), Some(&df)) = (counts.get(term), self.frequency.get(term))
+                    else {
+                        continue;
+                    };
+                    let idf = (1.0 + (n - f64::from(df) + 0.5) / (f64::from(df) + 0.5)).ln();
+                    score += idf * f64::from(tf) * 2.2 / (f64::from(tf) + norm);
+                    matched = true;
+                }
+                matched.then_some((score, name.as_str()))
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+        scored
+            .into_iter()
+            .take(limit)
+            .map(|(_, n)| n.to_owned())
+            .collect()
+    }
+}
+
+/// The ranking before issue 40, over `tools`.
+pub fn old_ranker(tools: &[SourcedTool]) -> Ranker {
+    Ranker::new(tools.iter().map(|t| {
+        Fields {
+            name: &t.tool.name,
+            source: t
+                .source
+                .as_deref()
+                .map_or("", |s| s.strip_prefix("mcp:").unwrap_or(s)),
+            parameters: parameter_names(&t.tool.parameters),
+            description: &t.tool.description,
+        }
+    }))
+}
+
+// ---- src/code/rank.rs at 078bccb, unchanged below but for visibility and its tests ----
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
 
@@ -33,7 +127,7 @@ const STOP_WORDS: &[&str] = &[
 ];
 
 /// The terms of `text`, in order (repeats kept).
-pub(crate) fn terms(text: &str) -> Vec<String> {
+pub fn terms(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut word = String::new();
     let mut previous_lower = false;
@@ -88,7 +182,7 @@ fn stem(word: &str) -> String {
 }
 
 /// One document's fields, as plain text.
-pub(crate) struct Fields<'a> {
+pub struct Fields<'a> {
     pub name: &'a str,
     pub source: &'a str,
     pub parameters: Vec<&'a str>,
@@ -103,7 +197,7 @@ struct Document {
 }
 
 /// A BM25 index over documents (tools), built once per tool set.
-pub(crate) struct Ranker {
+pub struct Ranker {
     documents: Vec<Document>,
     /// In how many documents each term occurs.
     frequency: BTreeMap<String, u32>,
@@ -112,7 +206,7 @@ pub(crate) struct Ranker {
 
 impl Ranker {
     /// Indexes `documents` (their order does not matter to the ranking).
-    pub(crate) fn new<'a>(documents: impl IntoIterator<Item = Fields<'a>>) -> Ranker {
+    pub fn new<'a>(documents: impl IntoIterator<Item = Fields<'a>>) -> Ranker {
         let mut built = Vec::new();
         let mut frequency: BTreeMap<String, u32> = BTreeMap::new();
         for fields in documents {
@@ -153,7 +247,7 @@ impl Ranker {
 
     /// The names of the documents matching `query` best, at most `limit`: highest score
     /// first, ties by name; documents sharing no term with the query are left out.
-    pub(crate) fn search(&self, query: &str, limit: usize) -> Vec<&str> {
+    pub fn search(&self, query: &str, limit: usize) -> Vec<&str> {
         let mut wanted = terms(query);
         // Each distinct query term counts once.
         let mut seen = std::collections::BTreeSet::new();
@@ -189,40 +283,5 @@ impl Ranker {
             .take(limit)
             .map(|(_, name)| name)
             .collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn terms_split_identifiers_drop_stop_words_and_stem() {
-        assert_eq!(terms("listIssues"), ["list", "issu"]);
-        assert_eq!(terms("create_issue"), ["creat", "issu"]);
-        assert_eq!(terms("Creating the issues"), ["creat", "issu"]);
-        assert_eq!(terms("get-PR2 files"), ["pr2", "file"]);
-    }
-
-    #[test]
-    fn ranks_by_bm25_and_ties_by_name() {
-        let docs = [
-            ("send_message", "Send a message to a channel."),
-            ("list_channels", "List the channels."),
-            ("b_message", "A message."),
-            ("a_message", "A message."),
-        ];
-        let ranker = Ranker::new(docs.iter().map(|(name, description)| Fields {
-            name,
-            source: "",
-            parameters: Vec::new(),
-            description,
-        }));
-        assert_eq!(
-            ranker.search("send a message", 3),
-            ["send_message", "a_message", "b_message"]
-        );
-        assert_eq!(ranker.search("channels", 1), ["list_channels"]);
-        assert!(ranker.search("nothing matches", 5).is_empty());
     }
 }

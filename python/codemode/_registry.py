@@ -688,6 +688,9 @@ _SETTING_RANGES: dict[str, tuple[str, int, int | None]] = {
     "max_parallel_sub_calls": ("calls", 1, 1024),
     "warm_pool": ("engines", 0, 64),
     "sdk_max_tokens": ("tokens", 0, None),
+    "describe_max_tokens": ("tokens", 500, None),
+    "embedder_timeout_ms": ("milliseconds", 1, 600_000),
+    "embedder_index_timeout_ms": ("milliseconds", 1, 600_000),
 }
 
 
@@ -735,8 +738,8 @@ class Registry(Scope):
     cached under ``embedder_model``; an embedder that fails or takes longer than
     ``embedder_timeout_ms`` (a query, default 2,000) or ``embedder_index_timeout_ms`` (the
     tools not embedded yet, default 30,000) leaves the search lexical, never failing it. A
-    setting that is not an ``int`` in its range raises :class:`ConfigError` naming it and
-    what it accepts.
+    numeric setting that is not an ``int`` in its range raises :class:`ConfigError` naming
+    it and what it accepts.
     ``approver(call, reason)`` (sync or async) answers ``True`` to run a call a policy asks
     about.
     """
@@ -784,6 +787,9 @@ class Registry(Scope):
             "max_parallel_sub_calls": max_parallel_sub_calls,
             "warm_pool": warm_pool,
             "sdk_max_tokens": sdk_max_tokens,
+            "describe_max_tokens": describe_max_tokens,
+            "embedder_timeout_ms": embedder_timeout_ms,
+            "embedder_index_timeout_ms": embedder_index_timeout_ms,
         }
         for setting, value in numbers.items():
             _check_setting(setting, value)

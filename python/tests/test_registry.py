@@ -161,6 +161,10 @@ def test_bad_settings_are_config_errors() -> None:
         ({"sdk_max_tokens": -1}, "sdk_max_tokens", "at least 0, got -1"),
         ({"max_json_depth": 0.5}, "max_json_depth", "(float)"),
         ({"max_call_bytes": 10}, "max_call_bytes", "from 1024 to"),
+        ({"describe_max_tokens": 10}, "describe_max_tokens", "at least 500, got 10"),
+        ({"describe_max_tokens": "5000"}, "describe_max_tokens", "got '5000' (str)"),
+        ({"embedder_timeout_ms": 0}, "embedder_timeout_ms", "from 1 to 600000, got 0"),
+        ({"embedder_index_timeout_ms": 2.5}, "embedder_index_timeout_ms", "(float)"),
     ],
 )
 def test_a_setting_of_the_wrong_type_or_sign_is_a_config_error_naming_it(

@@ -165,7 +165,7 @@ def tool_spec(
     signature = _signature(fn, label)
     hints = _hints_of(fn, label, required=input_schema is None)
     if input_schema is None:
-        params = _Params.from_hints(signature, hints, doc, label)
+        params = _Params.from_hints(signature, hints, doc, label, _documentable(fn))
     else:
         params = _Params.from_schema(signature, hints, input_schema, label)
     return ToolSpec(
@@ -233,6 +233,19 @@ def _doc_of(fn: Any) -> str | None:
     return inspect.cleandoc(doc) if isinstance(doc, str) else None
 
 
+def _documentable(fn: Any) -> frozenset[str] | None:
+    """The parameter names a plain function's docstring may describe (under partials, the
+    function's own), or ``None`` for what is not a plain function."""
+    target = _unwrap_partial(fn)
+    if not _is_plain_function(target):
+        return None
+    try:
+        names = inspect.signature(target).parameters
+    except (TypeError, ValueError):
+        return None
+    return frozenset(names) | frozenset(f"*{n}" for n in names) | frozenset(f"**{n}" for n in names)
+
+
 def _signature(fn: Any, label: str) -> inspect.Signature:
     try:
         return inspect.signature(fn)
@@ -276,8 +289,15 @@ class _Params:
 
     @staticmethod
     def from_hints(
-        signature: inspect.Signature, hints: Mapping[str, Any], doc: _Doc, label: str
+        signature: inspect.Signature,
+        hints: Mapping[str, Any],
+        doc: _Doc,
+        label: str,
+        known: frozenset[str] | None = None,
     ) -> _Params:
+        """``known``: the names a docstring may describe (the function's own parameters,
+        also those a partial binds); ``None``: not checked (a callable object's class
+        docstring describes its attributes)."""
         properties: dict[str, _Schema] = {}
         required: list[str] = []
         converters: dict[str, _Converter] = {}
@@ -297,9 +317,31 @@ class _Params:
             if param.default is inspect.Parameter.empty:
                 required.append(param.name)
             else:
-                node = node.with_default(param.default)
+                try:
+                    node = node.with_default(param.default)
+                except _BadDefault as bad:
+                    why = f" ({bad.why})" if bad.why else ""
+                    hint = (
+                        f"; if None means absent, annotate it `{param.name}: "
+                        f"{_type_name(hints[param.name])} | None = None`"
+                        if param.default is None
+                        else ""
+                    )
+                    raise ToolDefinitionError(
+                        f"{where}: the default {_show(bad.value)} does not match its "
+                        f"annotation {_type_name(hints[param.name])}{why}{hint}"
+                    ) from None
             properties[param.name] = node.schema
             converters[param.name] = node.convert
+        stray = [name for name in doc.params if known is not None and name not in known]
+        if stray:
+            listed = ", ".join(_q(name) for name in properties) or "none"
+            raise ToolDefinitionError(
+                f"{label}: the docstring describes "
+                + ", ".join(f"parameter {_q(name)}" for name in stray)
+                + f", which the function does not have (its parameters: {listed}); "
+                "fix the docstring or the name"
+            )
         schema = _closed_object(properties, required)
         names = tuple(properties)
         return _Params(schema, names, converters, tuple(required), open=False)
@@ -455,20 +497,57 @@ class _Node:
     schema: _Schema
     convert: _Converter
     pinned: bool = False
+    #: What the schema subset cannot say and the converter checks (``(format: uuid)``,
+    #: ``(minimum: 0)``): kept after whatever description the node gets.
+    note: str = ""
 
     def documented(self, text: str | None, *, pin: bool = False) -> _Node:
         if not text or self.pinned:
             return self
-        return _Node(_annotate(self.schema, description=text), self.convert, pin)
+        described = f"{text} {self.note}" if self.note else text
+        return _Node(_annotate(self.schema, description=described), self.convert, pin, self.note)
+
+    def noted(self, note: str) -> _Node:
+        """This node with ``note`` (a check the converter makes) after its description."""
+        if not note:
+            return self
+        text = self.schema.get("description")
+        if isinstance(text, str) and text:
+            described = f"{text} {note}"
+        else:
+            described = note
+        combined = f"{self.note} {note}" if self.note else note
+        return _Node(
+            _annotate(self.schema, description=described), self.convert, self.pinned, combined
+        )
 
     def with_default(self, default: Any) -> _Node:
+        """This node with ``default`` in its schema. A default with a JSON form must be a
+        value of the annotation (``_BadDefault`` otherwise); one without (a sentinel
+        object) stays out of the schema, and the function gets it when the argument is
+        absent."""
         try:
             value = to_json(default)
         except ToolResultError:
             return self
         if not _matches(self.schema, value):
-            return self
-        return _Node(_annotate(self.schema, default=value), self.convert, self.pinned)
+            raise _BadDefault(value)
+        try:
+            self.convert(value, "$")
+        except ToolArgumentError as exc:
+            raise _BadDefault(value, str(exc).removeprefix("$: ")) from None
+        return _Node(
+            _annotate(self.schema, default=value), self.convert, self.pinned, self.note
+        )
+
+
+class _BadDefault(Exception):
+    """A parameter's default that is not a value of its annotation."""
+
+    def __init__(self, value: Any, why: str = "") -> None:
+        super().__init__(why)
+        self.value = value
+        self.why = why
 
 
 _KEY_ORDER = {
@@ -554,6 +633,11 @@ def _compile(tp: Any, ctx: _Ctx) -> _Node:
     if origin is Literal:
         return _one_of([(_type_name(tp), n) for n in _literal_nodes(args, tp, ctx)], tp, ctx)
     if origin is Union or origin is types.UnionType:
+        rest = [arg for arg in args if arg is not type(None)]
+        if len(rest) == 1 < len(args) and _admits_none(rest[0]):
+            # `Optional[Annotated[T | None, ...]]`: what Python 3.10's get_type_hints
+            # makes of `x: Annotated[T | None, ...] = None`; the inner one says it all.
+            return _compile(rest[0], ctx)
         return _compile_union(args, tp, ctx)
     if origin is not None and origin in _requiredness_forms():
         return _compile(args[0], ctx)
@@ -563,9 +647,104 @@ def _compile(tp: Any, ctx: _Ctx) -> _Node:
         return _compile_array(args[0] if args else None, list, ctx)
     if origin in _MAPPINGS or tp in _MAPPINGS:
         return _compile_mapping(tp, args, ctx)
+    if origin in _SETS or tp in _SETS:
+        return _compile_set(tp, origin, args, ctx)
     if origin is None and isinstance(tp, type):
+        text_format = _text_format(tp)
+        if text_format is not None:
+            return _compile_text_format(tp, text_format)
         return _compile_class(tp, ctx)
     raise _refusal(tp, origin, args, ctx)
+
+
+# Values written as text (FastMCP's and pydantic's JSON Schema ``format``s) -----------------
+#
+# The subset has no ``format``: the schema is ``{"type": "string"}`` with the format in the
+# description, and the converter parses the text (refusing what does not parse). Matched by
+# module and name, so nothing is imported until such a value is converted.
+
+#: (module, class name) -> the JSON Schema format pydantic gives the class.
+_TEXT_FORMATS: dict[tuple[str, str], str] = {
+    ("datetime", "datetime"): "date-time",
+    ("datetime", "date"): "date",
+    ("datetime", "time"): "time",
+    ("uuid", "UUID"): "uuid",
+    ("pathlib", "Path"): "path",
+    ("pathlib", "PurePath"): "path",
+    ("pathlib", "PosixPath"): "path",
+    ("pathlib", "PurePosixPath"): "path",
+}
+
+
+def _text_format(cls: type) -> str | None:
+    """The format of ``cls`` when its values are written as text (exactly those classes:
+    a subclass may not parse the same text)."""
+    module = cls.__module__
+    if module.startswith("pathlib."):  # 3.13: pathlib._local
+        module = "pathlib"
+    return _TEXT_FORMATS.get((module, cls.__name__))
+
+
+def _parse_text(cls: type, text: str) -> Any:
+    fmt = _text_format(cls)
+    parse: Any
+    if fmt in ("date-time", "date", "time"):
+        if sys.version_info < (3, 11) and text.endswith(("Z", "z")):
+            text = text[:-1] + "+00:00"  # 3.10's fromisoformat has no `Z`
+        parse = cls.fromisoformat  # type: ignore[attr-defined]
+    else:
+        parse = cls
+    return parse(text)
+
+
+def _compile_text_format(cls: type, fmt: str) -> _Node:
+    examples = {
+        "date-time": "2024-05-01T12:30:00Z",
+        "date": "2024-05-01",
+        "time": "12:30:00",
+        "uuid": "123e4567-e89b-12d3-a456-426614174000",
+        "path": "dir/file.txt",
+    }
+
+    def convert(value: Any, path: str) -> Any:
+        if not isinstance(value, str):
+            raise _mismatch("string", value, path)
+        try:
+            return _parse_text(cls, value)
+        except (TypeError, ValueError) as exc:
+            raise ToolArgumentError(
+                f"{path}: {_show(value)} is not a {fmt} ({cls.__name__}: {exc}); for "
+                f"example {_show(examples[fmt])}"
+            ) from None
+
+    return _Node({"type": "string"}, convert).noted(f"(format: {fmt})")
+
+
+def _compile_set(tp: Any, origin: Any, args: tuple[Any, ...], ctx: _Ctx) -> _Node:
+    """``set[T]`` / ``frozenset[T]``: an array of ``T`` (pydantic's ``uniqueItems`` is in the
+    description: the subset has no such keyword); the converter builds the set, so
+    repeated items collapse, as pydantic's do."""
+    kind = origin if origin is not None else tp
+    build: Callable[[list[Any]], Any] = frozenset if kind is frozenset else set
+    node = _compile_array(args[0] if args else None, build, ctx)
+
+    def convert(value: Any, path: str) -> Any:
+        try:
+            return node.convert(value, path)
+        except TypeError as exc:  # an item that cannot be in a set
+            raise ToolArgumentError(f"{path}: {exc}") from None
+
+    return _Node(node.schema, convert).noted("(uniqueItems: true)")
+
+
+def _admits_none(tp: Any) -> bool:
+    """Whether ``tp`` (maybe under ``Annotated``) already accepts ``None``."""
+    while get_origin(tp) is Annotated:
+        tp = get_args(tp)[0]
+    if tp is None or tp is type(None) or tp is Any or tp is object:
+        return True
+    origin = get_origin(tp)
+    return (origin is Union or origin is types.UnionType) and type(None) in get_args(tp)
 
 
 def _unalias(tp: Any) -> Any:
@@ -582,15 +761,26 @@ def _unalias(tp: Any) -> Any:
 def _refusal(tp: Any, origin: Any, args: tuple[Any, ...], ctx: _Ctx) -> _Unsupported:
     """Why ``tp`` has no schema, with what to write instead."""
     kind = origin if origin is not None else tp
-    item = _type_name(args[0]) if args else "..."
-    if kind in _SETS:
-        return _unsupported(ctx, tp, "JSON has no sets", f"use list[{item}]")
     if kind in _BYTES:
         return _unsupported(ctx, tp, "JSON has no bytes", "use str (for example base64 text)")
     if kind is collections.abc.Callable:
         return _unsupported(ctx, tp, "a function cannot be sent as JSON")
     if isinstance(tp, typing.TypeVar):
         return _unsupported(ctx, tp, "a type variable is not a concrete type")
+    if isinstance(kind, type) and kind.__name__ == "timedelta":
+        return _unsupported(
+            ctx,
+            tp,
+            "pydantic writes it as an ISO 8601 duration, which codemode does not parse",
+            "use float (seconds) or str",
+        )
+    if isinstance(kind, type) and kind.__name__ == "Decimal":
+        return _unsupported(
+            ctx,
+            tp,
+            "a JSON number would lose its exactness",
+            "use str and convert it, or float",
+        )
     if isinstance(kind, type) and kind.__name__ in _AS_STRING:
         return _unsupported(ctx, tp, "the schema subset has no formats", "use str and convert it")
     return _unsupported(
@@ -602,9 +792,80 @@ def _refusal(tp: Any, origin: Any, args: tuple[Any, ...], ctx: _Ctx) -> _Unsuppo
 
 
 def _compile_annotated(tp: Any, ctx: _Ctx) -> _Node:
-    node = _compile(get_args(tp)[0], ctx)
-    docs = [item for item in tp.__metadata__ if isinstance(item, str)]
-    return node.documented(docs[0], pin=True) if docs else node
+    """``Annotated[T, ...]`` as FastMCP reads it: the first string is the description, a
+    pydantic ``Field(...)`` gives its description and constraints, and constraints
+    (``Field(ge=0)``, ``annotated_types.Ge(0)``, ``Field(pattern=...)``) are checked by
+    pydantic on each call and named in the description (the subset has no ``minimum`` or
+    ``pattern``). Other metadata is ignored, as pydantic ignores it."""
+    base = get_args(tp)[0]
+    node = _compile(base, ctx)
+    metadata = tp.__metadata__
+    text: str | None = None
+    constraints: list[Any] = []
+    for item in metadata:
+        if isinstance(item, str):
+            text = text if text is not None else item
+        elif _is_field_info(item):
+            described = getattr(item, "description", None)
+            if isinstance(described, str) and text is None:
+                text = described
+            if getattr(item, "metadata", None):
+                constraints.append(item)
+        elif _is_constraint(item):
+            constraints.append(item)
+    if constraints:
+        node = _constrained(base, node, constraints, ctx)
+    return node.documented(text, pin=True) if text else node
+
+
+def _is_field_info(item: Any) -> bool:
+    """Whether ``item`` is a pydantic ``Field(...)`` (pydantic is imported if it is one)."""
+    fields = sys.modules.get("pydantic.fields")
+    field_info = getattr(fields, "FieldInfo", None)
+    return isinstance(field_info, type) and isinstance(item, field_info)
+
+
+def _is_constraint(item: Any) -> bool:
+    """Whether ``item`` is an ``annotated_types`` constraint (``Ge(0)``, ``MaxLen(8)``) or
+    pydantic's own metadata (``Strict()``, a pattern), which pydantic checks."""
+    module = type(item).__module__ or ""
+    return module == "annotated_types" or module.startswith("pydantic")
+
+
+def _constrained(base: Any, node: _Node, constraints: list[Any], ctx: _Ctx) -> _Node:
+    """``node`` whose converted value pydantic then checks against ``constraints`` (its
+    ``TypeAdapter`` over ``Annotated[base, *constraints]``), with the keywords of
+    pydantic's schema the subset cannot hold in the description."""
+    try:
+        from pydantic import TypeAdapter, ValidationError
+    except ImportError:  # pragma: no cover - annotated_types without pydantic
+        raise _unsupported(
+            ctx, base, "its constraints are checked by pydantic, which is not installed"
+        ) from None
+    try:
+        params = (base, *constraints)
+        annotated: Any = typing.cast(Any, Annotated)[params]
+        adapter: Any = TypeAdapter(annotated)
+        raw = adapter.json_schema(mode="serialization" if ctx.output else "validation")
+    except Exception as exc:
+        raise _unsupported(ctx, base, f"pydantic cannot apply its constraints: {exc}") from None
+    checks = [
+        f"{key}: {value if isinstance(value, str) else _show(value)}"
+        for key, value in raw.items()
+        if key in _PYDANTIC_CHECKS
+    ]
+    inner = node.convert
+
+    def convert(value: Any, path: str) -> Any:
+        converted = inner(value, path)
+        try:
+            return adapter.validate_python(converted)
+        except ValidationError as exc:
+            problems = "; ".join(str(error.get("msg", error)) for error in exc.errors())
+            raise ToolArgumentError(f"{path}: {problems}, got {_show(value)}") from None
+
+    constrained = _Node(node.schema, convert, node.pinned, node.note)
+    return constrained.noted(f"({', '.join(checks)})") if checks else constrained
 
 
 # Scalars ------------------------------------------------------------------------------
@@ -858,12 +1119,33 @@ def _compile_tuple(tp: Any, args: tuple[Any, ...], ctx: _Ctx) -> _Node:
         return _compile_array(None, tuple, ctx)
     if len(args) == 2 and args[1] is Ellipsis:
         return _compile_array(args[0], tuple, ctx)
-    raise _unsupported(
-        ctx,
-        tp,
-        "the schema subset has no fixed-length tuples",
-        f"use tuple[{_type_name(args[0])}, ...], a list or a dataclass",
-    )
+    if args == ((),):  # tuple[()]: the empty tuple
+        args = ()
+    # A fixed-length tuple (pydantic's prefixItems, which the subset has not): an array
+    # whose items are the one schema all positions share (else any value), its length
+    # and positions in the description, checked by the converter position by position.
+    nodes = [_compile(arg, ctx) for arg in args]
+    shared = nodes[0].schema if nodes and all(n.schema == nodes[0].schema for n in nodes) else None
+    schema: _Schema = {"type": "array"}
+    if shared is not None:
+        schema["items"] = shared
+    count = len(nodes)
+    names = ", ".join(_type_name(arg) for arg in args)
+    note = f"(exactly {count} item{'s' if count != 1 else ''}: {names})" if nodes else "(empty)"
+
+    def convert(value: Any, path: str) -> Any:
+        if not isinstance(value, list):
+            raise _mismatch("array", value, path)
+        if len(value) != count:
+            raise ToolArgumentError(
+                f"{path}: expected exactly {count} item{'s' if count != 1 else ''} "
+                f"({names or 'none'}), got {len(value)}"
+            )
+        return tuple(
+            n.convert(v, f"{path}[{i}]") for i, (n, v) in enumerate(zip(nodes, value, strict=True))
+        )
+
+    return _Node(schema, convert).noted(note)
 
 
 def _compile_mapping(tp: Any, args: tuple[Any, ...], ctx: _Ctx) -> _Node:
@@ -1342,8 +1624,10 @@ def _object_matches(schema: _Schema, value: dict[str, Any]) -> bool:
 
 def to_json(value: Any) -> Any:
     """``value`` as JSON data: dataclasses become dicts, Enums their values, pydantic models
-    ``model_dump(mode="json")``, tuples lists. Raises :class:`ToolResultError` naming the
-    path (``$.items[2]: a set is not JSON``) for what has no lossless JSON form: sets,
+    ``model_dump(mode="json")``, tuples and sets lists, ``datetime``/``date``/``time``
+    ISO 8601 text (UTC as ``Z``), ``UUID`` and ``Path`` their text: what pydantic's JSON
+    mode writes, wherever the value is. Raises :class:`ToolResultError` naming the
+    path (``$.items[2]: a bytes value is not JSON``) for what has no lossless JSON form:
     bytes, other objects, NaN and infinities, integers beyond +-(2**53 - 1), non-string
     dict keys, lone surrogates, cycles, nesting deeper than 5,000 levels. Walked with a
     stack of its own, so no depth reaches Python's recursion limit."""
@@ -1449,9 +1733,19 @@ def _plain_or(value: Any, other: Any) -> Any:
 
 
 def _json_unwrap(value: Any, path: str) -> Any:
-    """Enums, dataclass instances and pydantic models as the plain data they stand for."""
+    """Enums, dataclass instances and pydantic models as the plain data they stand for;
+    sets as lists, and datetimes, dates, times, UUIDs and paths as the text pydantic's JSON
+    mode writes for them (the rule is one wherever the value is: a dict, a list, a
+    dataclass or a model, an argument or a result)."""
     if isinstance(value, enum.Enum):
         return value.value
+    fmt = _text_format(type(value))
+    if fmt is not None:
+        if fmt == "date-time" and value.utcoffset() is not None and not value.utcoffset():
+            return value.replace(tzinfo=None).isoformat() + "Z"
+        return value.isoformat() if fmt in ("date-time", "date", "time") else str(value)
+    if isinstance(value, (set, frozenset)):
+        return list(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
     if _is_pydantic_instance(value):

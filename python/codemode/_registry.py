@@ -11,6 +11,7 @@ the awaiting task cancels the call and every call a program made.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 import os
@@ -85,6 +86,29 @@ class Registration:
         return f"<Registration {self.what}>"
 
 
+def _no_running_loop(what: str, instead: str) -> None:
+    """Raises ``RuntimeError`` when an event loop runs in this thread: a synchronous call
+    cannot wait for a coroutine there without blocking the loop the call itself needs."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    raise RuntimeError(
+        f"{what}() cannot run inside a running event loop (a Jupyter cell, an async "
+        f"function): use `{instead}` there instead (a Jupyter cell can await at its top "
+        "level)"
+    )
+
+
+def _identity(fn: Callable[..., Any]) -> tuple[str, str]:
+    """What makes a function "the same" across a re-run notebook cell or a reloaded
+    module: its module and qualified name (a partial: its function's)."""
+    inner = getattr(fn, "func", fn)
+    module = getattr(inner, "__module__", None) or "?"
+    name = getattr(inner, "__qualname__", None) or type(inner).__qualname__
+    return (str(module), str(name))
+
+
 def _is_async(fn: Callable[..., Any]) -> bool:
     return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
         getattr(fn, "__call__", None)
@@ -109,10 +133,25 @@ def _arguments_text(arguments: Mapping[str, Any] | None) -> str:
     try:
         data = _hints.to_json({} if arguments is None else arguments)
     except _hints.ToolResultError as exc:
-        raise InvalidArgumentsError(f"the arguments have no JSON form: {exc}") from None
+        raise InvalidArgumentsError(f"{exc} (the arguments have no JSON form)") from None
     if not isinstance(data, dict):
-        raise InvalidArgumentsError("the arguments must be a mapping (a JSON object)")
+        raise InvalidArgumentsError(
+            f"$: the arguments must be a mapping (a JSON object), not {type(data).__name__}"
+        )
     return _json.dumps(data)
+
+
+def _invalid_arguments(problem: str) -> ToolResult:
+    """The ``INVALID_ARGS`` result of a call whose arguments have no JSON form, worded as
+    the pipeline words arguments its schema refuses."""
+    message = f"invalid arguments:\n- {problem}"
+    return ToolResult(
+        ok=False,
+        text=f"Error: {message}",
+        error_code="INVALID_ARGS",
+        error_message=message,
+        content=[{"type": "text", "text": message}],
+    )
 
 
 def _toml_value(value: Any, what: str) -> str:
@@ -192,7 +231,9 @@ class Scope:
     def __init__(self, native: _native.Scope, registry: Registry | None) -> None:
         self._native = native
         self._registry_ref = registry
-        self._tools: dict[str, Registration] = {}
+        # The tools registered through this scope object, with the identity of each one's
+        # function (module and qualified name: what a re-run notebook cell keeps).
+        self._tools: dict[str, tuple[Registration, tuple[str, str]]] = {}
 
     @property
     def _registry(self) -> Registry:
@@ -283,6 +324,11 @@ class Scope:
         ``deny``, ``ask``) applies to the tool's name registry-wide (``ask`` needs the
         registry's approver). Raises :class:`codemode.ToolDefinitionError` when the
         function cannot be a tool.
+
+        Registering the same function again through this scope (same module and qualified
+        name: a re-run notebook cell, a reloaded module) replaces its tool; a different
+        function under a name already taken raises :class:`codemode.ToolDefinitionError`
+        saying how to replace it (``remove_tool(name)`` first).
         """
         try:
             spec = _hints.tool_spec(
@@ -301,7 +347,52 @@ class Scope:
             raise ToolDefinitionError(
                 f"tool {spec.name!r}: timeout must be a positive number of seconds"
             )
-        disposer = self._native.register(
+        identity = _identity(fn)
+        taken = self._tools.get(spec.name)
+        if taken is not None:
+            previous, previous_identity = taken
+            if previous_identity != identity:
+                raise ToolDefinitionError(
+                    f"a tool named {spec.name!r} is already registered here, by "
+                    f"{'.'.join(previous_identity)}, not {'.'.join(identity)}; to replace "
+                    f"it, remove it first: scope.remove_tool({spec.name!r}) (or "
+                    "registration.dispose()), or register this one under another name="
+                )
+            # The same function again (a re-run notebook cell, a reloaded module): the new
+            # definition replaces the old one.
+            previous.dispose()
+        try:
+            disposer = self._register(spec, fn, timeout, parallel_safe)
+        except ToolDefinitionError as exc:
+            if "is already registered" in str(exc):
+                raise ToolDefinitionError(
+                    f"{exc}; to replace it, remove it first (remove_tool({spec.name!r}) on "
+                    "the scope that registered it, or its registration's dispose()), or "
+                    "register this one under another name="
+                ) from None
+            raise
+        if policy is not None:
+            self._registry.set_policy(spec.name, policy)
+        tool = spec.name
+        registration = Registration(
+            disposer, f"tool {tool!r}", lambda: self._forget(tool, registration)
+        )
+        self._tools[tool] = (registration, identity)
+        return registration
+
+    def _forget(self, name: str, registration: Registration) -> None:
+        taken = self._tools.get(name)
+        if taken is not None and taken[0] is registration:
+            del self._tools[name]
+
+    def _register(
+        self,
+        spec: _hints.ToolSpec,
+        fn: Callable[..., Any],
+        timeout: float | None,
+        parallel_safe: bool,
+    ) -> _native.Disposer:
+        return self._native.register(
             name=spec.name,
             description=spec.description,
             input_schema=json.dumps(spec.input_schema, allow_nan=False),
@@ -315,20 +406,12 @@ class Scope:
             timeout_ms=None if timeout is None else timeout * 1000.0,
             parallel=parallel_safe,
         )
-        if policy is not None:
-            self._registry.set_policy(spec.name, policy)
-        tool = spec.name
-        registration = Registration(
-            disposer, f"tool {tool!r}", lambda: self._tools.pop(tool, None)
-        )
-        self._tools[tool] = registration
-        return registration
 
     def remove_tool(self, name: str) -> bool:
         """Unregisters the tool ``name`` registered through this scope object; whether it
         was there."""
-        registration = self._tools.get(name)
-        return registration is not None and registration.dispose()
+        taken = self._tools.get(name)
+        return taken is not None and taken[0].dispose()
 
     def tool_names(self) -> list[str]:
         """The names of the tools this scope sees, sorted."""
@@ -462,8 +545,12 @@ class Scope:
         would (in ``code`` mode only ``run_code`` is callable). A failed call is a result
         (``ok`` false, with ``error_code``), not an exception."""
         # The native half converts plain arguments itself, and the rest with
-        # `_arguments_text` (which raises for what has no JSON form).
-        return await self._native.execute(name, {} if arguments is None else arguments)
+        # `_arguments_text` (which raises for what has no JSON form: that call never
+        # starts, and is answered as the pipeline answers arguments its schema refuses).
+        try:
+            return await self._native.execute(name, {} if arguments is None else arguments)
+        except InvalidArgumentsError as exc:
+            return _invalid_arguments(exc.message)
 
     async def run_code(
         self,
@@ -481,6 +568,39 @@ class Scope:
         interpreter)."""
         text = await self._native.run_code(code, description, keep_sub_calls, language)
         return RunResult._from_json(_json.loads(text))
+
+    # -- synchronous forms (scripts; not inside a running event loop) ----------------------
+
+    def execute_sync(self, name: str, arguments: Mapping[str, Any] | None = None) -> ToolResult:
+        """:meth:`execute` for code without an event loop (a script, a REPL): runs the call
+        on a fresh loop (``asyncio.run``) and returns its result. Inside a running loop (a
+        Jupyter cell, an ``async def``) it raises ``RuntimeError``: ``await`` :meth:`execute`
+        there (a Jupyter cell can ``await`` at its top level)."""
+        _no_running_loop("execute_sync", "await scope.execute(...)")
+        return asyncio.run(self.execute(name, arguments))
+
+    def run_code_sync(
+        self,
+        code: str,
+        *,
+        description: str = "a program",
+        language: Language | None = None,
+        keep_sub_calls: int | None = None,
+    ) -> RunResult:
+        """:meth:`run_code` for code without an event loop (a script, a REPL): runs the
+        program on a fresh loop (``asyncio.run``; async tools run on it) and returns the
+        run. Inside a running loop (a Jupyter cell, an ``async def``) it raises
+        ``RuntimeError``: ``await`` :meth:`run_code` there (a Jupyter cell can ``await`` at
+        its top level)."""
+        _no_running_loop("run_code_sync", "await scope.run_code(...)")
+        return asyncio.run(
+            self.run_code(
+                code,
+                description=description,
+                language=language,
+                keep_sub_calls=keep_sub_calls,
+            )
+        )
 
     # -- presentation -----------------------------------------------------------------------
 
@@ -547,6 +667,53 @@ class Scope:
         return shaped
 
 
+#: The CPU time (ms) a program of a :class:`Registry` may spend by default: ten seconds is
+#: far more than a program that orchestrates tool calls needs (their time is not CPU time
+#: of the program), and a runaway loop costs the model's turn ten seconds, not a minute.
+DEFAULT_COMPUTE_MS = 10_000
+#: The wall-clock time (ms) of a program by default: one minute, what an agent loop can wait
+#: for one tool call; a longer job passes ``wall_ms=`` (and tools their own ``timeout=``).
+DEFAULT_WALL_MS = 60_000
+
+#: The numeric settings of :class:`Registry`: what each counts and the range accepted
+#: (``None``: no upper bound here; the engine's own ranges, ``runtime.*`` in
+#: ``codemode.toml``, are the same numbers).
+_SETTING_RANGES: dict[str, tuple[str, int, int | None]] = {
+    "compute_ms": ("milliseconds of CPU time", 1, 86_400_000),
+    "wall_ms": ("milliseconds", 1, 604_800_000),
+    "heap_mb": ("MiB", 16, 65_536),
+    "max_output_bytes": ("bytes", 1024, 1024 * 1024 * 1024),
+    "max_call_bytes": ("bytes", 1024, 1024 * 1024 * 1024),
+    "max_json_depth": ("levels", 1, 9_992),
+    "max_parallel_sub_calls": ("calls", 1, 1024),
+    "warm_pool": ("engines", 0, 64),
+    "sdk_max_tokens": ("tokens", 0, None),
+    "describe_max_tokens": ("tokens", 500, None),
+    "embedder_timeout_ms": ("milliseconds", 1, 600_000),
+    "embedder_index_timeout_ms": ("milliseconds", 1, 600_000),
+}
+
+
+def _check_setting(setting: str, value: object) -> None:
+    """Raises :class:`ConfigError` naming ``setting`` and what it accepts, unless ``value``
+    is ``None`` or a whole number in its range."""
+    if value is None:
+        return
+    unit, low, high = _SETTING_RANGES[setting]
+    accepted = (
+        f"a whole number of {unit} from {low} to {high}"
+        if high is not None
+        else f"a whole number of {unit}, at least {low}"
+    )
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(
+            f"{setting} must be {accepted} (an int; None: the default), "
+            f"got {value!r} ({type(value).__name__})"
+        )
+    if value < low or (high is not None and value > high):
+        raise ConfigError(f"{setting} must be {accepted}, got {value}")
+
+
 class Registry(Scope):
     """A tool registry with Code Mode: the global layer of its scopes.
 
@@ -557,8 +724,11 @@ class Registry(Scope):
     interpreter, ``sys.executable``, confined by Landlock, seccomp and rlimits; where they
     cannot be enforced Python programs are refused, as the command refuses them, unless
     ``allow_unconfined``: a ``python`` registry raises :class:`ConfigError`). The limits
-    of each program: ``compute_ms`` (CPU time), ``wall_ms``, ``heap_mb``,
-    ``max_output_bytes``, ``max_call_bytes`` (one tool call's arguments), ``max_json_depth``; ``max_parallel_sub_calls`` bounds how many of a program's calls
+    of each program: ``compute_ms`` (CPU time; default 10 s, ``DEFAULT_COMPUTE_MS``),
+    ``wall_ms`` (default 60 s, ``DEFAULT_WALL_MS``; :meth:`from_config` keeps
+    ``codemode.toml``'s, the command's 60 s and 600 s), ``heap_mb``,
+    ``max_output_bytes``, ``max_call_bytes`` (one tool call's arguments),
+    ``max_json_depth``; ``max_parallel_sub_calls`` bounds how many of a program's calls
     overlap; ``warm_pool`` engines are kept ready; ``typecheck`` (``off``, ``warn``,
     ``refuse``) type-checks TypeScript programs before they run; ``sdk_max_tokens``
     replaces a larger SDK by a compact index, whose tools the model reads with
@@ -567,7 +737,9 @@ class Registry(Scope):
     a 2-D array, one vector per text) adds semantic ranking to its search, its vectors
     cached under ``embedder_model``; an embedder that fails or takes longer than
     ``embedder_timeout_ms`` (a query, default 2,000) or ``embedder_index_timeout_ms`` (the
-    tools not embedded yet, default 30,000) leaves the search lexical, never failing it.
+    tools not embedded yet, default 30,000) leaves the search lexical, never failing it. A
+    numeric setting that is not an ``int`` in its range raises :class:`ConfigError` naming
+    it and what it accepts.
     ``approver(call, reason)`` (sync or async) answers ``True`` to run a call a policy asks
     about.
     """
@@ -577,8 +749,8 @@ class Registry(Scope):
         *,
         mode: Mode = "native",
         language: Language = "typescript",
-        compute_ms: int | None = None,
-        wall_ms: int | None = None,
+        compute_ms: int | None = DEFAULT_COMPUTE_MS,
+        wall_ms: int | None = DEFAULT_WALL_MS,
         heap_mb: int | None = None,
         max_output_bytes: int | None = None,
         max_call_bytes: int | None = None,
@@ -601,6 +773,26 @@ class Registry(Scope):
             raise ConfigError("embedder must be a sync callable: embedder(texts) -> vectors")
         if language not in ("typescript", "python"):
             raise ConfigError(f"language must be 'typescript' or 'python', not {language!r}")
+        if compute_ms is None:
+            compute_ms = DEFAULT_COMPUTE_MS
+        if wall_ms is None:
+            wall_ms = DEFAULT_WALL_MS
+        numbers = {
+            "compute_ms": compute_ms,
+            "wall_ms": wall_ms,
+            "heap_mb": heap_mb,
+            "max_output_bytes": max_output_bytes,
+            "max_call_bytes": max_call_bytes,
+            "max_json_depth": max_json_depth,
+            "max_parallel_sub_calls": max_parallel_sub_calls,
+            "warm_pool": warm_pool,
+            "sdk_max_tokens": sdk_max_tokens,
+            "describe_max_tokens": describe_max_tokens,
+            "embedder_timeout_ms": embedder_timeout_ms,
+            "embedder_index_timeout_ms": embedder_index_timeout_ms,
+        }
+        for setting, value in numbers.items():
+            _check_setting(setting, value)
         try:
             native = _native.Registry(
                 {

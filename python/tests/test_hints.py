@@ -7,6 +7,8 @@ is itself checked against the expectations of that file's own unit tests
 """
 
 import dataclasses
+import datetime
+import decimal
 import enum
 import functools
 import json
@@ -1013,7 +1015,6 @@ def test_only_json_defaults_that_fit_the_schema_are_shown() -> None:
     def f(
         a: "tuple[int, ...]" = (1, 2),
         b: Color = Color.BLUE,
-        c: int = "none",  # type: ignore[assignment]  # (3.10 makes `int = None` Optional)
         d: Any = marker,
         e: float = math.nan,
         f: "Optional[Point]" = None,
@@ -1025,9 +1026,42 @@ def test_only_json_defaults_that_fit_the_schema_are_shown() -> None:
     assert properties["a"]["default"] == [1, 2]
     assert properties["b"]["default"] == "blue"
     assert properties["f"]["default"] is None
-    for name in "cdeg":
+    for name in "deg":
         assert "default" not in properties[name], name
     assert spec(f).input_schema["required"] == []
+
+
+def test_a_default_that_is_not_a_value_of_its_annotation_is_refused_at_registration() -> None:
+    def f(n: int = "x") -> None:  # type: ignore[assignment]
+        pass
+
+    assert refusal(f) == 'tool "f": parameter "n": the default "x" does not match its annotation int'
+
+    def g(when: "list[int]" = [1, "2"]) -> None:  # type: ignore[list-item]  # noqa: B006
+        pass
+
+    assert refusal(g) == (
+        'tool "g": parameter "when": the default [1, "2"] does not match its annotation list[int]'
+    )
+
+    pydantic = pytest.importorskip("pydantic")
+
+    def h(n: Annotated[int, pydantic.Field(ge=0)] = -1) -> None:
+        pass
+
+    assert refusal(h) == (
+        'tool "h": parameter "n": the default -1 does not match its annotation int '
+        "(Input should be greater than or equal to 0, got -1)"
+    )
+    if sys.version_info >= (3, 11):  # 3.10's get_type_hints makes `int = None` Optional
+
+        def k(n: int = None) -> None:  # type: ignore[assignment]
+            pass
+
+        assert refusal(k) == (
+            'tool "k": parameter "n": the default null does not match its annotation int; '
+            "if None means absent, annotate it `n: int | None = None`"
+        )
 
 
 def test_async_functions_partials_and_callable_objects_are_detected() -> None:
@@ -1157,12 +1191,12 @@ def test_output_schema_can_be_given_or_turned_off() -> None:
     assert spec(count, output_schema={"type": "number"}).output_schema == {"type": "number"}
     assert spec(count, infer_output=False).output_schema is None
 
-    def odd() -> "set[int]":
-        return set()
+    def odd() -> bytes:
+        return b""
 
     assert refusal(odd) == (
-        'tool "odd": return type: set[int] is not supported (JSON has no sets); use list[int] '
-        "(or pass output_schema= or infer_output=False)"
+        'tool "odd": return type: bytes is not supported (JSON has no bytes); use str (for '
+        "example base64 text) (or pass output_schema= or infer_output=False)"
     )
     assert spec(odd, infer_output=False).output_schema is None
 
@@ -1175,8 +1209,16 @@ def test_output_schema_can_be_given_or_turned_off() -> None:
 @pytest.mark.parametrize(
     ("annotation", "message"),
     [
-        (set[int], "set[int] is not supported (JSON has no sets); use list[int]"),
-        (frozenset[str], "frozenset[str] is not supported (JSON has no sets); use list[str]"),
+        (
+            datetime.timedelta,
+            "timedelta is not supported (pydantic writes it as an ISO 8601 duration, which "
+            "codemode does not parse); use float (seconds) or str",
+        ),
+        (
+            decimal.Decimal,
+            "Decimal is not supported (a JSON number would lose its exactness); use str and "
+            "convert it, or float",
+        ),
         (bytes, "bytes is not supported (JSON has no bytes); use str (for example base64 text)"),
         (
             Callable[[int], int],
@@ -1187,13 +1229,8 @@ def test_output_schema_can_be_given_or_turned_off() -> None:
             "dict[int, str] is not supported (JSON object keys are strings); use dict[str, str]",
         ),
         (
-            tuple[int, str],
-            "tuple[int, str] is not supported (the schema subset has no fixed-length tuples); "
-            "use tuple[int, ...], a list or a dataclass",
-        ),
-        (
-            Optional[set[int]],
-            "set[int] is not supported (JSON has no sets); use list[int]",
+            Optional[bytes],
+            "bytes is not supported (JSON has no bytes); use str (for example base64 text)",
         ),
     ],
 )
@@ -1230,14 +1267,14 @@ def test_recursive_types_are_refused() -> None:
 def test_errors_inside_a_class_name_its_field() -> None:
     @dataclasses.dataclass
     class Query:
-        words: "set[str]"
+        words: bytes
 
     def find(query: Query) -> None:
         pass
 
     assert refusal(find) == (
-        'tool "find": parameter "query": Query.words: set[str] is not supported '
-        "(JSON has no sets); use list[str]"
+        'tool "find": parameter "query": Query.words: bytes is not supported '
+        "(JSON has no bytes); use str (for example base64 text)"
     )
 
 
@@ -1466,7 +1503,7 @@ def test_to_json_of_common_shapes_is_what_the_walk_gives(value: Any) -> None:
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ({"items": [1, 2, {3}]}, "$.items[2]: a set is not JSON"),
+        ({"items": [1, 2, {3: b"x"}]}, "$.items[2]: the dict key 3 is not a string (JSON keys are)"),
         ([b"x"], "$[0]: a bytes value is not JSON"),
         ({"a": object()}, "$.a: a value of type object is not JSON"),
         (
@@ -1481,7 +1518,7 @@ def test_to_json_of_common_shapes_is_what_the_walk_gives(value: Any) -> None:
             "JavaScript number",
         ),
         ("\ud800", "$: a string with a lone surrogate is not UTF-8 text"),
-        (Point(1, tags={"a"}), "$.tags: a set is not JSON"),  # type: ignore[arg-type]
+        (Point(1, tags=[b"a"]), "$.tags[0]: a bytes value is not JSON"),  # type: ignore[list-item]
     ],
 )
 def test_to_json_refuses_what_has_no_json_form_naming_the_path(value: Any, message: str) -> None:

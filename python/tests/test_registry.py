@@ -74,8 +74,8 @@ def test_a_function_that_cannot_be_a_tool_is_refused_naming_the_parameter() -> N
     with pytest.raises(codemode.ToolDefinitionError) as caught:
 
         @reg.tool
-        def bad(paths: set[int]) -> None:
-            """Has a set."""
+        def bad(paths: bytes) -> None:
+            """Has bytes."""
 
     assert "paths" in str(caught.value)
     assert caught.value.code == "INVALID_DEFINITION"
@@ -90,10 +90,15 @@ def test_a_name_registered_twice_in_one_layer_is_refused_with_a_code() -> None:
     def echo(text: str) -> str:
         return text
 
+    def other(text: str) -> str:
+        return text
+
     reg.add_tool(echo)
+    reg.add_tool(echo)  # the same function again replaces it
     with pytest.raises(codemode.ToolDefinitionError) as caught:
-        reg.add_tool(echo)
+        reg.add_tool(other, name="echo")
     assert caught.value.code == "INVALID_DEFINITION"
+    assert "remove it first" in str(caught.value)
 
 
 def test_an_explicit_schema_outside_the_subset_is_unsupported() -> None:
@@ -142,6 +147,45 @@ def test_bad_settings_are_config_errors() -> None:
         codemode.Registry(compute_ms=0)
     with pytest.raises(codemode.ConfigError, match="max_parallel_sub_calls"):
         codemode.Registry(max_parallel_sub_calls=0)
+
+
+@pytest.mark.parametrize(
+    ("settings", "named", "accepted"),
+    [
+        ({"wall_ms": -5}, "wall_ms", "a whole number of milliseconds from 1 to 604800000"),
+        ({"wall_ms": 1.5}, "wall_ms", "(an int; None: the default), got 1.5 (float)"),
+        ({"heap_mb": "64"}, "heap_mb", "a whole number of MiB from 16 to 65536"),
+        ({"compute_ms": 2**70}, "compute_ms", "from 1 to 86400000"),
+        ({"max_output_bytes": True}, "max_output_bytes", "got True (bool)"),
+        ({"warm_pool": -1}, "warm_pool", "from 0 to 64, got -1"),
+        ({"sdk_max_tokens": -1}, "sdk_max_tokens", "at least 0, got -1"),
+        ({"max_json_depth": 0.5}, "max_json_depth", "(float)"),
+        ({"max_call_bytes": 10}, "max_call_bytes", "from 1024 to"),
+        ({"describe_max_tokens": 10}, "describe_max_tokens", "at least 500, got 10"),
+        ({"describe_max_tokens": "5000"}, "describe_max_tokens", "got '5000' (str)"),
+        ({"embedder_timeout_ms": 0}, "embedder_timeout_ms", "from 1 to 600000, got 0"),
+        ({"embedder_index_timeout_ms": 2.5}, "embedder_index_timeout_ms", "(float)"),
+    ],
+)
+def test_a_setting_of_the_wrong_type_or_sign_is_a_config_error_naming_it(
+    settings: dict[str, Any], named: str, accepted: str
+) -> None:
+    with pytest.raises(codemode.ConfigError) as caught:
+        codemode.Registry(**settings)
+    assert caught.value.code == "INVALID_CONFIG"
+    assert str(caught.value).startswith(named + " must be "), str(caught.value)
+    assert accepted in str(caught.value)
+
+
+def test_the_default_budgets_are_ten_seconds_of_cpu_and_a_minute_of_wall() -> None:
+    import inspect
+
+    from codemode._registry import DEFAULT_COMPUTE_MS, DEFAULT_WALL_MS
+
+    assert (DEFAULT_COMPUTE_MS, DEFAULT_WALL_MS) == (10_000, 60_000)
+    parameters = inspect.signature(codemode.Registry).parameters
+    assert parameters["compute_ms"].default == 10_000
+    assert parameters["wall_ms"].default == 60_000
 
 
 def test_a_panic_in_the_rust_half_is_a_codemode_error() -> None:
@@ -209,12 +253,28 @@ async def test_invalid_arguments_are_reported_with_their_paths() -> None:
     assert caught.value.code == "INVALID_ARGS"
 
 
-async def test_arguments_without_a_json_form_are_refused_before_the_call() -> None:
+async def test_arguments_without_a_json_form_are_an_error_result_like_other_bad_arguments() -> (
+    None
+):
     reg = make_registry()
-    with pytest.raises(codemode.InvalidArgumentsError) as caught:
-        await reg.execute("anything", {"x": {1, 2}})
-    assert caught.value.code == "INVALID_ARGS"
-    assert "$.x" in str(caught.value)
+
+    @reg.tool
+    def add(a: int, b: int) -> int:
+        """Adds."""
+        return a + b
+
+    for arguments, where in [({"a": b"1", "b": 1}, "$.a: a bytes"), ({"a": 2**60, "b": 1}, "$.a: integer")]:
+        result = await reg.execute("add", arguments)
+        assert not result.ok
+        assert result.error_code == "INVALID_ARGS"
+        assert result.text.startswith("Error: invalid arguments:\n- " + where), result.text
+        assert result.content == [{"type": "text", "text": result.error_message}]
+        with pytest.raises(codemode.ToolCallError) as caught:
+            result.unwrap()
+        assert caught.value.code == "INVALID_ARGS"
+    # The same shape as arguments the schema refuses.
+    refused = await reg.execute("add", {"a": 1, "b": "2"})
+    assert refused.text.startswith("Error: invalid arguments:\n- $.b")
 
 
 async def test_an_exception_in_a_tool_is_its_error_result() -> None:
@@ -245,12 +305,12 @@ async def test_a_return_value_without_json_form_names_its_path() -> None:
 
     @reg.tool(infer_output=False)
     def odd() -> Any:
-        """Returns a set."""
-        return {"items": [1, {2, 3}]}
+        """Returns bytes."""
+        return {"items": [1, b"23"]}
 
     result = await reg.execute("odd")
     assert result.error_code == "INVALID_TOOL_OUTPUT"
-    assert "$.items[1]: a set is not JSON" in result.text
+    assert "$.items[1]: a bytes value is not JSON" in result.text
 
 
 async def test_a_value_outside_the_output_schema_is_refused_by_the_pipeline() -> None:
@@ -647,7 +707,7 @@ async def test_execute_passes_and_returns_the_json_of_plain_and_other_values(val
         ({"value": float("nan")}, "$.value: nan is not JSON"),
         ({"value": "\ud800"}, "$.value: a string with a lone surrogate is not UTF-8 text"),
         ({"value": {1: "x"}}, "$.value: the dict key 1 is not a string"),
-        ({"value": {"a", "b"}}, "$.value: a set is not JSON"),
+        ({"value": b"ab"}, "$.value: a bytes value is not JSON"),
         ([1, 2], "the arguments must be a mapping"),
         ({"value": _cycle()}, "the value contains itself"),
     ],
@@ -662,6 +722,7 @@ async def test_execute_refuses_arguments_without_json_form_naming_the_path(
         """Returns its value."""
         return value
 
-    with pytest.raises(codemode.InvalidArgumentsError) as caught:
-        await reg.execute("echo", arguments)
-    assert message in str(caught.value)
+    result = await reg.execute("echo", arguments)
+    assert not result.ok
+    assert result.error_code == "INVALID_ARGS"
+    assert message in result.text

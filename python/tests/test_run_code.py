@@ -92,6 +92,38 @@ async def test_failures_have_their_kind_and_keep_their_logs() -> None:
     assert run.error_kind is None  # refused before it ran
 
 
+@pytest.mark.parametrize("language", ["typescript", "python"])
+async def test_a_value_over_the_output_cap_says_its_size_not_u64_max(language: str) -> None:
+    reg = make_registry(max_output_bytes=10_000)
+    code = "return 'y'.repeat(20_000)" if language == "typescript" else "return 'y' * 20_000"
+    try:
+        run = await reg.run_code(code, language=language)  # type: ignore[arg-type]
+    except codemode.ConfigError as exc:  # no confinement here: the Python engine refuses
+        pytest.skip(str(exc))
+    assert (run.ok, run.error_kind) == (False, "output-limit"), run.text
+    assert str(2**64 - 1) not in run.text
+    if language == "typescript":
+        # The check stops at what the cap leaves (10,000 less the empty logs' `[]`).
+        assert "a return value of more than 9998 bytes" in run.text, run.text
+    else:
+        assert "a return value of 20002 bytes" in run.text, run.text
+
+
+async def test_a_runaway_loop_stops_at_the_default_ten_seconds_of_cpu() -> None:
+    reg = make_registry()
+    # CPU time, not the wall clock: on a loaded 2-core machine 10 s of CPU took 33 s of
+    # wall time. QuickJS runs on this process's threads, so the process's CPU time holds
+    # the loop's.
+    cpu_started = time.process_time()
+    run = await reg.run_code("while (true) {}")
+    cpu = time.process_time() - cpu_started
+    assert (run.ok, run.error_kind) == (False, "timeout"), run.text
+    # The CPU budget ended it (not the 60 s wall budget), at its default of 10 s.
+    assert "compute budget exceeded" in run.text, run.text
+    assert "10000 ms of CPU time" in run.text, run.text
+    assert 9.5 <= cpu < 30, cpu  # not the engine's 60 s of CPU
+
+
 async def test_promise_all_overlaps_slow_parallel_async_tools() -> None:
     reg = make_registry()
 

@@ -22,6 +22,9 @@ pub(crate) enum Ending {
         value: Option<JsonValue>,
         bytes: u64,
     },
+    /// Settled with a value whose JSON text is longer than the ledger had left when it was
+    /// checked (the check stops there, so the exact size is not known).
+    Oversized,
     Failed(CodeRunError),
 }
 
@@ -52,6 +55,15 @@ pub(crate) fn settle_output(ending: Ending, ledger: &Mutex<Ledger>) -> CodeRunOu
                     "logs plus a return value of {bytes} bytes"
                 ))),
             ),
+            Ending::Oversized => {
+                let remaining = ledger.remaining();
+                (
+                    None,
+                    Some(over_cap(&format!(
+                        "logs plus a return value of more than {remaining} bytes"
+                    ))),
+                )
+            }
             Ending::Failed(error) => {
                 let bytes = json_string_len(&error.message);
                 if bytes <= ledger.remaining() {
@@ -186,5 +198,17 @@ mod tests {
         assert!(!ledger.push("".to_owned())); // fits, but after a refusal nothing is kept
         assert!(ledger.overflowed());
         assert_eq!(ledger.take_logs(), ["12345", "1234"]);
+    }
+
+    #[test]
+    fn an_oversized_value_says_more_than_what_was_left() {
+        let ledger = Mutex::new(Ledger::new(10_000));
+        let outcome = settle_output(Ending::Oversized, &ledger);
+        let message = outcome.error.map(|error| error.message).unwrap_or_default();
+        assert!(
+            message.contains("a return value of more than 9998 bytes"),
+            "{message}"
+        );
+        assert!(!message.contains(&u64::MAX.to_string()), "{message}");
     }
 }

@@ -304,10 +304,7 @@ fn completion_value(checked: &str, depth_limit: usize) -> Ending {
                 format!("the return value is not lossless JSON: {error}"),
             ),
         },
-        "L" => Ending::Value {
-            value: None,
-            bytes: u64::MAX,
-        },
+        "L" => Ending::Oversized,
         _ => failed(
             CodeRunErrorKind::InvalidOutput,
             format!("the return value is not lossless JSON: {rest}"),

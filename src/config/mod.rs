@@ -371,9 +371,21 @@ impl Config {
         let mut config = Config::defaults(base_dir_of(path));
         config.path = Some(path.to_path_buf());
         config.apply_mode(&place, raw.mode)?;
-        config.apply_max_parallel_sub_calls(&place, raw.max_parallel_sub_calls)?;
-        config.apply_sdk_max_tokens(&place, raw.sdk_max_tokens)?;
-        config.apply_describe_max_tokens(&place, raw.describe_max_tokens)?;
+        if let Some(limit) = Self::code_mode_count(&place, raw.max_parallel_sub_calls, |c, n| {
+            c.with_max_parallel_sub_calls(n)
+        })? {
+            config.max_parallel_sub_calls = limit;
+        }
+        if let Some(budget) = Self::code_mode_count(&place, raw.sdk_max_tokens, |c, n| {
+            c.with_sdk_max_tokens(Some(n))
+        })? {
+            config.sdk_max_tokens = Some(budget);
+        }
+        if let Some(budget) = Self::code_mode_count(&place, raw.describe_max_tokens, |c, n| {
+            c.with_describe_max_tokens(Some(n))
+        })? {
+            config.describe_max_tokens = Some(budget);
+        }
         if let Some(search) = raw.search {
             config.embeddings = search::check(&place, search)?;
         }
@@ -411,55 +423,22 @@ impl Config {
         Ok(())
     }
 
-    /// `max_parallel_sub_calls`: a count Code Mode's own rules accept.
-    fn apply_max_parallel_sub_calls(
-        &mut self,
+    /// A count `set` puts into a default [`CodeModeConfig`] that Code Mode's own rules
+    /// accept (`max_parallel_sub_calls`, `sdk_max_tokens`, `describe_max_tokens`), or the
+    /// error at its place in the file.
+    fn code_mode_count(
         place: &Place<'_>,
-        limit: Option<Spanned<i64>>,
-    ) -> Result<(), Error> {
-        if let Some(limit) = limit {
-            let value = usize::try_from(*limit.get_ref()).unwrap_or(0);
-            CodeModeConfig::default()
-                .with_max_parallel_sub_calls(value)
-                .validate()
-                .map_err(|err| place.error(limit.span(), err.message()))?;
-            self.max_parallel_sub_calls = value;
-        }
-        Ok(())
-    }
-
-    /// `sdk_max_tokens`: a budget Code Mode's own rules accept.
-    fn apply_sdk_max_tokens(
-        &mut self,
-        place: &Place<'_>,
-        budget: Option<Spanned<i64>>,
-    ) -> Result<(), Error> {
-        if let Some(budget) = budget {
-            let value = usize::try_from(*budget.get_ref()).unwrap_or(0);
-            CodeModeConfig::default()
-                .with_sdk_max_tokens(Some(value))
-                .validate()
-                .map_err(|err| place.error(budget.span(), err.message()))?;
-            self.sdk_max_tokens = Some(value);
-        }
-        Ok(())
-    }
-
-    /// `describe_max_tokens`: a budget Code Mode's own rules accept.
-    fn apply_describe_max_tokens(
-        &mut self,
-        place: &Place<'_>,
-        budget: Option<Spanned<i64>>,
-    ) -> Result<(), Error> {
-        if let Some(budget) = budget {
-            let value = usize::try_from(*budget.get_ref()).unwrap_or(0);
-            CodeModeConfig::default()
-                .with_describe_max_tokens(Some(value))
-                .validate()
-                .map_err(|err| place.error(budget.span(), err.message()))?;
-            self.describe_max_tokens = Some(value);
-        }
-        Ok(())
+        count: Option<Spanned<i64>>,
+        set: impl FnOnce(CodeModeConfig, usize) -> CodeModeConfig,
+    ) -> Result<Option<usize>, Error> {
+        let Some(count) = count else {
+            return Ok(None);
+        };
+        let value = usize::try_from(*count.get_ref()).unwrap_or(0);
+        set(CodeModeConfig::default(), value)
+            .validate()
+            .map_err(|err| place.error(count.span(), err.message()))?;
+        Ok(Some(value))
     }
 
     /// `[runtime]`: the `language`, `typecheck`, `allow_unconfined`, `python`, then the

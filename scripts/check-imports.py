@@ -257,17 +257,14 @@ def python_cycles(root: Path, package: Path) -> list[list[str]]:
         targets: list[list[str]] = []
         for node in tree.body:
             if isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = here[: len(here) - (node.level - 1)]
-                elif node.module and node.module.split(".")[0] == "codemode":
-                    base = []
-                    node_module = node.module.split(".")[1:]
-                    targets.extend(node_module + [alias.name] for alias in node.names)
-                    continue
+                module = node.module.split(".") if node.module else []
+                if node.level:  # relative: from the package `level - 1` steps up
+                    base = here[: len(here) - (node.level - 1)] + module
+                elif module[:1] == ["codemode"]:
+                    base = module[1:]
                 else:
                     continue
-                module = (node.module or "").split(".") if node.module else []
-                targets.extend(base + module + [alias.name] for alias in node.names)
+                targets.extend(base + [alias.name] for alias in node.names)
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     parts = alias.name.split(".")

@@ -516,7 +516,7 @@ fn sigterm_over_stdio_answers_the_call_in_flight_refuses_new_ones_and_exits_0() 
     send(
         json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {
             "name": "run_code",
-            "arguments": program("await new Promise(r => setTimeout(r, 3000)); return 'finished'"),
+            "arguments": program("await new Promise(r => setTimeout(r, 6000)); return 'finished'"),
         }}),
     );
     // The call is in flight: the server answers a ping while the program waits.

@@ -1,6 +1,6 @@
 //! The one error vocabulary of the library: stable codes and human-readable messages.
 //!
-//! Every failure that reaches a host, a model or a session log carries an [`ErrorCode`]
+//! Every failure that reaches a host, a model or the journal carries an [`ErrorCode`]
 //! whose string form is stable (`INVALID_ARGS`, `UNKNOWN_TOOL`, ...). Tool-call failures
 //! travel inside results (see the registry); programming errors of the host (registering a
 //! duplicate tool, a malformed schema) are returned as `Err(Error)`.
@@ -13,7 +13,7 @@ use std::fmt;
 /// A stable, machine-readable failure class.
 ///
 /// The string form ([`ErrorCode::as_str`]) is part of the public contract: it appears in
-/// tool results, session events and the command's JSON output, and never changes.
+/// tool results, journal events and the command's JSON output, and never changes.
 ///
 /// ```
 /// use codemode::ErrorCode;

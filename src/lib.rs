@@ -64,7 +64,7 @@
 //!   subset, and typed (serde) schemas.
 //! - [`tool`], [`presentation`]: tool definitions (raw and typed), call identity, results,
 //!   pipeline decisions, UI cards.
-//! - [`session`]: the session log's events (top-level calls and Code Mode's sub-calls) and
+//! - [`journal`]: the journal's events (top-level calls and Code Mode's sub-calls) and
 //!   the sink a host stores them in.
 //! - [`registry`]: scopes and visibility, restrictions, guards, the staged execute pipeline
 //!   with its waterfalls, the timeout policy, the ordered lane scheduler, and the hooks a
@@ -93,6 +93,7 @@ pub mod config;
 pub mod content;
 pub mod error;
 pub mod host;
+pub mod journal;
 pub mod json;
 #[cfg(feature = "mcp")]
 pub mod mcp;
@@ -101,7 +102,6 @@ mod process;
 pub mod registry;
 pub mod runtime;
 pub mod schema;
-pub mod session;
 pub mod sources;
 pub mod tool;
 

@@ -20,13 +20,13 @@ use crate::tool::{
     ScopeId, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult,
 };
 
-use super::describe::{self, PlanCache, Planned};
+use super::checks::typecheck::{ProgramChecker, TypeCheck, Verdict};
 use super::index::DESCRIBE_TOOLS;
+use super::index::describe::{self, PlanCache, Planned};
 use super::mode::{PresentationMode, ScopePresentation};
-use super::record::{SubCallHooks, SubCallObserver, SubCallRecord};
+use super::run::record::{SubCallHooks, SubCallObserver, SubCallRecord};
 use super::search::{SearchConfig, SearchState};
-use super::typecheck::{ProgramChecker, TypeCheck, Verdict};
-use super::{RUN_CODE, run_code};
+use super::{RUN_CODE, run};
 
 /// The smallest `describe_max_tokens` accepted (a few short declarations).
 pub const MIN_DESCRIBE_MAX_TOKENS: usize = 500;
@@ -593,7 +593,7 @@ impl CodeMode {
 
     fn install_runtime(&self, runtime: Arc<dyn CodeRuntime>, default: bool) -> Result<(), Error> {
         let language = runtime.language();
-        let definition = Arc::new(run_code::definition(
+        let definition = Arc::new(run::definition(
             self.layer.registry.clone(),
             Arc::downgrade(&self.layer) as std::sync::Weak<dyn SubCallHooks>,
             runtime,

@@ -9,15 +9,16 @@
 //!   advertised outputs, instructions).
 //! - [`sdk`]: the SDK text (the `tools:sdk` prompt section) in TypeScript and Python, and
 //!   the tool-list reader the `codemode sdk` command uses.
-//! - `run_code` and its bridge: the transport tool whose program's binding calls re-enter
-//!   the registry's staged pipeline through a bounded, ordered per-run lane; the
-//!   `tools/code-dispatch-log` waterfall and the sub-call events. Before a program runs,
-//!   `static_check` refuses it when it calls a tool the scope does not have (with the
-//!   nearest names), so no call before that one has a side effect; with
-//!   [`CodeModeConfig::typecheck`] a TypeScript program is then type-checked by
-//!   TypeScript's own compiler (`typecheck`: [`TypeCheck`] `warn` or `refuse`).
-//! - [`output`]: the model-facing text of a run.
-//! - Tool sets of any size (`index`, `describe`, [`answer`], [`search`]): over
+//! - `run`: the `run_code` transport tool, whose program's binding calls re-enter the
+//!   registry's staged pipeline through a bounded, ordered per-run lane (its bridge); the
+//!   `tools/code-dispatch-log` waterfall, the sub-call records and events, and
+//!   [`output`], the model-facing text of a run.
+//! - `checks`: what a program passes before it runs. `static_check` refuses it when it
+//!   calls a tool the scope does not have (with the nearest names), so no call before that
+//!   one has a side effect; with [`CodeModeConfig::typecheck`] a TypeScript program is then
+//!   type-checked by TypeScript's own compiler (`typecheck`: [`TypeCheck`] `warn` or
+//!   `refuse`).
+//! - `index` (with `describe` and [`answer`]) and [`search`]: tool sets of any size. Over
 //!   [`CodeModeConfig::sdk_max_tokens`] the SDK in `run_code`'s description is replaced by
 //!   a compact index degrading in [`IndexStep`]s ([`estimate_tokens`] measures), and
 //!   `describe_tools` (beside `run_code`) returns the declarations of the tools a model
@@ -29,34 +30,29 @@
 //! and must not decide which tools are visible (the registry does) or how programs execute
 //! (the runtime does).
 
-pub mod answer;
 pub mod assembly;
-mod bridge;
-mod describe;
-mod dispatch_log;
+mod checks;
 mod index;
 mod layer;
 mod mode;
-pub mod output;
-mod record;
-mod run_code;
+mod run;
 pub mod sdk;
 pub mod search;
-mod static_check;
 mod text;
-mod typecheck;
 
 pub use assembly::{Assembly, PromptSection, advertised_output, assemble, sdk_tools};
-pub use dispatch_log::{CodeDispatchLog, CodeLogNext, ScopeDispatchLog};
+pub use checks::typecheck::{TYPE_ERROR, TypeCheck};
+pub use index::answer;
 pub use index::{
     DESCRIBE_TOOLS, DescribeRequest, IndexStep, SdkPlan, SourcedTool, ToolIndex, estimate_tokens,
     first_sentence, plan as plan_sdk,
 };
 pub use layer::{CodeMode, CodeModeConfig, MIN_DESCRIBE_MAX_TOKENS, Program, ProgramRun};
 pub use mode::{PresentationMode, ScopePresentation};
-pub use record::{SubCallObserver, SubCallRecord};
-pub use run_code::run_code_description;
-pub use typecheck::{TYPE_ERROR, TypeCheck};
+pub use run::dispatch_log::{CodeDispatchLog, CodeLogNext, ScopeDispatchLog};
+pub use run::output;
+pub use run::record::{SubCallObserver, SubCallRecord};
+pub use run::run_code_description;
 
 /// The name of Code Mode's transport tool, reserved in every registry Code Mode is
 /// installed in.

@@ -12,7 +12,7 @@
 //!   `tools/execute` (around-dispatch wrappers, the timeout policy innermost), the body in
 //!   its own error boundary, output validation and rendering, `tools/post-execute`,
 //!   `finalize_content` exactly once, then the frozen result goes to observers and the
-//!   session log.
+//!   journal.
 //! - Waterfalls share one chain type ([`Next`]). Layers above attach values to scopes
 //!   ([`Scope::extend`], [`Scope::declare`]) and reserve or provide tools through a
 //!   [`ToolProvider`].
@@ -49,8 +49,8 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 use parking_lot::RwLock;
 
+use crate::journal::{JournalEvent, JournalSink};
 use crate::json::DepthLimit;
-use crate::session::{SessionEvent, SessionSink};
 use crate::tool::{
     ApprovalAnswer, ScopeId, ToolExecution, ToolExecutionInput, ToolExecutionResult,
 };
@@ -172,7 +172,7 @@ struct Inner {
     change: RwLock<Vec<(HandleId, Arc<ChangeFn>)>>,
     providers: RwLock<Providers>,
     approval: RwLock<Option<Arc<dyn ApprovalService>>>,
-    sink: RwLock<Option<Arc<dyn SessionSink>>>,
+    sink: RwLock<Option<Arc<dyn JournalSink>>>,
     next_id: AtomicU64,
 }
 
@@ -364,22 +364,22 @@ impl Registry {
         *self.inner.approval.write() = service;
     }
 
-    /// Installs the durable session sink.
-    pub fn set_session_sink(&self, sink: Option<Arc<dyn SessionSink>>) {
+    /// Installs the durable journal sink.
+    pub fn set_journal(&self, sink: Option<Arc<dyn JournalSink>>) {
         *self.inner.sink.write() = sink;
     }
 
-    /// Records `event` in the session log, awaiting the sink (a slow sink applies
+    /// Records `event` in the journal, awaiting the sink (a slow sink applies
     /// backpressure instead of losing events). The registry records top-level calls
     /// itself; a layer above records its own events here, so the log stays one ordered
     /// stream.
-    pub async fn emit(&self, event: SessionEvent) {
+    pub async fn emit(&self, event: JournalEvent) {
         let sink = self.inner.sink.read().clone();
         if let Some(sink) = sink {
             let append =
                 futures::FutureExt::catch_unwind(std::panic::AssertUnwindSafe(sink.append(event)));
             if let Err(panic) = append.await {
-                tracing::warn!(panic = %panic_message(&panic), "the session sink panicked; the event was lost");
+                tracing::warn!(panic = %panic_message(&panic), "the journal sink panicked; the event was lost");
             }
         }
     }

@@ -15,8 +15,8 @@ use futures::FutureExt;
 
 use crate::content::ContentBlock;
 use crate::error::{Error, ErrorCode};
+use crate::journal::JournalEvent;
 use crate::json::{DepthLimit, JsonValue, check_lossless_within};
-use crate::session::SessionEvent;
 use crate::tool::{
     ApprovalAnswer, ExecutionToken, PostToolDecision, PreToolDecision, Replacement, Signal,
     ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult, ToolRunContext,
@@ -142,7 +142,7 @@ impl Registry {
         });
         let listeners = self.call_listeners(execution.agent);
         if execution.parent.is_none() {
-            self.emit(SessionEvent::ToolCall {
+            self.emit(JournalEvent::ToolCall {
                 call_id: execution.call_id.clone(),
                 name: execution.name.clone(),
                 arguments: crate::json::deep_clone(&execution.arguments),
@@ -466,7 +466,7 @@ impl Dispatched {
         }
         if execution.parent.is_none() {
             registry
-                .emit(SessionEvent::ToolResult {
+                .emit(JournalEvent::ToolResult {
                     call_id: execution.call_id.clone(),
                     name,
                     content: result.content.clone(),

@@ -37,7 +37,7 @@ impl From<&ToolFailure> for Error {
 pub enum ToolStatus {
     /// The tool produced its canonical value.
     Success {
-        /// The execution-local canonical value (never persisted in session events).
+        /// The execution-local canonical value (never persisted in journal events).
         value: JsonValue,
         /// The agent loop stops after committing this result's batch.
         concludes_turn: bool,
@@ -135,7 +135,7 @@ impl ToolExecutionResult {
         }
     }
 
-    /// The durable projection (what session events and `present_result` see): content,
+    /// The durable projection (what journal events and `present_result` see): content,
     /// failure state and meta — never the value.
     pub fn durable(&self) -> ToolResult {
         ToolResult {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use codemode::code::{
     CodeMode, CodeModeConfig, PresentationMode, Program, ScopeDispatchLog, ScopePresentation,
 };
-use codemode::session::{MemorySink, SessionEvent};
+use codemode::journal::{JournalEvent, MemoryJournal};
 use codemode::tool::{PreToolDecision, ToolDefinition, ToolExecutionInput, ToolOutput};
 use codemode::{ContentBlock, ErrorCode, MessageSource, UserMessage};
 use parking_lot::Mutex;
@@ -326,8 +326,8 @@ async fn mutating_calls_run_alone_in_submission_order() {
 #[tokio::test]
 async fn sub_calls_are_logged_in_order_with_ids_parent_and_the_log_waterfall() {
     let registry = registry(PresentationMode::Code, 10);
-    let sink = MemorySink::new();
-    registry.set_session_sink(Some(Arc::new(sink.clone())));
+    let sink = MemoryJournal::new();
+    registry.set_journal(Some(Arc::new(sink.clone())));
     add_value_tool(&registry, "get", true);
     let parents = Arc::new(Mutex::new(Vec::new()));
     let seen = parents.clone();
@@ -406,8 +406,8 @@ async fn sub_calls_are_logged_in_order_with_ids_parent_and_the_log_waterfall() {
 #[tokio::test]
 async fn a_failing_log_listener_logs_the_original_content() {
     let registry = registry(PresentationMode::Code, 10);
-    let sink = MemorySink::new();
-    registry.set_session_sink(Some(Arc::new(sink.clone())));
+    let sink = MemoryJournal::new();
+    registry.set_journal(Some(Arc::new(sink.clone())));
     add_value_tool(&registry, "get", true);
     registry
         .global()
@@ -416,7 +416,7 @@ async fn a_failing_log_listener_logs_the_original_content() {
     let result = run_program(&registry, "return await tools.get({value: 'x'});").await;
     assert_eq!(text(&result), "x");
     let logged = sink.events().into_iter().find_map(|e| match e {
-        SessionEvent::CodeDispatch { content, .. } => Some(content),
+        JournalEvent::CodeDispatch { content, .. } => Some(content),
         _ => None,
     });
     assert_eq!(logged, Some(vec![ContentBlock::text("x")]));
@@ -465,8 +465,8 @@ async fn images_and_contexts_of_sub_calls_are_deferred_and_conclude_turn_is_forw
 #[tokio::test]
 async fn when_the_run_settles_queued_calls_are_abandoned_and_in_flight_calls_drained() {
     let registry = registry(PresentationMode::Code, 2);
-    let sink = MemorySink::new();
-    registry.set_session_sink(Some(Arc::new(sink.clone())));
+    let sink = MemoryJournal::new();
+    registry.set_journal(Some(Arc::new(sink.clone())));
     let cancelled = Arc::new(AtomicUsize::new(0));
     let counter = cancelled.clone();
     let slow = ToolDefinition::builder("slow")
@@ -509,7 +509,7 @@ async fn when_the_run_settles_queued_calls_are_abandoned_and_in_flight_calls_dra
         .events()
         .into_iter()
         .filter_map(|e| match e {
-            SessionEvent::CodeDispatch { name, .. } => Some(name),
+            JournalEvent::CodeDispatch { name, .. } => Some(name),
             _ => None,
         })
         .collect();
@@ -579,8 +579,8 @@ async fn every_binding_call_is_logged_in_order_even_when_the_program_does_not_aw
     let registry = registry(PresentationMode::Code, 10);
     add_value_tool(&registry, "read", true);
     for round in 0..3 {
-        let sink = MemorySink::new();
-        registry.set_session_sink(Some(Arc::new(sink.clone())));
+        let sink = MemoryJournal::new();
+        registry.set_journal(Some(Arc::new(sink.clone())));
         let run = logged_run(
             &registry,
             "for (let i = 0; i < 50; i++) tools.read({value: i}); return 1",
@@ -610,14 +610,14 @@ async fn every_binding_call_is_logged_in_order_even_when_the_program_does_not_aw
         let starts: Vec<String> = events
             .iter()
             .filter_map(|e| match e {
-                SessionEvent::CodeDispatchStart { sub_call_id, .. } => Some(sub_call_id.clone()),
+                JournalEvent::CodeDispatchStart { sub_call_id, .. } => Some(sub_call_id.clone()),
                 _ => None,
             })
             .collect();
         let logged: Vec<String> = events
             .iter()
             .filter_map(|e| match e {
-                SessionEvent::CodeDispatch { sub_call_id, .. } => Some(sub_call_id.clone()),
+                JournalEvent::CodeDispatch { sub_call_id, .. } => Some(sub_call_id.clone()),
                 _ => None,
             })
             .collect();
@@ -644,8 +644,8 @@ async fn an_abandoned_call_is_logged_once_by_its_final_record_without_a_start_ev
     let registry = registry(PresentationMode::Code, 10);
     add_value_tool(&registry, "slow", true);
     add_value_tool(&registry, "write", false);
-    let sink = MemorySink::new();
-    registry.set_session_sink(Some(Arc::new(sink.clone())));
+    let sink = MemoryJournal::new();
+    registry.set_journal(Some(Arc::new(sink.clone())));
     let run = logged_run(
         &registry,
         "tools.slow({ms: 30000}).catch(() => {}); \
@@ -677,10 +677,10 @@ async fn an_abandoned_call_is_logged_once_by_its_final_record_without_a_start_ev
         .events()
         .iter()
         .filter_map(|e| match e {
-            SessionEvent::CodeDispatchStart { sub_call_id, .. } => {
+            JournalEvent::CodeDispatchStart { sub_call_id, .. } => {
                 Some(("start".to_owned(), sub_call_id.clone()))
             }
-            SessionEvent::CodeDispatch {
+            JournalEvent::CodeDispatch {
                 sub_call_id,
                 is_error,
                 ..
@@ -776,8 +776,8 @@ impl codemode::runtime::CodeRuntime for DirectHost {
 async fn an_argument_that_is_not_lossless_dispatches_and_logs_nothing_for_any_host() {
     let registry = registry(PresentationMode::Code, 10);
     add_value_tool(&registry, "get", true);
-    let sink = MemorySink::new();
-    registry.set_session_sink(Some(Arc::new(sink.clone())));
+    let sink = MemoryJournal::new();
+    registry.set_journal(Some(Arc::new(sink.clone())));
     // Through the engine: the refused call is not numbered.
     let run = logged_run(
         &registry,
@@ -790,8 +790,8 @@ async fn an_argument_that_is_not_lossless_dispatches_and_logs_nothing_for_any_ho
     // Through a host's own runtime driving the binding host.
     let code_mode = CodeMode::of(&registry).unwrap();
     code_mode.set_runtime(Arc::new(DirectHost)).unwrap();
-    let sink = MemorySink::new();
-    registry.set_session_sink(Some(Arc::new(sink.clone())));
+    let sink = MemoryJournal::new();
+    registry.set_journal(Some(Arc::new(sink.clone())));
     let run = logged_run(&registry, "ignored").await;
     let value = run.result.value().unwrap()["value"].clone();
     assert_eq!(value["refused_code"], "INVALID_ARGS", "{value}");
@@ -812,7 +812,7 @@ async fn an_argument_that_is_not_lossless_dispatches_and_logs_nothing_for_any_ho
     let dispatched = sink
         .events()
         .iter()
-        .filter(|e| matches!(e, SessionEvent::CodeDispatchStart { .. }))
+        .filter(|e| matches!(e, JournalEvent::CodeDispatchStart { .. }))
         .count();
     assert_eq!(dispatched, 1);
 }

@@ -1,12 +1,12 @@
 //! The dispatch stages: bodies, around-dispatch wrappers and signals, cancellation,
-//! timeouts, session events, and hostile input.
+//! timeouts, journal events, and hostile input.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use codemode::journal::{JournalEvent, MemoryJournal};
 use codemode::registry::{Registry, RegistryConfig};
-use codemode::session::{MemorySink, SessionEvent};
 use codemode::tool::{PreToolDecision, Signal, ToolDefinition, ToolExecutionInput, ToolOutput};
 use codemode::{ContentBlock, ErrorCode, MessageSource, UserMessage};
 use serde_json::json;
@@ -510,8 +510,8 @@ async fn presentation_meta_is_computed_for_top_level_calls_only() {
 #[tokio::test]
 async fn session_events_log_top_level_calls_with_identical_arguments_and_no_value() {
     let registry = Registry::new();
-    let sink = MemorySink::new();
-    registry.set_session_sink(Some(Arc::new(sink.clone())));
+    let sink = MemoryJournal::new();
+    registry.set_journal(Some(Arc::new(sink.clone())));
     registry.global().register(echo("t")).unwrap().keep();
     let received = Arc::new(parking_lot::Mutex::new(None));
     let keep = received.clone();
@@ -525,7 +525,7 @@ async fn session_events_log_top_level_calls_with_identical_arguments_and_no_valu
         .await;
     let events = sink.events();
     assert_eq!(events.len(), 2);
-    let SessionEvent::ToolCall {
+    let JournalEvent::ToolCall {
         arguments, call_id, ..
     } = &events[0]
     else {

@@ -86,5 +86,5 @@ pub(crate) trait SubCallHooks: Send + Sync {
         scope: &'a crate::registry::Scope,
         language: crate::runtime::Language,
         program: &'a str,
-    ) -> Option<futures::future::BoxFuture<'a, super::typecheck::Verdict>>;
+    ) -> Option<futures::future::BoxFuture<'a, crate::code::checks::typecheck::Verdict>>;
 }

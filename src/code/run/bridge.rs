@@ -30,11 +30,11 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::content::{ContentBlock, MessageSource, UserMessage};
+use crate::journal::JournalEvent;
 use crate::json::{JsonValue, check_lossless_within, deep_clone};
 use crate::registry::Registry;
 use crate::registry::scheduler::{Admission, Lane, Ticket};
 use crate::runtime::{BindingHost, CallAnswer, CallError};
-use crate::session::SessionEvent;
 use crate::tool::{Signal, ToolExecution, ToolExecutionInput, ToolExecutionResult};
 
 use super::dispatch_log::{CodeDispatchLog, logged_content};
@@ -153,7 +153,7 @@ impl RunBridge {
             log_turn.wait().await;
         } else {
             self.registry
-                .emit(SessionEvent::CodeDispatchStart {
+                .emit(JournalEvent::CodeDispatchStart {
                     parent_call_id: self.outer.call_id.clone(),
                     sub_call_id: sub_call_id.clone(),
                     name: name.clone(),
@@ -178,7 +178,7 @@ impl RunBridge {
 
         let content = self.log_copy(&sub_call_id, &name, &result).await;
         self.registry
-            .emit(SessionEvent::CodeDispatch {
+            .emit(JournalEvent::CodeDispatch {
                 parent_call_id: self.outer.call_id.clone(),
                 sub_call_id: sub_call_id.clone(),
                 name: name.clone(),
@@ -370,6 +370,10 @@ impl BindingHost for BridgeHost {
     }
 
     fn unknown_member(&self, name: &str, members: &[String]) -> Option<String> {
-        Some(super::static_check::suggestion(super::TOOLS, name, members))
+        Some(crate::code::checks::static_check::suggestion(
+            crate::code::TOOLS,
+            name,
+            members,
+        ))
     }
 }

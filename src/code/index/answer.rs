@@ -10,8 +10,8 @@
 use crate::json::{DepthLimit, JsonValue};
 use crate::runtime::Language;
 
-use super::sdk::{SdkTool, render_sdk_section_within};
-use super::text::{declarations, estimate_tokens, first_sentence};
+use crate::code::sdk::{SdkTool, render_sdk_section_within};
+use crate::code::text::{declarations, estimate_tokens, first_sentence};
 
 /// How far one declaration was shortened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -1,4 +1,6 @@
-//! The session log: its durable events and the sink a host provides to store them.
+//! The journal (what the specification calls the session log): its durable events and the
+//! sink a host provides to store them. (A "session" elsewhere in this crate is a client's
+//! conversation with a server.)
 //!
 //! One ordered stream per host: the registry records each top-level call (`tool/call`,
 //! `tool/result`); Code Mode records each sub-call of a program (`tool/code-dispatch-start`,
@@ -19,7 +21,7 @@ use crate::tool::{CallId, ToolFailure};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type")]
 #[non_exhaustive]
-pub enum SessionEvent {
+pub enum JournalEvent {
     /// A top-level call entered the pipeline (after its arguments were frozen).
     #[serde(rename = "tool/call", rename_all = "camelCase")]
     ToolCall {
@@ -80,31 +82,31 @@ pub enum SessionEvent {
 
 /// Where durable events go. `append` resolves when the event is stored; the registry
 /// awaits it, so a slow sink applies backpressure instead of losing events.
-pub trait SessionSink: Send + Sync + 'static {
+pub trait JournalSink: Send + Sync + 'static {
     /// Stores one event.
-    fn append(&self, event: SessionEvent) -> BoxFuture<'static, ()>;
+    fn append(&self, event: JournalEvent) -> BoxFuture<'static, ()>;
 }
 
 /// A sink that keeps events in memory (tests, the command's `--json` output).
 #[derive(Debug, Default, Clone)]
-pub struct MemorySink {
-    events: std::sync::Arc<parking_lot::Mutex<Vec<SessionEvent>>>,
+pub struct MemoryJournal {
+    events: std::sync::Arc<parking_lot::Mutex<Vec<JournalEvent>>>,
 }
 
-impl MemorySink {
+impl MemoryJournal {
     /// An empty sink.
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Everything appended so far.
-    pub fn events(&self) -> Vec<SessionEvent> {
+    pub fn events(&self) -> Vec<JournalEvent> {
         self.events.lock().clone()
     }
 }
 
-impl SessionSink for MemorySink {
-    fn append(&self, event: SessionEvent) -> BoxFuture<'static, ()> {
+impl JournalSink for MemoryJournal {
+    fn append(&self, event: JournalEvent) -> BoxFuture<'static, ()> {
         self.events.lock().push(event);
         Box::pin(async {})
     }

@@ -4,6 +4,12 @@
 //! before it starts; then, when it is on, the type check, which may refuse the run too;
 //! then the program runs on the code runtime, every binding call going through the
 //! bridge), and its presentation.
+//!
+//! - `bridge`: a run's binding calls re-entering the registry's staged pipeline through a
+//!   bounded, ordered per-run lane.
+//! - `record`: the sub-call records and the hooks observers and the type checker attach by.
+//! - `dispatch_log`: the `tools/code-dispatch-log` waterfall of a run's sub-calls.
+//! - [`output`]: the model-facing text of a run.
 
 use std::sync::{Arc, Weak};
 
@@ -18,12 +24,18 @@ use crate::runtime::{BindingNamespace, CodeRunRequest, CodeRuntime, Language};
 use crate::schema::JsonSchema;
 use crate::tool::{ToolDefinition, ToolOutput, ToolRunContext};
 
-use super::bridge::{BridgeHost, RunBridge};
-use super::output::{failure_text, success_text};
-use super::record::SubCallHooks;
-use super::static_check;
-use super::typecheck::{TYPE_ERROR, Verdict};
-use super::{RUN_CODE, TOOLS};
+use crate::code::checks::static_check;
+use crate::code::checks::typecheck::{TYPE_ERROR, Verdict};
+use crate::code::{RUN_CODE, TOOLS};
+
+mod bridge;
+pub(super) mod dispatch_log;
+pub mod output;
+pub(super) mod record;
+
+use bridge::{BridgeHost, RunBridge};
+use output::{failure_text, success_text};
+use record::SubCallHooks;
 
 /// The description of `run_code` a model reads, per language.
 pub fn run_code_description(language: Language) -> &'static str {

@@ -19,14 +19,16 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::json::{DepthLimit, JsonValue};
 use crate::runtime::Language;
 
-use super::answer;
-use super::sdk::{SdkTool, render_sdk_section_within};
-use super::search::bm25::Fields;
-use super::search::tokens::{searchable, terms};
-use super::search::{SearchConfig, SearchDocument, SearchState, ToolSearch};
-use super::static_check;
-use super::text::AVAILABLE;
-pub use super::text::{estimate_tokens, first_sentence};
+pub mod answer;
+pub(super) mod describe;
+
+use crate::code::checks::static_check;
+use crate::code::sdk::{SdkTool, render_sdk_section_within};
+use crate::code::search::bm25::Fields;
+use crate::code::search::tokens::{searchable, terms};
+use crate::code::search::{SearchConfig, SearchDocument, SearchState, ToolSearch};
+use crate::code::text::AVAILABLE;
+pub use crate::code::text::{estimate_tokens, first_sentence};
 
 /// The name of the tool that returns declarations from the index.
 pub const DESCRIBE_TOOLS: &str = "describe_tools";

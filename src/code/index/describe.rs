@@ -18,16 +18,16 @@ use crate::runtime::Language;
 use crate::schema::JsonSchema;
 use crate::tool::{ToolDefinition, ToolOutput};
 
-use super::CodeMode;
-use super::assembly::{CODE_ONLY_RULE, advertised_output};
-use super::index::{
+use super::{
     DEFAULT_MATCHES, DESCRIBE_TOOLS, DescribeRequest, MAX_DECLARATIONS, SdkPlan, SourcedTool,
     ToolIndex, plan,
 };
-use super::mode::{PresentationMode, ScopePresentation};
-use super::run_code::run_code_description;
-use super::sdk::{SdkTool, render_sdk_section_within};
-use super::search::tokens::searchable;
+use crate::code::CodeMode;
+use crate::code::assembly::{CODE_ONLY_RULE, advertised_output};
+use crate::code::mode::{PresentationMode, ScopePresentation};
+use crate::code::run::run_code_description;
+use crate::code::sdk::{SdkTool, render_sdk_section_within};
+use crate::code::search::tokens::searchable;
 
 /// The SDK plan of one tool set, and its search index (built on the first search).
 pub(crate) struct Planned {

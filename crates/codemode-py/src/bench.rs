@@ -23,7 +23,7 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use crate::registry::PyScope;
-use crate::runtime::runtime;
+use crate::tokio_runtime::runtime;
 use crate::{guarded, to_py_err};
 
 /// Registers in `scope` a Rust tool `name` that answers `null` (exclusive, as a Python

@@ -1,7 +1,7 @@
 //! The `codemode` command inside the package: the script `pip` installs
 //! (`codemode._cli:main`) runs the library's command line ([`codemode::cli::run`], the very
 //! code of the binary) through [`run_cli`], with the interpreter's lock released. Python
-//! programs' workers are this interpreter under its launcher ([`crate::worker`]), made the
+//! programs' workers are this interpreter under its launcher ([`crate::program_workers`]), made the
 //! process's default before the command builds its host.
 //!
 //! This module owns the command's entry point in the package; the command itself lives in
@@ -22,7 +22,7 @@ use crate::{guarded, to_py_err};
 #[pyo3(name = "_run_cli")]
 pub(crate) fn run_cli(py: Python<'_>, argv: Vec<OsString>) -> PyResult<u8> {
     guarded(py, || {
-        crate::worker::set_process_default(py).map_err(|err| to_py_err(py, &err))?;
+        crate::program_workers::set_process_default(py).map_err(|err| to_py_err(py, &err))?;
         let status = py.detach(move || {
             let status = codemode::cli::run(argv);
             // A binary's standard output is flushed when `main` returns; an extension

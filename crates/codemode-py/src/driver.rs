@@ -11,7 +11,7 @@
 //!
 //! - [`Driver`]: one per event loop, kept on the loop object (attribute
 //!   `_codemode_driver`), so it lives and dies with the loop; a loop that cannot carry an
-//!   attribute (uvloop) has none, and [`crate::runtime::awaitable`] falls back to a tokio
+//!   attribute (uvloop) has none, and [`crate::tokio_runtime::awaitable`] falls back to a tokio
 //!   task.
 //! - [`LoopTask`]: one call's future and its asyncio future. When the asyncio future is
 //!   cancelled the call's token fires and the Rust future moves to a tokio task, which

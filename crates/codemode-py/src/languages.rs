@@ -48,7 +48,7 @@ fn start(
     allow_unconfined: bool,
 ) -> Result<Arc<dyn CodeRuntime>, Error> {
     match language {
-        Language::Python => Ok(Arc::new(crate::worker::python_engine(
+        Language::Python => Ok(Arc::new(crate::program_workers::python_engine(
             engine,
             allow_unconfined,
         )?)),

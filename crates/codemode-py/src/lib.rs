@@ -9,12 +9,12 @@
 //! - `lib.rs` (this module): the module's init, the mapping of library errors onto the
 //!   package's exception classes (defined in `codemode._errors`), and the panic boundary
 //!   every synchronous entry point goes through ([`guarded`]);
-//! - [`runtime`]: the process-wide tokio runtime, Rust futures as asyncio awaitables with
+//! - [`tokio_runtime`]: the process-wide tokio runtime, Rust futures as asyncio awaitables with
 //!   cancellation, and which event loop each top-level call came from;
 //! - [`driver`]: those futures polled by the thread of the event loop that awaits them;
 //! - [`pycall`]: calling Python callables from the pipeline (sync ones on a worker thread,
 //!   async ones on the caller's event loop);
-//! - [`workers`]: the threads sync Python functions run on, and the hand-off to them;
+//! - [`sync_threads`]: the threads sync Python functions run on, and the hand-off to them;
 //! - [`tool`]: a Python function as a codemode [`ToolDefinition`](codemode::tool::ToolDefinition);
 //! - [`listeners`]: guards, pre-execute listeners, result observers and the approver as
 //!   Python callables;
@@ -24,7 +24,7 @@
 //! - [`policies`]: the registry's policy table, which MCP servers' tools fill too;
 //! - [`bench`]: hooks for `benches/python_bench.py` (not API);
 //! - [`languages`]: both code runtimes behind one registry, picked per run;
-//! - [`worker`]: Python programs' workers under the host's own interpreter;
+//! - [`program_workers`]: Python programs' workers under the host's own interpreter;
 //! - [`cli`]: the `codemode` command (the core's) for the package's script.
 //!
 //! Rules: no `unwrap`/`expect` on data from outside; no `unsafe`; the GIL is never held
@@ -45,14 +45,14 @@ mod languages;
 mod listeners;
 mod mcp;
 mod policies;
+mod program_workers;
 mod pycall;
 mod pyjson;
 mod registry;
 mod results;
-mod runtime;
+mod sync_threads;
+mod tokio_runtime;
 mod tool;
-mod worker;
-mod workers;
 
 /// The module `codemode._native`.
 #[pymodule]
@@ -68,7 +68,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(panic_for_tests, m)?)?;
     m.add_function(wrap_pyfunction!(listeners::call_next, m)?)?;
     bench::add_to(m)?;
-    runtime::register_at_exit(m)?;
+    tokio_runtime::register_at_exit(m)?;
     m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     Ok(())
 }

@@ -42,7 +42,7 @@ use serde_json::json;
 
 use crate::pycall::{CallArg, PyFn};
 use crate::results;
-use crate::runtime::{awaitable, next_call_id};
+use crate::tokio_runtime::{awaitable, next_call_id};
 
 fn call_text(execution: &ToolExecution) -> String {
     results::call(execution).to_string()

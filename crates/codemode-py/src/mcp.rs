@@ -32,7 +32,7 @@ use serde_json::json;
 
 use crate::guarded;
 use crate::policies::Policies;
-use crate::runtime::{awaitable, next_call_id};
+use crate::tokio_runtime::{awaitable, next_call_id};
 
 /// Keeps a scope's MCP servers running (and followed) while it is attached to the scope.
 struct KeepServers(#[allow(dead_code)] Arc<SyncedServers>);

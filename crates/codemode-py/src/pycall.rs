@@ -8,7 +8,7 @@
 //! JSON text or plain JSON data, read here.
 //!
 //! - A sync callable runs with the GIL on a worker thread ([`PyFn::call`],
-//!   [`crate::workers`]): a slow tool never blocks the runtime's workers or the caller's
+//!   [`crate::sync_threads`]): a slow tool never blocks the runtime's workers or the caller's
 //!   event loop. It cannot be interrupted: when the call's signal fires (a timeout, a
 //!   cancelled run) the call is answered at once and the function finishes on its
 //!   thread, unread.
@@ -152,7 +152,7 @@ impl PyFn {
         signal: &Signal,
     ) -> Result<JsonValue, CallFailure> {
         let func = self.func.clone();
-        let Some(locals) = crate::runtime::loop_of(root_call_id) else {
+        let Some(locals) = crate::tokio_runtime::loop_of(root_call_id) else {
             return blocking(move |py| {
                 let coroutine = func.call1(py, (arg.to_python(py)?,))?;
                 let answer = py
@@ -206,14 +206,16 @@ impl PyFn {
     }
 }
 
-/// Runs `f` with the GIL on a worker thread ([`crate::workers`]); a Python exception is
+/// Runs `f` with the GIL on a worker thread ([`crate::sync_threads`]); a Python exception is
 /// `ExcType: message`.
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce(Python<'_>) -> PyResult<T> + Send + 'static,
 ) -> Result<T, CallFailure> {
-    let answer = crate::workers::spawn(move || {
-        crate::runtime::attach_unless_exiting(|py| f(py).map_err(|err| describe_py_err(py, &err)))
-            .unwrap_or_else(|| Err("the Python interpreter is exiting".to_owned()))
+    let answer = crate::sync_threads::spawn(move || {
+        crate::tokio_runtime::attach_unless_exiting(|py| {
+            f(py).map_err(|err| describe_py_err(py, &err))
+        })
+        .unwrap_or_else(|| Err("the Python interpreter is exiting".to_owned()))
     })
     .wait()
     .await;

@@ -5,7 +5,7 @@
 //! JavaScript engine (wrapped to report each run's outcome), a name-policy table and an
 //! optional approver. A `Scope` is one layer of it: the global layer or an agent scope;
 //! tools, restrictions, guards and listeners are registered through it, and its calls
-//! (`execute`, `run_code`) are asyncio awaitables (see [`crate::runtime::awaitable`]).
+//! (`execute`, `run_code`) are asyncio awaitables (see [`crate::tokio_runtime::awaitable`]).
 //! Every method runs inside the panic boundary, and the ones that do real work (schema
 //! checks, SDK rendering) release the GIL while they do it.
 //!
@@ -39,7 +39,7 @@ use crate::embedder::PyEmbedder;
 use crate::policies::Policies;
 use crate::pycall::PyFn;
 use crate::results;
-use crate::runtime::{OffThread, awaitable, next_call_id};
+use crate::tokio_runtime::{OffThread, awaitable, next_call_id};
 use crate::{guarded, listeners, to_py_err, tool};
 
 /// A registry with Code Mode over the JavaScript engine.
@@ -157,7 +157,7 @@ fn build(settings: Settings) -> Result<(Registry, CodeMode), Error> {
     let code = CodeMode::install(&registry, config)?;
     // Models are given `language`; a host's `run_code(language=...)` may run the other
     // ([`crate::languages`]). Python programs run in confined workers under this process's
-    // interpreter ([`crate::worker`]); where the confinement is incomplete that is refused,
+    // interpreter ([`crate::program_workers`]); where the confinement is incomplete that is refused,
     // as the command refuses it, unless `allow_unconfined`. Blocks while a Python probe
     // worker starts: called without the GIL.
     let language = parse_language(&settings.language)?;
@@ -262,7 +262,7 @@ impl PyRegistry {
     #[new]
     fn new(py: Python<'_>, settings: Settings) -> PyResult<Self> {
         guarded(py, || {
-            let runtime = crate::runtime::runtime()?;
+            let runtime = crate::tokio_runtime::runtime()?;
             let (registry, code) = py
                 .detach(|| {
                     let _entered = runtime.enter();

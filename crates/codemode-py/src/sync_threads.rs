@@ -24,7 +24,7 @@
 //! Each worker keeps a Python thread state for its life (attached once, then the GIL
 //! released while it works): taking the GIL on a thread without one creates and destroys
 //! a thread state every time, which cost ~50 µs a call, more than the call. The exit
-//! protocol of [`crate::runtime`] covers a worker's first and last attach; once the
+//! protocol of [`crate::tokio_runtime`] covers a worker's first and last attach; once the
 //! interpreter is exiting a worker never takes the GIL again: calls made from then on
 //! answer at once that the interpreter is exiting, and the worker stays until the process
 //! ends.
@@ -107,7 +107,7 @@ pub(crate) fn spawn<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -
         // Nobody reads the answer of an abandoned call.
         let _ = tx.send(answer);
     });
-    if crate::runtime::exiting() {
+    if crate::tokio_runtime::exiting() {
         // No worker takes the GIL any more: the job answers at once that the interpreter
         // is exiting, on this thread.
         job();
@@ -145,7 +145,7 @@ pub(crate) fn spawn<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -
         // As big as the runtime's threads (tokio's blocking pool ran these calls before):
         // a tool's C-level recursion (the json module's encoder over a deep value, with the
         // recursion limit raised) that fits a Python thread's 8 MiB must fit here too.
-        .stack_size(crate::runtime::STACK_BYTES)
+        .stack_size(crate::tokio_runtime::STACK_BYTES)
         .spawn(move || thread_main(pool));
     if started.is_err() {
         // The job stays queued for a worker that frees up; the caller's timeout bounds the
@@ -174,7 +174,7 @@ fn pop(pool: &Pool, state: &mut State) -> Option<Job> {
 /// A worker thread: attached once (its thread state kept), then [`work`] with the GIL
 /// released; the last attach, when `work` ends, is covered by the exit protocol too.
 fn thread_main(pool: &'static Pool) {
-    let Some(first) = crate::runtime::hold_exit() else {
+    let Some(first) = crate::tokio_runtime::hold_exit() else {
         // The interpreter is exiting: no thread state; the jobs answer without the GIL.
         lock(pool).threads -= 1;
         exited(pool);
@@ -190,14 +190,14 @@ fn thread_main(pool: &'static Pool) {
 /// Runs jobs; between them spins, then sleeps; ends (holding off the interpreter's exit,
 /// for the attach that follows) when idle long. Once the interpreter is exiting it never
 /// returns.
-fn work(pool: &'static Pool) -> crate::runtime::HoldingExit {
+fn work(pool: &'static Pool) -> crate::tokio_runtime::HoldingExit {
     loop {
         if let Some(job) = next_job(pool) {
             job();
             continue;
         }
         // `next_job` uncounted this thread.
-        match crate::runtime::hold_exit() {
+        match crate::tokio_runtime::hold_exit() {
             Some(holding) => return holding,
             None => exited(pool),
         }

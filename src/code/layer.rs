@@ -710,14 +710,12 @@ impl CodeMode {
             ));
         }
         let scope = parent.create_scope(format!("program {}", program.call_id))?;
-        let agent = scope
-            .id()
-            .ok_or_else(|| Error::new(ErrorCode::InvalidDefinition, "a program needs a scope"))?;
+        let agent = scope.id();
         // Undone however this future ends (also when it is dropped mid-run).
         let guard = ProgramScope {
             layer: self.layer.clone(),
             agent,
-            scope: scope.clone(),
+            scope: scope.scope().clone(),
         };
         scope.present_as(PresentationMode::Code)?.keep();
         let records: Arc<Mutex<(Vec<SubCallRecord>, u64)>> = Arc::default();

@@ -39,7 +39,7 @@ pub use listeners::{DispatchExecution, DispatchNext, PostNext, PreNext};
 pub use pipeline::{Dispatched, Prepared};
 pub use policy::Policy;
 pub use provider::{ReservedName, ToolProvider};
-pub use scope::Scope;
+pub use scope::{AgentScope, Scope};
 pub use timeout::timeout_error;
 
 use std::sync::Arc;

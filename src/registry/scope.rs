@@ -36,6 +36,51 @@ impl std::fmt::Debug for Scope {
     }
 }
 
+/// A handle to an agent scope, as [`Scope::create_scope`] makes it: a [`Scope`] (it
+/// dereferences to one) whose id is known, so [`AgentScope::id`] needs no `Option`.
+#[derive(Clone)]
+pub struct AgentScope {
+    scope: Scope,
+    id: ScopeId,
+}
+
+impl std::fmt::Debug for AgentScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.scope.fmt(f)
+    }
+}
+
+impl AgentScope {
+    /// The scope's id; pass it as a call's `agent`.
+    pub fn id(&self) -> ScopeId {
+        self.id
+    }
+
+    /// The scope as a plain handle.
+    pub fn scope(&self) -> &Scope {
+        &self.scope
+    }
+
+    /// The scope as a plain handle, by value.
+    pub fn into_scope(self) -> Scope {
+        self.scope
+    }
+}
+
+impl std::ops::Deref for AgentScope {
+    type Target = Scope;
+
+    fn deref(&self) -> &Scope {
+        &self.scope
+    }
+}
+
+impl From<AgentScope> for Scope {
+    fn from(agent: AgentScope) -> Scope {
+        agent.scope
+    }
+}
+
 impl Scope {
     pub(super) fn new(registry: Registry, id: Option<ScopeId>) -> Self {
         Scope { registry, id }
@@ -88,7 +133,7 @@ impl Scope {
     ///
     /// [`ErrorCode::InvalidDefinition`] when this handle is an agent scope that no longer
     /// exists (it, or a scope above it, was closed). Under the global layer it never fails.
-    pub fn create_scope(&self, label: impl Into<String>) -> Result<Scope, Error> {
+    pub fn create_scope(&self, label: impl Into<String>) -> Result<AgentScope, Error> {
         let id = ScopeId(self.registry.next_id());
         {
             let mut state = self.registry.inner.state.write();
@@ -105,7 +150,10 @@ impl Scope {
                 },
             );
         }
-        Ok(Scope::new(self.registry.clone(), Some(id)))
+        Ok(AgentScope {
+            scope: Scope::new(self.registry.clone(), Some(id)),
+            id,
+        })
     }
 
     /// Registers `definition` here, shadowing an inherited tool of the same name.

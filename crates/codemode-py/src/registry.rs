@@ -460,7 +460,7 @@ impl PyScope {
                 })
                 .map_err(|err| to_py_err(py, &err))?;
             Ok(PyScope::new(
-                scope,
+                scope.into_scope(),
                 self.core.code.clone(),
                 self.core.policies.clone(),
             ))

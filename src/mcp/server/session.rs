@@ -122,9 +122,7 @@ impl SessionHandler {
         let scope = registry
             .global()
             .create_scope(format!("mcp session {number}"))?;
-        let agent = scope
-            .id()
-            .ok_or_else(|| Error::new(ErrorCode::InvalidDefinition, "a session scope has an id"))?;
+        let agent = scope.id();
         let link = SessionLink::default();
         approvals.open(agent, link.clone());
         let open = shared.lifecycle.count(super::lifecycle::Kind::Session);
@@ -135,7 +133,7 @@ impl SessionHandler {
         Ok(SessionHandler {
             session: Arc::new(Session {
                 registry,
-                scope,
+                scope: scope.into_scope(),
                 agent,
                 approvals,
                 shared,

@@ -240,7 +240,7 @@ async fn closing_a_scope_removes_it_and_its_children() {
     let agent = preset.create_scope("agent").unwrap();
     agent.register(echo("mine")).unwrap().keep();
     preset.close();
-    assert!(registry.scope(agent.id().unwrap()).is_err());
+    assert!(registry.scope(agent.id()).is_err());
     assert!(agent.get("mine").is_none());
     assert!(preset.create_scope("late").is_err());
     assert_eq!(

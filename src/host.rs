@@ -167,7 +167,7 @@ impl HostBuilder {
     ///   names no configured tool — except a tool of an MCP server that could not start.
     pub async fn build(self) -> Result<Host, Error> {
         let mut wiring = self.local()?;
-        let unavailable = register_mcp(
+        let registered = register_mcp(
             &wiring.config,
             &wiring.registry,
             &wiring.local,
@@ -176,10 +176,12 @@ impl HostBuilder {
         .await?;
         #[cfg(feature = "mcp")]
         let unavailable = {
-            wiring.servers = unavailable.0;
-            wiring.mcp_policies = unavailable.2;
-            unavailable.1
+            wiring.servers = registered.servers;
+            wiring.mcp_policies = registered.policies;
+            registered.unavailable
         };
+        #[cfg(not(feature = "mcp"))]
+        let unavailable = registered;
         wiring.finish(&unavailable)
     }
 
@@ -263,7 +265,6 @@ struct Wiring {
 }
 
 impl Wiring {
-    /// Installs the policies and the runtime.
     /// The configured language's engine.
     fn engine_for_language(&self) -> Result<Arc<dyn CodeRuntime>, Error> {
         match self.config.language {
@@ -289,6 +290,8 @@ impl Wiring {
         }
     }
 
+    /// Gives Code Mode its runtime (when one is wanted), installs the policies, and makes
+    /// the host.
     fn finish(mut self, unavailable: &[String]) -> Result<Host, Error> {
         let wants_engine = match self.engine {
             Engine::Always => true,
@@ -487,15 +490,14 @@ fn search_config(config: &Config) -> Result<crate::code::search::SearchConfig, E
 }
 
 /// Starts the MCP servers, registers their tools and keeps them in sync
-/// ([`crate::mcp::client::sync`]); returns each server's status, the policy names no
-/// available source serves (a server is down) and the MCP tools' own policies.
+/// ([`crate::mcp::client::sync`]); returns what it started.
 #[cfg(feature = "mcp")]
 async fn register_mcp(
     config: &Config,
     registry: &Registry,
     local_names: &BTreeSet<String>,
     policies: &mut BTreeMap<String, Policy>,
-) -> Result<(Vec<ServerStatus>, Vec<String>, McpPolicies), Error> {
+) -> Result<crate::mcp::client::sync::Registered, Error> {
     crate::mcp::client::sync::register(&config.mcp, registry, local_names, policies).await
 }
 

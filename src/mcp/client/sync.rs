@@ -26,22 +26,33 @@ use super::{
 /// re-list their tools.
 pub(crate) type McpPolicies = Arc<parking_lot::RwLock<BTreeMap<String, Policy>>>;
 
+/// What [`register`] started: each server's status, the policy names no available source
+/// serves (a server is down), and the MCP tools' own policies.
+#[derive(Default)]
+pub(crate) struct Registered {
+    /// Each configured server's status, in configuration order.
+    pub(crate) servers: Vec<ServerStatus>,
+    /// The policy names no available source serves (a server is down).
+    pub(crate) unavailable: Vec<String>,
+    /// `[mcp.tools.NAME] policy` of the servers' tools.
+    pub(crate) policies: McpPolicies,
+}
+
 /// A test of a tool name.
 type NameTest = Box<dyn Fn(&str) -> bool + Send + Sync>;
 
 /// Starts the MCP servers and registers their tools (see [`crate::mcp::client`] for naming
-/// and collisions), and follows their changes ([`McpTools`]); returns each server's status,
-/// the policy names no available source serves (a server is down), and the MCP tools'
-/// own policies. `policies` are the host's `[policy]` and command-tool policies, which win
+/// and collisions), and follows their changes ([`McpTools`]); returns what it started
+/// ([`Registered`]). `policies` are the host's `[policy]` and command-tool policies, which win
 /// over `[mcp.tools.NAME] policy`.
 pub(crate) async fn register(
     settings: &[McpServerConfig],
     registry: &Registry,
     local_names: &BTreeSet<String>,
     policies: &mut BTreeMap<String, Policy>,
-) -> Result<(Vec<ServerStatus>, Vec<String>, McpPolicies), Error> {
+) -> Result<Registered, Error> {
     if settings.is_empty() {
-        return Ok((Vec::new(), Vec::new(), McpPolicies::default()));
+        return Ok(Registered::default());
     }
     let local = local_names.clone();
     let weak = registry.downgrade();
@@ -80,7 +91,11 @@ pub(crate) async fn register(
     } else {
         Vec::new()
     };
-    Ok((load.servers, unavailable, mcp_policies))
+    Ok(Registered {
+        servers: load.servers,
+        unavailable,
+        policies: mcp_policies,
+    })
 }
 
 /// MCP servers whose tools are registered in one scope and kept equal to what the servers

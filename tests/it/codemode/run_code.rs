@@ -704,6 +704,81 @@ async fn an_abandoned_call_is_logged_once_by_its_final_record_without_a_start_ev
     assert_eq!(events, expected);
 }
 
+/// A runtime that drives the binding host directly and leaves calls behind, as the
+/// program of [`an_abandoned_call_is_logged_once_by_its_final_record_without_a_start_event`]
+/// does: a slow call in flight, then three calls queued behind it (the lane is
+/// exclusive for unsafe tools), and a return without awaiting any.
+struct LeavesCallsBehind;
+
+impl codemode::runtime::CodeRuntime for LeavesCallsBehind {
+    fn language(&self) -> codemode::runtime::Language {
+        codemode::runtime::Language::TypeScript
+    }
+
+    fn isolation(&self) -> &'static str {
+        "none (a test runtime)"
+    }
+
+    fn run(
+        &self,
+        request: codemode::runtime::CodeRunRequest,
+    ) -> futures::future::BoxFuture<'static, codemode::runtime::CodeRunOutcome> {
+        Box::pin(async move {
+            let host = request.namespaces[0].host.clone();
+            // Dropped unpolled: the call was numbered and queued when `call` returned.
+            drop(host.call("slow", json!({"ms": 30000})));
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            for i in 0..3 {
+                drop(host.call("write", json!({"value": i})));
+            }
+            codemode::runtime::CodeRunOutcome::success(Some(json!("early")), Vec::new())
+        })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_abandoned_call_logs_no_start_event_whichever_runtime_drives_the_bindings() {
+    let registry = registry(PresentationMode::Code, 10);
+    add_value_tool(&registry, "slow", true);
+    add_value_tool(&registry, "write", false);
+    CodeMode::of(&registry)
+        .unwrap()
+        .set_runtime(Arc::new(LeavesCallsBehind))
+        .unwrap();
+    let sink = MemoryJournal::new();
+    registry.set_journal(Some(Arc::new(sink.clone())));
+    let run = logged_run(&registry, "ignored").await;
+    assert_eq!(run.result.model_text(), "early");
+    let starts: Vec<String> = sink
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            JournalEvent::CodeDispatchStart { sub_call_id, .. } => Some(sub_call_id.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(starts, ["run:code:1"]);
+    let finals: Vec<String> = sink
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            JournalEvent::CodeDispatch { sub_call_id, .. } => Some(sub_call_id.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        finals,
+        ["run:code:1", "run:code:2", "run:code:3", "run:code:4"]
+    );
+    for record in &run.sub_calls[1..] {
+        assert_eq!(record.started, None, "{record:?}");
+        assert_eq!(
+            record.result.failure_info().unwrap().code,
+            ErrorCode::AbortedBeforeDispatch
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_that_returns_with_a_slow_call_in_flight_logs_it_and_every_queued_call() {
     let registry = registry(PresentationMode::Code, 10);

@@ -55,6 +55,8 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
+from . import _limits
+
 __all__ = [
     "ToolArgumentError",
     "ToolDefinitionError",
@@ -67,12 +69,10 @@ __all__ = [
 _Schema = dict[str, Any]
 _Converter = Callable[[Any, str], Any]
 
-#: Integers beyond this change as JavaScript numbers (``src/json/mod.rs``, MAX_SAFE_INTEGER).
-_MAX_SAFE_INTEGER = 9_007_199_254_740_991
-#: How deep a result value may nest (``src/json/mod.rs``, DEFAULT_VALUE_DEPTH).
-_MAX_VALUE_DEPTH = 5_000
-#: The longest tool name (``src/tool/definition.rs``, MAX_TOOL_NAME).
-_MAX_TOOL_NAME = 128
+_MAX_SAFE_INTEGER = _limits.MAX_SAFE_INTEGER
+#: How deep a result value may nest: the registry's default ``max_json_depth``.
+_MAX_VALUE_DEPTH = _limits.DEFAULT_VALUE_DEPTH
+_MAX_TOOL_NAME = _limits.MAX_TOOL_NAME
 
 
 class ToolDefinitionError(TypeError):

@@ -14,6 +14,7 @@ from ._results import ToolResult
 
 __version__: str
 ERROR_CODES: list[str]
+LIMITS: dict[str, int]
 
 def _panic_for_tests(message: str) -> None: ...
 def _call_next(handle: int) -> Awaitable[str]: ...

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, TypeVar, cast, overload
 
-from . import _hints, _json, _native
+from . import _hints, _json, _limits, _native
 from ._bridge import (
     approver_adapter,
     around_adapter,
@@ -684,7 +684,7 @@ _SETTING_RANGES: dict[str, tuple[str, int, int | None]] = {
     "heap_mb": ("MiB", 16, 65_536),
     "max_output_bytes": ("bytes", 1024, 1024 * 1024 * 1024),
     "max_call_bytes": ("bytes", 1024, 1024 * 1024 * 1024),
-    "max_json_depth": ("levels", 1, 9_992),
+    "max_json_depth": ("levels", 1, _limits.MAX_VALUE_DEPTH),
     "max_parallel_sub_calls": ("calls", 1, 1024),
     "warm_pool": ("engines", 0, 64),
     "sdk_max_tokens": ("tokens", 0, None),

@@ -40,6 +40,17 @@ def test_the_installed_package_is_the_one_tested() -> None:
     assert "INVALID_ARGS" in codemode.ERROR_CODES
 
 
+def test_the_limits_written_out_in_python_are_the_librarys() -> None:
+    from codemode import _limits, _native
+
+    written = {
+        name: getattr(_limits, name)
+        for name in dir(_limits)
+        if name.isupper() and isinstance(getattr(_limits, name), int)
+    }
+    assert written == _native.LIMITS
+
+
 # -- registration ---------------------------------------------------------------------------
 
 

@@ -65,6 +65,17 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     let codes: Vec<&str> = ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
     m.add("ERROR_CODES", codes)?;
+    // The numbers `codemode._limits` writes out for the pure-Python parts (a test checks
+    // that they agree).
+    let limits = pyo3::types::PyDict::new(m.py());
+    limits.set_item("DEFAULT_VALUE_DEPTH", codemode::json::DEFAULT_VALUE_DEPTH)?;
+    limits.set_item(
+        "MAX_VALUE_DEPTH",
+        codemode::json::MAX_DEPTH_CEILING - codemode::json::WRAP_DEPTH,
+    )?;
+    limits.set_item("MAX_SAFE_INTEGER", codemode::json::MAX_SAFE_INTEGER)?;
+    limits.set_item("MAX_TOOL_NAME", codemode::tool::MAX_TOOL_NAME)?;
+    m.add("LIMITS", limits)?;
     m.add_function(wrap_pyfunction!(panic_for_tests, m)?)?;
     m.add_function(wrap_pyfunction!(listeners::call_next, m)?)?;
     bench::add_to(m)?;

@@ -704,13 +704,15 @@ async fn an_abandoned_call_is_logged_once_by_its_final_record_without_a_start_ev
     assert_eq!(events, expected);
 }
 
-/// A runtime that drives the binding host directly and leaves calls behind, as the
-/// program of [`an_abandoned_call_is_logged_once_by_its_final_record_without_a_start_event`]
-/// does: a slow call in flight, then three calls queued behind it (the lane is
-/// exclusive for unsafe tools), and a return without awaiting any.
-struct LeavesCallsBehind;
+/// A host's own runtime: it drives the binding host directly, as a host's engine would,
+/// with `run` for every program.
+struct HostRuntime(
+    fn(
+        codemode::runtime::CodeRunRequest,
+    ) -> futures::future::BoxFuture<'static, codemode::runtime::CodeRunOutcome>,
+);
 
-impl codemode::runtime::CodeRuntime for LeavesCallsBehind {
+impl codemode::runtime::CodeRuntime for HostRuntime {
     fn language(&self) -> codemode::runtime::Language {
         codemode::runtime::Language::TypeScript
     }
@@ -723,17 +725,27 @@ impl codemode::runtime::CodeRuntime for LeavesCallsBehind {
         &self,
         request: codemode::runtime::CodeRunRequest,
     ) -> futures::future::BoxFuture<'static, codemode::runtime::CodeRunOutcome> {
-        Box::pin(async move {
-            let host = request.namespaces[0].host.clone();
-            // Dropped unpolled: the call was numbered and queued when `call` returned.
-            drop(host.call("slow", json!({"ms": 30000})));
-            tokio::time::sleep(Duration::from_millis(200)).await;
-            for i in 0..3 {
-                drop(host.call("write", json!({"value": i})));
-            }
-            codemode::runtime::CodeRunOutcome::success(Some(json!("early")), Vec::new())
-        })
+        (self.0)(request)
     }
+}
+
+/// Leaves calls behind, as the program of
+/// [`an_abandoned_call_is_logged_once_by_its_final_record_without_a_start_event`] does: a
+/// slow call in flight, then three calls queued behind it (the lane is exclusive for
+/// unsafe tools), and a return without awaiting any.
+fn leaves_calls_behind(
+    request: codemode::runtime::CodeRunRequest,
+) -> futures::future::BoxFuture<'static, codemode::runtime::CodeRunOutcome> {
+    Box::pin(async move {
+        let host = request.namespaces[0].host.clone();
+        // Dropped unpolled: the call was numbered and queued when `call` returned.
+        drop(host.call("slow", json!({"ms": 30000})));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        for i in 0..3 {
+            drop(host.call("write", json!({"value": i})));
+        }
+        codemode::runtime::CodeRunOutcome::success(Some(json!("early")), Vec::new())
+    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -743,7 +755,7 @@ async fn an_abandoned_call_logs_no_start_event_whichever_runtime_drives_the_bind
     add_value_tool(&registry, "write", false);
     CodeMode::of(&registry)
         .unwrap()
-        .set_runtime(Arc::new(LeavesCallsBehind))
+        .set_runtime(Arc::new(HostRuntime(leaves_calls_behind)))
         .unwrap();
     let sink = MemoryJournal::new();
     registry.set_journal(Some(Arc::new(sink.clone())));
@@ -812,39 +824,26 @@ async fn a_run_that_returns_with_a_slow_call_in_flight_logs_it_and_every_queued_
     }
 }
 
-/// A runtime that drives the binding host directly, as a host's own engine would.
-struct DirectHost;
-
-impl codemode::runtime::CodeRuntime for DirectHost {
-    fn language(&self) -> codemode::runtime::Language {
-        codemode::runtime::Language::TypeScript
-    }
-
-    fn isolation(&self) -> &'static str {
-        "none (a test runtime)"
-    }
-
-    fn run(
-        &self,
-        request: codemode::runtime::CodeRunRequest,
-    ) -> futures::future::BoxFuture<'static, codemode::runtime::CodeRunOutcome> {
-        Box::pin(async move {
-            let host = request.namespaces[0].host.clone();
-            let refused = host
-                .call("get", json!({"value": 9_007_199_254_740_993_u64}))
-                .await;
-            let refused_code = refused.as_ref().err().map(|error| error.code.as_str());
-            let fine = host.call("get", json!({"value": 1})).await;
-            codemode::runtime::CodeRunOutcome::success(
-                Some(json!({
-                    "refused": refused.err().map(|error| error.message),
-                    "refused_code": refused_code,
-                    "fine": fine.ok(),
-                })),
-                Vec::new(),
-            )
-        })
-    }
+/// Refuses a call whose arguments are not lossless, then makes a fine one.
+fn refused_then_fine(
+    request: codemode::runtime::CodeRunRequest,
+) -> futures::future::BoxFuture<'static, codemode::runtime::CodeRunOutcome> {
+    Box::pin(async move {
+        let host = request.namespaces[0].host.clone();
+        let refused = host
+            .call("get", json!({"value": 9_007_199_254_740_993_u64}))
+            .await;
+        let refused_code = refused.as_ref().err().map(|error| error.code.as_str());
+        let fine = host.call("get", json!({"value": 1})).await;
+        codemode::runtime::CodeRunOutcome::success(
+            Some(json!({
+                "refused": refused.err().map(|error| error.message),
+                "refused_code": refused_code,
+                "fine": fine.ok(),
+            })),
+            Vec::new(),
+        )
+    })
 }
 
 #[tokio::test]
@@ -864,7 +863,9 @@ async fn an_argument_that_is_not_lossless_dispatches_and_logs_nothing_for_any_ho
     assert_eq!(run.sub_calls[0].sub_call_id, "run:code:1");
     // Through a host's own runtime driving the binding host.
     let code_mode = CodeMode::of(&registry).unwrap();
-    code_mode.set_runtime(Arc::new(DirectHost)).unwrap();
+    code_mode
+        .set_runtime(Arc::new(HostRuntime(refused_then_fine)))
+        .unwrap();
     let sink = MemoryJournal::new();
     registry.set_journal(Some(Arc::new(sink.clone())));
     let run = logged_run(&registry, "ignored").await;

@@ -44,8 +44,9 @@ impl OpenAiEmbedder {
         } else {
             format!("{base}/embeddings")
         };
-        #[allow(deprecated)]
-        let _ = rustls::crypto::ring::default_provider().install_default();
+        // rustls' default provider, aws-lc-rs (installed once; a host that installed its own
+        // keeps it).
+        let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
         let client = reqwest::Client::builder()
             .timeout(timeout)
             .redirect(reqwest::redirect::Policy::none())

@@ -659,12 +659,9 @@ async fn connect_http(
     handler: Handler,
 ) -> Result<Connection, Error> {
     let server = &config.name;
-    // TLS through rustls with the ring provider (installed once; a host that installed
-    // its own provider keeps it). rustls 0.23.48 deprecates ring's provider (no post-quantum
-    // key exchange); its alternative, aws-lc-rs, builds the AWS-LC C library, a much larger
-    // build than ring's, not measured here yet.
-    #[allow(deprecated)]
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    // TLS through rustls with its default provider, aws-lc-rs, which offers post-quantum
+    // key exchange (installed once; a host that installed its own provider keeps it).
+    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(0)
         .redirect(reqwest::redirect::Policy::none())

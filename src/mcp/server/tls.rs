@@ -38,10 +38,9 @@ impl TlsFiles {
                 self.key.display()
             )
         })?;
-        // ring, deprecated by rustls 0.23.48 for its lack of post-quantum key exchange: its
-        // alternative, aws-lc-rs, is a much larger C build (see mcp/client/connect.rs).
-        #[allow(deprecated)]
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        // aws-lc-rs: rustls' default provider, with post-quantum key exchange preferred
+        // (X25519MLKEM768 first).
+        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
         let config = rustls::ServerConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
             .map_err(|err| format!("TLS: {err}"))?

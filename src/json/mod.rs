@@ -317,6 +317,10 @@ pub struct NotLossless {
 /// Checks that `value` is lossless JSON (see the module docs): no NaN or infinity, no
 /// `-0`, no unsafe integer, nesting within [`DepthLimit::DEFAULT`]. Iterative: no depth of
 /// value reaches the thread's stack.
+///
+/// # Errors
+///
+/// As [`check_lossless_within`] with the default limit.
 pub fn check_lossless(value: &JsonValue) -> Result<(), NotLossless> {
     check_lossless_within(value, DEFAULT_MAX_DEPTH)
 }
@@ -339,6 +343,13 @@ pub fn first_too_deep(value: &JsonValue, limit: usize) -> Option<JsonPath> {
 
 /// [`check_lossless`] with an explicit depth limit (a [`DepthLimit`]'s
 /// [`get`](DepthLimit::get), or an engine's own).
+///
+/// # Errors
+///
+/// [`NotLossless`] at the path of the first problem in document order: a NaN or infinite
+/// number ([`LosslessReason::NonFiniteNumber`]), `-0` ([`LosslessReason::NegativeZero`]), an
+/// integer outside ±(2^53 - 1) ([`LosslessReason::UnsafeInteger`]), or an array or object
+/// nested deeper than `limit` ([`LosslessReason::TooDeep`]).
 pub fn check_lossless_within(root: &JsonValue, limit: usize) -> Result<(), NotLossless> {
     walk(root, limit, true)
 }
@@ -455,6 +466,13 @@ fn check_number(n: &serde_json::Number) -> Result<(), LosslessReason> {
 /// assert_eq!(to_lossless(&vec![1.5, 2.0]).unwrap(), serde_json::json!([1.5, 2.0]));
 /// assert!(to_lossless(&f64::NAN).is_err());
 /// ```
+///
+/// # Errors
+///
+/// [`NotLossless`] with the path where serialization stopped: a non-finite float, an unsafe
+/// integer, a map key that is not a string ([`LosslessReason::NonStringKey`]), or what JSON
+/// has no form for or the type's own `Serialize` refuses ([`LosslessReason::Unsupported`]);
+/// then as [`check_lossless`] on the value written (`-0`, too deep).
 pub fn to_lossless<T: Serialize + ?Sized>(value: &T) -> Result<JsonValue, NotLossless> {
     let mut checker = check::Checker::default();
     value
@@ -479,12 +497,23 @@ pub fn to_lossless<T: Serialize + ?Sized>(value: &T) -> Result<JsonValue, NotLos
 /// let err = parse_lossless(r#"{"s": "\ud800"}"#).unwrap_err();
 /// assert_eq!(err.path.to_string(), "$.s");
 /// ```
+///
+/// # Errors
+///
+/// As [`parse_lossless_within`] with the default limit.
 pub fn parse_lossless(text: &str) -> Result<JsonValue, NotLossless> {
     text::parse(text, DEFAULT_MAX_DEPTH)
 }
 
 /// [`parse_lossless`] with an explicit depth limit (a frame around a value nests a level
 /// or two deeper than the value).
+///
+/// # Errors
+///
+/// [`NotLossless`] at the path of the problem: text that is not JSON
+/// ([`LosslessReason::Unsupported`], `not valid JSON: ... at line L column C`), a number
+/// [`check_lossless`] refuses, a string or key with an escaped lone surrogate
+/// ([`LosslessReason::LoneSurrogate`]), or nesting deeper than `limit`.
 pub fn parse_lossless_within(text: &str, limit: usize) -> Result<JsonValue, NotLossless> {
     text::parse(text, limit)
 }
@@ -499,6 +528,13 @@ pub fn parse_lossless_within(text: &str, limit: usize) -> Result<JsonValue, NotL
 /// assert_eq!(value["maximum"].as_u64(), Some(u64::MAX));
 /// assert!(codemode::json::parse_within("[[1]]", 1).is_err());
 /// ```
+///
+/// # Errors
+///
+/// [`NotLossless`] at the path of the problem: text that is not JSON or a number out of
+/// `serde_json`'s range ([`LosslessReason::Unsupported`]), an escaped lone surrogate
+/// ([`LosslessReason::LoneSurrogate`]), or nesting deeper than `limit`
+/// ([`LosslessReason::TooDeep`]). Numbers are not checked for losslessness.
 pub fn parse_within(text: &str, limit: usize) -> Result<JsonValue, NotLossless> {
     text::parse_as_written(text, limit)
 }

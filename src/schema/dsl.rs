@@ -268,6 +268,10 @@ impl ValueSchema {
     /// Compiles to the enforced subset, checking the DSL's own rules first (`enum`/`const`
     /// only on scalars, properties only on objects); every problem is reported at once
     /// with code `UNSUPPORTED_SCHEMA`. Subschemas may nest [`DEFAULT_MAX_DEPTH`] levels.
+    ///
+    /// # Errors
+    ///
+    /// As [`ValueSchema::compile_within`] with [`DEFAULT_MAX_DEPTH`].
     pub fn compile(&self) -> Result<JsonSchema, Error> {
         self.compile_within(DEFAULT_MAX_DEPTH)
     }
@@ -285,6 +289,12 @@ impl ValueSchema {
     /// let err = nested.compile_within(1).unwrap_err();
     /// assert!(err.message().contains("#/oneOf/0/oneOf/0: schema nests deeper than 1 levels"), "{err}");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::UnsupportedSchema`] listing every issue with its pointer: the DSL's own rules
+    /// (`enum` / `const` on a non-scalar, properties on a non-object, ...), a subschema nested
+    /// deeper than `limit`, or anything the enforced subset refuses.
     pub fn compile_within(&self, limit: usize) -> Result<JsonSchema, Error> {
         let mut issues = Vec::new();
         check_tree(self, &mut String::from("#"), &mut issues, 0, limit);
@@ -391,6 +401,12 @@ impl ValueSchema {
     /// `{"oneOf": [...]}`. Unknown keys
     /// and malformed values are reported, every one, with their pointers. Subschemas may
     /// nest [`DEFAULT_MAX_DEPTH`] levels.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::UnsupportedSchema`] listing every issue with its pointer: an unknown key, a
+    /// value of the wrong shape or type, `required` outside a property or not `true`, a default
+    /// or example that is not lossless JSON, a subschema deeper than [`DEFAULT_MAX_DEPTH`].
     pub fn from_json(spec: &JsonValue) -> Result<ValueSchema, Error> {
         let mut reader = Reader::new(DEFAULT_MAX_DEPTH);
         let schema = reader.tree(spec, String::from("#"), 0, None).0;
@@ -653,12 +669,21 @@ impl ParameterSchema {
 
     /// Compiles to the enforced subset (see [`ValueSchema::compile`]); subschemas may
     /// nest [`DEFAULT_MAX_DEPTH`] levels (the parameters are the first).
+    ///
+    /// # Errors
+    ///
+    /// As [`ParameterSchema::compile_within`] with [`DEFAULT_MAX_DEPTH`].
     pub fn compile(&self) -> Result<JsonSchema, Error> {
         self.compile_within(DEFAULT_MAX_DEPTH)
     }
 
     /// [`ParameterSchema::compile`] with subschemas nested at most `limit` levels below
     /// the root object (a registry's [`DepthLimit`](crate::json::DepthLimit)).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::UnsupportedSchema`] listing every issue with its pointer, as
+    /// [`ValueSchema::compile_within`] for each parameter's schema (one level below the root).
     pub fn compile_within(&self, limit: usize) -> Result<JsonSchema, Error> {
         let mut issues = Vec::new();
         let mut pointer = String::from("#");
@@ -681,6 +706,11 @@ impl ParameterSchema {
 
     /// Reads the spec's data form: a map from parameter name to a value schema that may
     /// carry `"required": true`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::UnsupportedSchema`] listing every issue with its pointer: `spec` not an
+    /// object, or any parameter's schema as [`ValueSchema::from_json`] refuses it.
     pub fn from_json(spec: &JsonValue) -> Result<ParameterSchema, Error> {
         let mut reader = Reader::new(DEFAULT_MAX_DEPTH);
         let mut properties = Vec::new();

@@ -111,6 +111,10 @@ impl JsonSchema {
     /// Checks `schema` against the enforced subset (`assertSupportedJsonSchema`): any JSON
     /// root; every unsupported keyword and invalid combination is reported, with its path.
     /// Subschemas may nest [`DEFAULT_MAX_DEPTH`] levels below the root.
+    ///
+    /// # Errors
+    ///
+    /// As [`JsonSchema::parse_within`] with [`DEFAULT_MAX_DEPTH`].
     pub fn parse(schema: &JsonValue) -> Result<JsonSchema, SchemaError> {
         Self::parse_within(schema, DEFAULT_MAX_DEPTH)
     }
@@ -128,6 +132,12 @@ impl JsonSchema {
     /// let err = JsonSchema::parse_within(&schema, 2).unwrap_err();
     /// assert_eq!(err.issues[0].to_string(), "#/items/items/items: schema nests deeper than 2 levels");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`SchemaError`] listing every issue with its pointer: an unsupported keyword or `type`,
+    /// an invalid combination or value (an `enum` value of the wrong type, ...), a subschema or
+    /// annotation nested deeper than `limit`.
     pub fn parse_within(schema: &JsonValue, limit: usize) -> Result<JsonSchema, SchemaError> {
         parse_dialect(schema, Dialect::Enforced, limit)
     }
@@ -160,6 +170,10 @@ impl JsonSchema {
     }
 
     /// Requires an object root (`assertObjectJsonSchema`).
+    ///
+    /// # Errors
+    ///
+    /// A [`SchemaError`] with one issue at `#` when the root's `type` is not `object`.
     pub fn assert_object(self) -> Result<ObjectJsonSchema, SchemaError> {
         if self.root_type() == Some(JsonType::Object) {
             Ok(ObjectJsonSchema(self))

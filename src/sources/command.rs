@@ -46,6 +46,13 @@ pub struct CommandTool {
 
 impl CommandTool {
     /// The tool definition.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidConfig`] when `command` is empty; [`ErrorCode::InvalidDefinition`]
+    /// when the tool is not a valid definition
+    /// ([`ToolBuilder::build`](crate::tool::ToolBuilder::build): an invalid name, a timeout
+    /// that is not a positive finite number of milliseconds, ...).
     pub fn into_definition(self) -> Result<ToolDefinition, Error> {
         if self.command.is_empty() {
             return Err(Error::new(

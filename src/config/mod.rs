@@ -366,9 +366,9 @@ impl Config {
     ///
     /// # Errors
     ///
-    /// [`ErrorCode::InvalidConfig`] for the first problem in the order above, its message
-    /// starting with `<path>:<line>:<column>: ` where the place is known (TOML syntax, an unknown
-    /// key, a value of the wrong type or out of range); the TOML library's own message otherwise.
+    /// [`ErrorCode::InvalidConfig`] for the first problem in the order above (TOML syntax, an
+    /// unknown key, a value of the wrong type or out of range, ...), the message starting with
+    /// `<path>:<line>:<column>: `, or `<path>: ` when the TOML library gives no place.
     pub fn parse(text: &str, path: &Path) -> Result<Config, Error> {
         let shown = path.display().to_string();
         let place = Place { path: &shown, text };

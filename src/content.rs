@@ -121,6 +121,13 @@ impl ContentBlock {
 
     /// Checks what serde cannot: base64 payloads are base64, MIME types look like
     /// `type/subtype`, an embedded resource has exactly one of `text` and `blob`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidDefinition`] naming the block's kind when an image's or audio's MIME
+    /// type is not `type/subtype` or its data is not base64, a resource (link) has an empty
+    /// `uri`, or an embedded resource has not exactly one of `text` and `blob` (or a non-base64
+    /// `blob`).
     pub fn validate(&self) -> Result<(), Error> {
         let invalid = |what: String| Err(Error::new(ErrorCode::InvalidDefinition, what));
         match self {
@@ -160,6 +167,11 @@ impl ContentBlock {
 
 /// Parses and validates a JSON array of content blocks (for results that come from
 /// outside: listeners, MCP servers, configuration).
+///
+/// # Errors
+///
+/// [`ErrorCode::InvalidDefinition`] when `value` is not an array of content blocks (`not a
+/// list of content blocks: ...`), or the first block that fails [`ContentBlock::validate`].
 pub fn content_from_json(value: &JsonValue) -> Result<Vec<ContentBlock>, Error> {
     let blocks: Vec<ContentBlock> = serde_json::from_value(value.clone()).map_err(|err| {
         Error::new(

@@ -340,6 +340,11 @@ impl Config {
     }
 
     /// Reads and checks the file at `path`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidConfig`] when the file cannot be read (`cannot read the
+    /// configuration <path>: ...`, with the I/O error as the source), or as [`Config::parse`].
     pub fn load(path: &Path) -> Result<Config, Error> {
         let text = std::fs::read_to_string(path).map_err(|err| {
             Error::with_source(
@@ -358,6 +363,12 @@ impl Config {
     /// `[policy]` name no tool has, a command tool named like a built-in one, a `[builtin]
     /// root` that is not a directory) is refused when the host is built, at its place in the
     /// file too.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidConfig`] for the first problem in the order above (TOML syntax, an
+    /// unknown key, a value of the wrong type or out of range, ...), the message starting with
+    /// `<path>:<line>:<column>: `, or `<path>: ` when the TOML library gives no place.
     pub fn parse(text: &str, path: &Path) -> Result<Config, Error> {
         let shown = path.display().to_string();
         let place = Place { path: &shown, text };

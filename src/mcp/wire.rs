@@ -36,6 +36,12 @@ fn failed(message: String) -> Error {
 }
 
 /// Maps a raw `tools/call` result (MCP JSON) to the outcome, or the call's error.
+///
+/// # Errors
+///
+/// [`ErrorCode::ToolFailed`] when the result sets `isError` (the message is its text, its
+/// `structuredContent`, or its content as JSON), its `content` is not a list, it has no
+/// `structuredContent` though `declares_output`, or its content cannot be written as JSON.
 pub fn map_result(
     server: &str,
     shown: &str,

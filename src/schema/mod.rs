@@ -195,12 +195,21 @@ pub(crate) fn violations_error(code: ErrorCode, subject: &str, violations: &[Vio
 /// assert_eq!(err.code(), codemode::ErrorCode::InvalidArgs);
 /// assert_eq!(err.message(), "invalid arguments:\n- $.path: required property is missing\n- $.limit: expected integer, got number");
 /// ```
+///
+/// # Errors
+///
+/// As [`validate_args_within`] with [`DEFAULT_MAX_DEPTH`](crate::json::DEFAULT_MAX_DEPTH).
 pub fn validate_args(schema: &JsonSchema, args: &crate::json::JsonValue) -> Result<(), Error> {
     validate_args_within(schema, args, crate::json::DEFAULT_MAX_DEPTH)
 }
 
 /// [`validate_args`] with the arguments' nesting bounded by `limit` levels (a registry's
 /// [`DepthLimit`](crate::json::DepthLimit)).
+///
+/// # Errors
+///
+/// [`ErrorCode::InvalidArgs`] (`invalid arguments:` then one `- <path>: <violation>` line
+/// each) when `args` violates `schema` or nests deeper than `limit`.
 pub fn validate_args_within(
     schema: &JsonSchema,
     args: &crate::json::JsonValue,
@@ -211,12 +220,21 @@ pub fn validate_args_within(
 
 /// Validates a tool's output value: `Err` with code `INVALID_TOOL_OUTPUT` listing every
 /// violation.
+///
+/// # Errors
+///
+/// As [`validate_output_within`] with [`DEFAULT_MAX_DEPTH`](crate::json::DEFAULT_MAX_DEPTH).
 pub fn validate_output(schema: &JsonSchema, value: &crate::json::JsonValue) -> Result<(), Error> {
     validate_output_within(schema, value, crate::json::DEFAULT_MAX_DEPTH)
 }
 
 /// [`validate_output`] with the value's nesting bounded by `limit` levels (a registry's
 /// [`DepthLimit`](crate::json::DepthLimit)).
+///
+/// # Errors
+///
+/// [`ErrorCode::InvalidToolOutput`] (`invalid tool output:` then one `- <path>: <violation>`
+/// line each) when `value` violates `schema` or nests deeper than `limit`.
 pub fn validate_output_within(
     schema: &JsonSchema,
     value: &crate::json::JsonValue,

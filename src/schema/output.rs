@@ -34,6 +34,11 @@ pub struct StructuredOutputSchema(JsonSchema);
 impl StructuredOutputSchema {
     /// `assertSupportedOutputSchema`: accepts the schema or fails with
     /// `UNSUPPORTED_SCHEMA`, listing every violation with its path.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::UnsupportedSchema`] listing every issue with its pointer: a root that is not
+    /// `"type": "object"`, a node without `type`, a `oneOf`, or anything else outside the subset.
     pub fn parse(schema: &JsonValue) -> Result<StructuredOutputSchema, Error> {
         let parsed = parse_dialect(schema, Dialect::StructuredOutput, DEFAULT_MAX_DEPTH);
         let mut issues = match &parsed {

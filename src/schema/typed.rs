@@ -56,12 +56,20 @@ impl<T> std::fmt::Debug for Typed<T> {
 
 impl<T> Typed<T> {
     /// Pairs `T` with a parameter schema.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::UnsupportedSchema`] as [`ParameterSchema::compile`] refuses the schema.
     pub fn parameters(schema: ParameterSchema) -> Result<Self, Error> {
         Ok(Self::from_schema(schema.compile()?))
     }
 
     /// Pairs `T` with a parameter schema closed to undeclared keys
     /// (`additionalProperties: false` on the root).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::UnsupportedSchema`] as [`ParameterSchema::compile`] refuses the schema.
     pub fn closed_parameters(schema: ParameterSchema) -> Result<Self, Error> {
         schema.compile()?;
         let mut json = schema.to_json_schema();
@@ -72,6 +80,10 @@ impl<T> Typed<T> {
     }
 
     /// Pairs `T` with a value schema.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::UnsupportedSchema`] as [`ValueSchema::compile`] refuses the schema.
     pub fn value(schema: ValueSchema) -> Result<Self, Error> {
         Ok(Self::from_schema(schema.compile()?))
     }
@@ -94,6 +106,11 @@ impl<T: DeserializeOwned> Typed<T> {
     /// Validates `args` (`INVALID_ARGS` listing every violation), then deserializes them.
     /// A serde failure after a passing validation (the type is stricter than the schema) is
     /// also `INVALID_ARGS`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidArgs`] when `args` violates the schema, or `T` cannot be deserialized
+    /// from them (`- $: <serde's message>`).
     pub fn decode_args(&self, args: &JsonValue) -> Result<T, Error> {
         validate_args(&self.schema, args)?;
         T::deserialize(args).map_err(|err| {
@@ -105,6 +122,11 @@ impl<T: DeserializeOwned> Typed<T> {
     }
 
     /// Like [`Typed::decode_args`] for an output value (`INVALID_TOOL_OUTPUT`).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidToolOutput`] when `value` violates the schema, or `T` cannot be
+    /// deserialized from it (`- $: <serde's message>`).
     pub fn decode_output(&self, value: &JsonValue) -> Result<T, Error> {
         validate_output(&self.schema, value)?;
         T::deserialize(value).map_err(|err| {
@@ -119,6 +141,11 @@ impl<T: DeserializeOwned> Typed<T> {
 impl<T: Serialize> Typed<T> {
     /// Serializes `value` losslessly (a NaN is an error, not `null`) and validates it
     /// against the schema; failures are `INVALID_TOOL_OUTPUT`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidToolOutput`] when `value` is not lossless JSON (a non-finite number,
+    /// an unsafe integer, a non-string key, too deep) or its JSON violates the schema.
     pub fn encode_output(&self, value: &T) -> Result<JsonValue, Error> {
         let json = to_lossless(value).map_err(|err| {
             Error::new(

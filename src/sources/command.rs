@@ -46,6 +46,13 @@ pub struct CommandTool {
 
 impl CommandTool {
     /// The tool definition.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidConfig`] when `command` is empty; [`ErrorCode::InvalidDefinition`]
+    /// when the tool is not a valid definition
+    /// ([`ToolBuilder::build`](crate::tool::ToolBuilder::build): an invalid name, a timeout
+    /// that is not a positive finite number of milliseconds, ...).
     pub fn into_definition(self) -> Result<ToolDefinition, Error> {
         if self.command.is_empty() {
             return Err(Error::new(
@@ -187,8 +194,22 @@ async fn run(
             "command tool `{name}`: reading its errors failed: {e}"
         ))
     })?;
+    finished(name, status, stdout, stdout_overflow, &stderr, depth)
+}
+
+/// The value of a finished command: its standard output read as one JSON value within
+/// `depth` levels, or `TOOL_FAILED` saying why not (a failed exit with its error output,
+/// too much output, output that is not UTF-8 or not one JSON value).
+fn finished(
+    name: &str,
+    status: std::process::ExitStatus,
+    stdout: Vec<u8>,
+    stdout_overflow: bool,
+    stderr: &[u8],
+    depth: DepthLimit,
+) -> Result<JsonValue, Error> {
     if !status.success() {
-        let stderr = String::from_utf8_lossy(&stderr).trim().to_owned();
+        let stderr = String::from_utf8_lossy(stderr).trim().to_owned();
         let detail = if stderr.is_empty() {
             "(no error output)".to_owned()
         } else {

@@ -467,6 +467,12 @@ impl ToolBuilder {
     /// schema whose numbers are lossless JSON (how deep it nests is checked where it is
     /// registered, against the registry's limit), an output, a body, a positive finite
     /// timeout.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidDefinition`] naming the tool when any of those is missing or wrong:
+    /// an empty or invalid name, parameters that are not an object or not lossless JSON, no
+    /// output, no body, a `timeout_ms` that is not positive and finite (at most 1e12).
     pub fn build(self) -> Result<ToolDefinition, Error> {
         let invalid = |message: String| Error::new(ErrorCode::InvalidDefinition, message);
         let name = self.name;

@@ -220,6 +220,12 @@ where
     }
 
     /// Compiles the schemas and produces the definition.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::UnsupportedSchema`] when the parameter or output schema does not compile;
+    /// [`ErrorCode::InvalidDefinition`] when no output or body is set, or as
+    /// [`ToolBuilder::build`](crate::tool::ToolBuilder::build) refuses the definition.
     pub fn build(self) -> Result<ToolDefinition, Error> {
         let name = self.name;
         let args_schema: Typed<A> = if self.closed {

@@ -130,6 +130,39 @@ fn render(language: Language, tools: &[(SdkTool, Shortening)], depth: DepthLimit
     declarations(&render_sdk_section_within(language, &shown, depth)).to_owned()
 }
 
+/// The notes of a fitted answer within `budget` tokens: which declarations were shortened
+/// (and how), which were left out.
+fn fit_notes(
+    budget: usize,
+    chosen: &[(SdkTool, Shortening)],
+    left_out: &[(String, usize)],
+) -> String {
+    use std::fmt::Write as _;
+    let mut notes = String::new();
+    let shortened: Vec<String> = chosen
+        .iter()
+        .filter(|(_, s)| *s != Shortening::Full)
+        .map(|(t, s)| format!("{} ({})", t.name, s.what()))
+        .collect();
+    if !shortened.is_empty() {
+        let _ = writeln!(
+            notes,
+            "Shortened to fit this answer's budget of {} tokens: {}. Name one tool alone in `names` to read more of it.",
+            budget,
+            shortened.join(", ")
+        );
+    }
+    if !left_out.is_empty() {
+        let names: Vec<&str> = left_out.iter().map(|(n, _)| n.as_str()).collect();
+        let _ = writeln!(
+            notes,
+            "Left out to fit this answer's budget (the least relevant, even shortened): {}. Ask for them by `names`, fewer at a time.",
+            names.join(", ")
+        );
+    }
+    notes
+}
+
 /// Fits the declarations of `tools` (most relevant first) within `budget` tokens with
 /// `head` before them.
 pub fn fit(
@@ -149,31 +182,6 @@ pub fn fit(
     let alone = |tool: &SdkTool, step: Shortening| {
         estimate_tokens(&render(language, &[(tool.clone(), step)], depth))
     };
-    let notes_for = |chosen: &[(SdkTool, Shortening)], left_out: &[(String, usize)]| {
-        let mut notes = String::new();
-        let shortened: Vec<String> = chosen
-            .iter()
-            .filter(|(_, s)| *s != Shortening::Full)
-            .map(|(t, s)| format!("{} ({})", t.name, s.what()))
-            .collect();
-        if !shortened.is_empty() {
-            let _ = writeln!(
-                notes,
-                "Shortened to fit this answer's budget of {} tokens: {}. Name one tool alone in `names` to read more of it.",
-                budget.unwrap_or(0),
-                shortened.join(", ")
-            );
-        }
-        if !left_out.is_empty() {
-            let names: Vec<&str> = left_out.iter().map(|(n, _)| n.as_str()).collect();
-            let _ = writeln!(
-                notes,
-                "Left out to fit this answer's budget (the least relevant, even shortened): {}. Ask for them by `names`, fewer at a time.",
-                names.join(", ")
-            );
-        }
-        notes
-    };
     let Some(budget) = budget else {
         return Fitted {
             notes: String::new(),
@@ -183,7 +191,7 @@ pub fn fit(
     let mut sizes: Vec<usize> = chosen.iter().map(|(t, s)| alone(t, *s)).collect();
     loop {
         let declarations = render(language, &chosen, depth);
-        let notes = notes_for(&chosen, &left_out);
+        let notes = fit_notes(budget, &chosen, &left_out);
         let total =
             estimate_tokens(head) + estimate_tokens(&notes) + 1 + estimate_tokens(&declarations);
         if total <= budget || chosen.is_empty() {
@@ -217,7 +225,7 @@ pub fn fit(
                     sizes.pop();
                     left_out.insert(0, (tool.name.clone(), alone(&tool, step)));
                 }
-                let notes = notes_for(&chosen, &left_out);
+                let notes = fit_notes(budget, &chosen, &left_out);
                 return Fitted {
                     notes,
                     declarations: String::new(),

@@ -774,7 +774,7 @@ impl<'m> PyWriter<'m> {
         }
     }
 
-    /// Each field's type, then the declaration (class syntax when every key allows it).
+    /// Each field's type, then the declaration ([`Self::declare_dict`]).
     fn resume_dict(
         &mut self,
         mut dict: Box<DictFrame<'m>>,
@@ -824,6 +824,12 @@ impl<'m> PyWriter<'m> {
             break;
         }
         self.hints.truncate(dict.mark);
+        Next::Done(self.declare_dict(*dict))
+    }
+
+    /// Writes the declaration of a `TypedDict` whose fields are all typed (class syntax
+    /// when every key allows it), followed by a blank line; the expression names it.
+    fn declare_dict(&mut self, dict: DictFrame<'m>) -> Expr<'m> {
         let DictFrame {
             name,
             properties,
@@ -831,7 +837,7 @@ impl<'m> PyWriter<'m> {
             total,
             fields,
             ..
-        } = *dict;
+        } = dict;
         let total_arg = if total { "" } else { ", total=False" };
         let class_syntax = properties
             .iter()
@@ -876,10 +882,10 @@ impl<'m> PyWriter<'m> {
         }
         // Each declaration is followed by a blank line.
         out.push('\n');
-        Next::Done(Expr {
+        Expr {
             text: Cow::Owned(name),
             forward: false,
-        })
+        }
     }
 
     /// `allOf` for Python: the properties of every object member (following aliases),

@@ -61,6 +61,13 @@ impl std::fmt::Debug for dyn Embedder {
 
 /// `texts`' vectors from `embedder` within `bound`, checked (one per text, one non-zero
 /// dimension, finite values) and L2-normalised.
+///
+/// # Errors
+///
+/// [`EmbedError::Timeout`] when the embedder does not answer within `bound`;
+/// [`EmbedError::BadAnswer`] when it answers with another number of vectors than texts,
+/// vectors of zero or differing dimensions, or a value that is not finite; the embedder's
+/// own error (usually [`EmbedError::Failed`]) as it is.
 pub async fn embed_within(
     embedder: &dyn Embedder,
     texts: Vec<String>,
@@ -149,6 +156,11 @@ impl VectorCache {
 
     /// The vectors of `texts` (by `embedder`), embedding the ones not cached in batches,
     /// all within `bound` in total.
+    ///
+    /// # Errors
+    ///
+    /// As [`embed_within`] for the first batch that fails (a timeout names the whole `bound`);
+    /// nothing fetched by earlier batches is lost, it stays cached.
     pub async fn vectors(
         &self,
         embedder: &dyn Embedder,

@@ -32,6 +32,11 @@ impl OpenAiEmbedder {
     /// An embedder posting to `base_url` + `/embeddings` (`base_url` as `http://host/v1`;
     /// a URL that already ends in `/embeddings` is used as it is) for `model`, each request
     /// given at most `timeout`.
+    ///
+    /// # Errors
+    ///
+    /// [`EmbedError::Failed`] when the HTTP client cannot be set up (`cannot set up HTTP:
+    /// ...`). The URL is not checked here: a bad one fails the first request.
     pub fn new(
         base_url: &str,
         model: &str,

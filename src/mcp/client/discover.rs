@@ -123,6 +123,13 @@ fn preview(value: &JsonValue) -> String {
 }
 
 /// Checks one listed tool. `index` names a tool that has no usable name.
+///
+/// # Errors
+///
+/// A [`SkippedTool`] (named `#<index>` while the tool has no usable name) when the entry is
+/// not an object, has no string `name` or an invalid one, a `description` or `title` that is
+/// not a string, no `inputSchema`, or an `inputSchema` / `outputSchema` that is not an object
+/// schema (a `type` other than `object`, `properties` not an object, `required` not names).
 pub fn parse_tool(raw: &JsonValue, index: usize) -> Result<McpToolSpec, SkippedTool> {
     let unnamed = || format!("#{index}");
     let Some(object) = raw.as_object() else {

@@ -72,6 +72,13 @@ pub struct McpSource {
 /// Connects to the server described by `config` and lists its tools, within its startup
 /// timeout. An `include` / `exclude` name the server does not list is an
 /// `INVALID_CONFIG` error at the list's place in the file.
+///
+/// # Errors
+///
+/// [`ErrorCode::ToolFailed`](crate::ErrorCode::ToolFailed) naming the server when it cannot be
+/// started or reached, does not complete `initialize`, or does not list its tools within the
+/// startup timeout; [`ErrorCode::InvalidConfig`](crate::ErrorCode::InvalidConfig) for an
+/// `include` / `exclude` name it does not list.
 pub async fn start(config: McpServerConfig) -> Result<McpSource, Error> {
     let name = config.name.clone();
     let changed = Arc::new(connect::ToolsChanged::new(0));
@@ -146,6 +153,12 @@ fn filtered(
 
 /// Lists the tools of `server` again (its current session, started again if it ended),
 /// through the same checks and `include` / `exclude` as at start.
+///
+/// # Errors
+///
+/// [`ErrorCode::ToolFailed`](crate::ErrorCode::ToolFailed) naming the server when a new session
+/// cannot be started or initialized, or `tools/list` fails or does not finish within the
+/// startup timeout.
 pub async fn relist(
     server: &ServerConnection,
 ) -> Result<(Vec<McpToolSpec>, Vec<SkippedTool>), Error> {
@@ -219,6 +232,12 @@ impl McpLoad {
 /// server that fails is reported in its status and logged; the others still load. An
 /// `include` / `exclude` naming a tool its server does not list is an error (a typo must
 /// not serve a tool meant to be left out). The [`McpCatalog`] follows later changes.
+///
+/// # Errors
+///
+/// [`ErrorCode::InvalidConfig`](crate::ErrorCode::InvalidConfig) (the first such server's) when
+/// an `include` / `exclude` names a tool its server does not list. A server that cannot start
+/// or list is not an error: its [`ServerStatus`] is [`ServerState::Failed`].
 pub async fn load(
     configs: &[McpServerConfig],
     taken: &(dyn Fn(&str) -> bool + Sync),

@@ -391,6 +391,12 @@ impl McpServer {
     }
 
     /// The handler of a new MCP session (its own agent scope).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::InvalidDefinition`](crate::ErrorCode::InvalidDefinition) if the session's
+    /// scope had no id; a scope created under the global layer, as this one is, always has one,
+    /// so in practice it does not fail.
     pub fn session(&self) -> Result<SessionHandler, crate::Error> {
         let number = self.sessions.fetch_add(1, Ordering::Relaxed);
         SessionHandler::new(
@@ -403,6 +409,12 @@ impl McpServer {
 
     /// Serves one client over standard input and output until the client closes the
     /// connection or `shutdown` fires.
+    ///
+    /// # Errors
+    ///
+    /// [`ServeError::Transport`] when the session cannot be created, the MCP handshake with the
+    /// client fails, or the session's task ends abnormally. The client closing the connection
+    /// or `shutdown` firing is `Ok`.
     pub async fn serve_stdio(&self, shutdown: CancellationToken) -> Result<(), ServeError> {
         let handler = self
             .session()
@@ -519,6 +531,12 @@ impl HttpServer {
     }
 
     /// Serves until `shutdown` fires.
+    ///
+    /// # Errors
+    ///
+    /// None today: the address and TLS were checked by [`McpServer::bind_http`], and a
+    /// connection that fails ends alone; `Ok(())` once `shutdown` fires and the connections
+    /// have drained.
     pub async fn serve(self, shutdown: CancellationToken) -> Result<(), ServeError> {
         let server = self.server.clone();
         let options = server.options.clone();

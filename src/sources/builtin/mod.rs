@@ -98,10 +98,13 @@ impl Default for BuiltinConfig {
 }
 
 /// The enabled built-in tools, confined to `config.root` (canonicalized here), in the order
-/// of [`BuiltinConfig::ALL_TOOLS`]; each carries the annotation source `builtin`.
+/// of [`BuiltinConfig::ALL_TOOLS`]; each carries the annotation source `builtin`. Naming a
+/// tool twice is the same as once.
 ///
-/// A missing root, a root that is not a directory or an unknown tool name is an error with
-/// [`ErrorCode::InvalidConfig`] naming it. Naming a tool twice is the same as once.
+/// # Errors
+///
+/// [`ErrorCode::InvalidConfig`] naming it for an unknown tool name, a root that cannot be
+/// canonicalized (missing, unreadable) or a root that is not a directory.
 pub fn builtin_tools(config: &BuiltinConfig) -> Result<Vec<ToolDefinition>, Error> {
     builtin_tools_at(config, None)
 }

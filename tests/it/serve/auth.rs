@@ -17,7 +17,7 @@ const ALPHA: &str = "alpha-secret-0123456789-abcdefghijklmnop";
 const BETA: &str = "beta-secret-0123456789-abcdefghijklmnopq";
 
 fn client() -> reqwest::Client {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
     reqwest::Client::builder()
         .timeout(Duration::from_secs(60))
         .build()

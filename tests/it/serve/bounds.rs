@@ -24,7 +24,7 @@ fn serve(workspace: &Workspace, flags: &[&str]) -> super::Served {
 /// A client that opens a new connection for every request (no kept-alive connection the
 /// server's header timeout could close under it).
 pub(super) fn client() -> reqwest::Client {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
     reqwest::Client::builder()
         .timeout(Duration::from_secs(120))
         .pool_max_idle_per_host(0)
@@ -196,7 +196,7 @@ async fn connections_past_the_cap_are_refused_and_a_client_within_it_is_served()
     );
     let address = format!("127.0.0.1:{}", served.port);
     // A client keeps one connection open across its requests.
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
     let keeping = reqwest::Client::builder()
         .timeout(Duration::from_secs(120))
         .build()

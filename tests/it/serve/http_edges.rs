@@ -18,7 +18,7 @@ fn serve(workspace: &Workspace) -> super::Served {
 }
 
 fn client() -> reqwest::Client {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
     reqwest::Client::builder()
         .timeout(Duration::from_secs(60))
         .build()

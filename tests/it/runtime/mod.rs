@@ -109,7 +109,9 @@ impl BindingHost for TestHost {
         self.calls
             .lock()
             .unwrap()
-            .push((member.to_owned(), args.clone()));
+            // A deep copy that needs no thread stack: a program's values nest 5,000 levels
+            // (serde_json's own `clone` recurses once per level).
+            .push((member.to_owned(), codemode::json::deep_clone(&args)));
         match member {
             "sleep" => {
                 let ms = args["ms"].as_u64().unwrap_or(0);

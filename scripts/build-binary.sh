@@ -12,8 +12,8 @@
 # the binary references symbols as new as GLIBC_2.35 (hypot, pthread_* and
 # __libc_start_main@2.34, stat@2.33): it does not start where glibc is older (Debian 11,
 # Ubuntu 20.04, RHEL 8 and 9). The wheel is built this way already (manylinux_2_28); this is
-# the same for the standalone binary. A binary that links libpython (today's default `python`
-# feature) still needs that exact libpython where it runs, whatever its glibc.
+# the same for the standalone binary. It links no libpython (the `python` feature's workers
+# run on an interpreter found at run time), so nothing else ties it to this machine.
 #
 # Environment: CODEMODE_GLIBC (default 2.28: the oldest glibc the binary must run on),
 # CODEMODE_BINARY_PROFILE (default release), CODEMODE_WHEEL_TOOLS (see scripts/zig-tools.sh),

@@ -107,6 +107,12 @@ pub(crate) struct ServeArgs {
     /// stopping", and the process exits 0. A second signal stops at once.
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]
     shutdown_grace: u64,
+
+    /// Serve Prometheus metrics at http://ADDR/metrics (e.g. 127.0.0.1:9464), on a listener
+    /// of their own without the MCP endpoint's authentication: bind it where only the
+    /// monitoring reaches.
+    #[arg(long, value_name = "ADDR")]
+    metrics: Option<String>,
 }
 
 /// A count or duration that must be at least 1 (clap names the flag).
@@ -119,6 +125,7 @@ fn positive<T: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Result<
 
 pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
     let addr = args.http.as_deref().map(parse_address).transpose()?;
+    let metrics_addr = args.metrics.as_deref().map(parse_metrics).transpose()?;
     for origin in &args.allowed_origin {
         check_origin(origin)?;
     }
@@ -175,6 +182,9 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
             reload,
         )
         .map_err(|err| Failure::failed(format!("cannot handle signals: {err}")))?;
+        if let Some(metrics_addr) = metrics_addr {
+            serve_metrics(&server, metrics_addr, shutdown.clone()).await?;
+        }
         let served = match addr {
             None => server.serve_stdio(shutdown).await,
             Some(addr) => {
@@ -207,6 +217,25 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
     outcome
 }
 
+/// Binds `--metrics` and serves it until `shutdown`.
+async fn serve_metrics(
+    server: &McpServer,
+    addr: SocketAddr,
+    shutdown: CancellationToken,
+) -> Result<(), Failure> {
+    let metrics = server
+        .bind_metrics(addr)
+        .await
+        .map_err(|err| Failure::failed(format!("--metrics: {err} ({})", err.code())))?;
+    eprintln!(
+        "codemode: serving metrics at http://{}{}",
+        metrics.local_addr(),
+        server::METRICS_PATH
+    );
+    tokio::spawn(metrics.serve(shutdown));
+    Ok(())
+}
+
 /// Parses `--http`: an IP address and port, or `localhost:PORT`. Whether the address
 /// may be served (loopback, or any with tokens) is the server's to say.
 fn parse_address(text: &str) -> Result<SocketAddr, Failure> {
@@ -220,6 +249,15 @@ fn parse_address(text: &str) -> Result<SocketAddr, Failure> {
     addr.ok_or_else(|| {
         Failure::usage(format!(
             "--http takes an IP address and port: 127.0.0.1:8931 or [::1]:8931 on loopback, or e.g. 0.0.0.0:8931 with bearer tokens; got `{text}`"
+        ))
+    })
+}
+
+/// Parses `--metrics`: an IP address and port, or `localhost:PORT`.
+fn parse_metrics(text: &str) -> Result<SocketAddr, Failure> {
+    parse_address(text).map_err(|_| {
+        Failure::usage(format!(
+            "--metrics takes an IP address and port, e.g. 127.0.0.1:9464; got `{text}`"
         ))
     })
 }

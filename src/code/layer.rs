@@ -250,6 +250,8 @@ pub struct ProgramRun {
 #[derive(Clone)]
 struct Runtime {
     language: Language,
+    /// The engine (its warm sandboxes are counted for monitoring).
+    engine: Arc<dyn CodeRuntime>,
     definition: Arc<ToolDefinition>,
     /// `describe_tools`, offered where the SDK is replaced by the index.
     describe: Arc<ToolDefinition>,
@@ -596,7 +598,7 @@ impl CodeMode {
         let definition = Arc::new(run::definition(
             self.layer.registry.clone(),
             Arc::downgrade(&self.layer) as std::sync::Weak<dyn SubCallHooks>,
-            runtime,
+            runtime.clone(),
         )?);
         let describe = Arc::new(describe::definition(self.layer.registry.clone(), language)?);
         {
@@ -604,6 +606,7 @@ impl CodeMode {
             runtimes.installed.retain(|r| r.language != language);
             runtimes.installed.push(Runtime {
                 language,
+                engine: runtime,
                 definition,
                 describe,
             });
@@ -664,6 +667,22 @@ impl CodeMode {
     /// How many tool vectors the semantic ranking has cached.
     pub fn cached_tool_vectors(&self) -> usize {
         self.layer.search.cache.len()
+    }
+
+    /// The sandboxes the installed engines made ahead and hold for the next runs (of the
+    /// engines that keep a warm pool; `None` when none does).
+    pub fn warm_sandboxes(&self) -> Option<usize> {
+        let runtimes = self.layer.runtimes.read();
+        runtimes
+            .installed
+            .iter()
+            .filter_map(|runtime| runtime.engine.warm())
+            .reduce(|a, b| a + b)
+    }
+
+    /// The observer of settled sub-calls installed now, if any.
+    pub fn observer(&self) -> Option<SubCallObserver> {
+        self.layer.observer.read().clone()
     }
 
     /// Installs an observer of every settled sub-call of every program (`None` removes it).

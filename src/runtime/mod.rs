@@ -110,6 +110,12 @@ pub trait CodeRuntime: Send + Sync + 'static {
     /// run"` (for logs and diagnostics).
     fn isolation(&self) -> &'static str;
 
+    /// How many sandboxes the engine made ahead and holds for the next runs, for
+    /// monitoring; `None` (the default) for an engine without a warm pool.
+    fn warm(&self) -> Option<usize> {
+        None
+    }
+
     /// Runs one program. Every failure (the program threw, a budget expired, the signal
     /// fired, ...) is an outcome with an error, never a panic or an `Err`.
     fn run(&self, request: CodeRunRequest) -> BoxFuture<'static, CodeRunOutcome>;

@@ -246,6 +246,11 @@ impl BearerToken {
         &self.name
     }
 
+    /// What identifies the token in per-token counts (its digest).
+    pub(crate) fn key(&self) -> [u8; 32] {
+        self.digest
+    }
+
     /// The tools its sessions are limited to, if it is limited.
     pub fn allow(&self) -> Option<&[String]> {
         self.allow.as_deref()

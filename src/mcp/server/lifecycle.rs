@@ -162,7 +162,6 @@ impl Lifecycle {
     }
 
     /// How many of `kind` are counted.
-    #[cfg(test)]
     pub(crate) fn counted(&self, kind: Kind) -> usize {
         self.counter(kind).load(Ordering::Acquire)
     }

@@ -27,6 +27,8 @@
 //! - `calls`: the HTTP calls in flight by session and id, cancelled when their client
 //!   went away.
 //! - `health`: `/healthz` and `/readyz`.
+//! - `metrics`: the Prometheus metrics (`--metrics`): counted as calls end, read when
+//!   scraped, served on a listener of their own.
 //! - `envelope`: what both transports accept as one JSON-RPC 2.0 message.
 //! - `approval`: the [`ApprovalService`](crate::registry::ApprovalService) that answers
 //!   the `ask` policy by MCP elicitation, bounded in time.
@@ -46,6 +48,7 @@ mod health;
 mod http;
 mod lifecycle;
 mod listen;
+mod metrics;
 mod runs;
 mod session;
 mod stdio;
@@ -72,9 +75,58 @@ pub use health::{HEALTH_PATH, READY_PATH};
 pub use http::DEFAULT_MAX_BODY_BYTES;
 pub use lifecycle::{CANCEL_GRACE, Drained, Lifecycle, SESSION_LINGER, STOPPING};
 pub use listen::{CONNECTION_UNWRITTEN_BUDGET, SERVER_UNWRITTEN_BUDGET};
+pub use metrics::{METRICS_PATH, Metrics};
 pub use session::{SERVER_NAME, SessionHandler};
 pub use tenants::{QUEUE_FLOOR, RUNS_FLOOR, SESSIONS_FLOOR, STREAMS_FLOOR};
 pub use tls::TlsFiles;
+
+/// The metrics listener of a server, bound ([`McpServer::bind_metrics`]).
+pub struct MetricsServer {
+    server: McpServer,
+    listener: tokio::net::TcpListener,
+    local: SocketAddr,
+}
+
+impl std::fmt::Debug for MetricsServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MetricsServer")
+            .field("local", &self.local)
+            .finish_non_exhaustive()
+    }
+}
+
+impl MetricsServer {
+    /// The address it is bound to.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local
+    }
+
+    /// Answers scrapes until `shutdown` fires. A failing connection ends alone.
+    pub async fn serve(self, shutdown: CancellationToken) {
+        let server = self.server;
+        let app = axum::Router::new().route(
+            METRICS_PATH,
+            axum::routing::get(move || {
+                let server = server.clone();
+                async move {
+                    (
+                        [(
+                            axum::http::header::CONTENT_TYPE,
+                            "text/plain; version=0.0.4; charset=utf-8",
+                        )],
+                        server.metrics_text().await,
+                    )
+                }
+            }),
+        );
+        let served = axum::serve(self.listener, app)
+            .with_graceful_shutdown(shutdown.cancelled_owned())
+            .await;
+        if let Err(err) = served {
+            tracing::warn!(%err, "the metrics listener stopped");
+        }
+    }
+}
 
 /// The endpoint path of the streamable HTTP transport.
 pub const HTTP_PATH: &str = "/mcp";
@@ -304,6 +356,9 @@ pub(crate) struct Shared {
     pub(crate) tenants: Arc<tenants::Tenants>,
     pub(crate) runs: runs::RunGate,
     pub(crate) calls: Arc<calls::Calls>,
+    pub(crate) metrics: Arc<Metrics>,
+    /// The HTTP listener's sessions by token (unset over stdio).
+    pub(crate) sessions_by_token: std::sync::OnceLock<http::SessionsByToken>,
 }
 
 /// The MCP server over one registry: installs the elicitation approval service and makes
@@ -340,7 +395,21 @@ impl McpServer {
             tenants: Arc::new(tenants::Tenants::new(options.auth.clone(), caps)),
             runs: runs::RunGate::new(options.max_runs, options.run_queue),
             calls: Arc::default(),
+            metrics: Arc::default(),
+            sessions_by_token: std::sync::OnceLock::new(),
         });
+        if let Some(code) = crate::code::CodeMode::of(&registry) {
+            // Programs' sub-calls are counted too (after the observer already installed,
+            // if any).
+            let metrics = shared.metrics.clone();
+            let before = code.observer();
+            code.set_observer(Some(Arc::new(move |record| {
+                if let Some(before) = &before {
+                    before(record);
+                }
+                metrics.sub_call(record);
+            })));
+        }
         McpServer {
             registry,
             approvals,
@@ -394,9 +463,8 @@ impl McpServer {
     ///
     /// # Errors
     ///
-    /// [`ErrorCode::InvalidDefinition`](crate::ErrorCode::InvalidDefinition) if the session's
-    /// scope had no id; a scope created under the global layer, as this one is, always has one,
-    /// so in practice it does not fail.
+    /// As [`Scope::create_scope`](crate::registry::Scope::create_scope) for the session's
+    /// scope, which never fails under the global layer: in practice this does not fail.
     pub fn session(&self) -> Result<SessionHandler, crate::Error> {
         let number = self.sessions.fetch_add(1, Ordering::Relaxed);
         SessionHandler::new(
@@ -405,6 +473,72 @@ impl McpServer {
             self.shared.clone(),
             number,
         )
+    }
+
+    /// What the server counted since it started and what it holds now, in Prometheus'
+    /// text exposition format (what `--metrics` serves).
+    pub async fn metrics_text(&self) -> String {
+        let shared = &self.shared;
+        let lifecycle = &shared.lifecycle;
+        let (runs, queued) = shared.runs.load();
+        let mut gauges = metrics::Gauges {
+            draining: lifecycle.is_draining(),
+            calls_in_flight: lifecycle.counted(lifecycle::Kind::Call),
+            sessions: lifecycle.counted(lifecycle::Kind::Session),
+            runs,
+            queued,
+            ..metrics::Gauges::default()
+        };
+        if let Some(auth) = shared.tenants.auth() {
+            let sessions = match shared.sessions_by_token.get() {
+                Some(view) => view.count().await,
+                None => Default::default(),
+            };
+            let streams = shared.tenants.open_streams();
+            let lanes = shared.runs.load_by_token();
+            gauges.tokens = auth
+                .tokens()
+                .map(|token| {
+                    let key = token.key();
+                    let (runs, queued) = lanes.get(&key).copied().unwrap_or_default();
+                    metrics::TokenGauges {
+                        name: token.name().to_owned(),
+                        sessions: sessions.get(&key).copied().unwrap_or(0),
+                        open_requests: streams.get(&key).copied().unwrap_or(0),
+                        runs,
+                        queued,
+                    }
+                })
+                .collect();
+        }
+        gauges.warm_engines =
+            crate::code::CodeMode::of(&self.registry).and_then(|code| code.warm_sandboxes());
+        // Reading `/proc` is blocking file I/O (a few small files per process).
+        gauges.memory = tokio::task::spawn_blocking(metrics::Memory::read)
+            .await
+            .unwrap_or_default();
+        shared.metrics.render(&gauges)
+    }
+
+    /// Binds the metrics listener on `addr`: `GET /metrics` answers [`McpServer::metrics_text`]
+    /// (anything else `404`). It is a listener of its own, without the MCP endpoint's
+    /// authentication: bind it where only the monitoring reaches.
+    ///
+    /// # Errors
+    ///
+    /// [`ServeError::Bind`] when the address cannot be bound.
+    pub async fn bind_metrics(&self, addr: SocketAddr) -> Result<MetricsServer, ServeError> {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|source| ServeError::Bind { addr, source })?;
+        let local = listener
+            .local_addr()
+            .map_err(|source| ServeError::Bind { addr, source })?;
+        Ok(MetricsServer {
+            server: self.clone(),
+            listener,
+            local,
+        })
     }
 
     /// Serves one client over standard input and output until the client closes the

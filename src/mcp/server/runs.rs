@@ -77,6 +77,12 @@ impl Lane {
         }
     }
 
+    /// The calls holding a slot and the calls waiting.
+    fn load(&self) -> (usize, usize) {
+        let running = self.max_runs.saturating_sub(self.slots.available_permits());
+        (running, self.queued.load(Ordering::Acquire))
+    }
+
     /// A slot at once, after waiting in the queue, `Ok(None)` when the queue is full, or
     /// `Err` when cancelled.
     async fn enter(
@@ -109,6 +115,20 @@ impl RunGate {
             lanes: parking_lot::Mutex::default(),
             busy: Counted::default(),
         }
+    }
+
+    /// The calls holding a slot and the calls waiting, across the server.
+    pub(crate) fn load(&self) -> (usize, usize) {
+        self.server.load()
+    }
+
+    /// The calls holding a slot and the calls waiting, of each token that called.
+    pub(crate) fn load_by_token(&self) -> HashMap<[u8; 32], (usize, usize)> {
+        self.lanes
+            .lock()
+            .iter()
+            .map(|(key, lane)| (*key, lane.load()))
+            .collect()
     }
 
     /// The lane of a token with `share` (made, or remade when its share changed).

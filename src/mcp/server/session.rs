@@ -55,7 +55,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::code::{Assembly, advertised_output, assemble};
 use crate::error::{Error, ErrorCode};
-use crate::mcp::wire::{output_schema, to_call_result};
+use crate::mcp::wire::{ERROR_CODE_META, output_schema, to_call_result};
 use crate::registry::{Disposer, Registry, Scope};
 use crate::tool::{ScopeId, ToolExecutionInput, ToolExecutionResult};
 
@@ -64,6 +64,7 @@ use super::approval::{ElicitationApprovals, SessionLink};
 use super::auth::Principal;
 use super::calls::id_key;
 use super::lifecycle::STOPPING;
+use super::metrics::CallKind;
 use super::runs::Refused;
 
 /// The server's name in `serverInfo`.
@@ -243,6 +244,28 @@ impl Session {
         });
     }
 
+    /// The error answering a call that got no run slot: busy, or cancelled while it waited
+    /// (by the drain, counted as stopped, or by its client).
+    fn refusal(&self, name: &str, refused: Refused) -> Error {
+        let lifecycle = &self.shared.lifecycle;
+        match refused {
+            Refused::Busy(text) => Error::new(ErrorCode::HostFailed, text),
+            Refused::Cancelled if lifecycle.is_stopping() => {
+                self.shared.metrics.stopped();
+                Error::new(
+                    ErrorCode::AbortedBeforeDispatch,
+                    format!(
+                        "the call to `{name}` was cancelled while it waited for a run slot: {STOPPING}; call it again once the server is back"
+                    ),
+                )
+            }
+            Refused::Cancelled => Error::new(
+                ErrorCode::AbortedBeforeDispatch,
+                format!("the call to `{name}` was cancelled while it waited for a run slot"),
+            ),
+        }
+    }
+
     async fn call(
         &self,
         request: CallToolRequestParams,
@@ -257,6 +280,7 @@ impl Session {
         // end of the shutdown grace and (over HTTP) its client going away cancel too.
         let signal = ctx.ct.clone();
         let Some(_in_flight) = lifecycle.enter(&signal) else {
+            self.shared.metrics.stopped();
             return to_call_result(
                 &ToolExecutionResult::failure(Error::new(
                     ErrorCode::HostFailed,
@@ -283,21 +307,7 @@ impl Session {
         let _slot = match self.shared.runs.enter(&signal, tenant).await {
             Ok(slot) => slot,
             Err(refused) => {
-                let error = match refused {
-                    Refused::Busy(text) => Error::new(ErrorCode::HostFailed, text),
-                    Refused::Cancelled if lifecycle.is_stopping() => Error::new(
-                        ErrorCode::AbortedBeforeDispatch,
-                        format!(
-                            "the call to `{name}` was cancelled while it waited for a run slot: {STOPPING}; call it again once the server is back"
-                        ),
-                    ),
-                    Refused::Cancelled => Error::new(
-                        ErrorCode::AbortedBeforeDispatch,
-                        format!(
-                            "the call to `{name}` was cancelled while it waited for a run slot"
-                        ),
-                    ),
-                };
+                let error = self.refusal(&name, refused);
                 return to_call_result(&ToolExecutionResult::failure(error), false);
             }
         };
@@ -314,15 +324,18 @@ impl Session {
             .await;
         self.link.in_flight.lock().remove(&call_id);
         match outcome {
-            Ok(result) if result.is_error() && lifecycle.is_stopping() => to_call_result(
-                &ToolExecutionResult::failure(Error::new(
-                    ErrorCode::Aborted,
-                    format!(
-                        "the call to `{name}` was cancelled: {STOPPING}, and the call did not end within its shutdown grace; call it again once the server is back"
-                    ),
-                )),
-                false,
-            ),
+            Ok(result) if result.is_error() && lifecycle.is_stopping() => {
+                self.shared.metrics.stopped();
+                to_call_result(
+                    &ToolExecutionResult::failure(Error::new(
+                        ErrorCode::Aborted,
+                        format!(
+                            "the call to `{name}` was cancelled: {STOPPING}, and the call did not end within its shutdown grace; call it again once the server is back"
+                        ),
+                    )),
+                    false,
+                )
+            }
             Ok(result) => {
                 let structured = !result.is_error() && self.output_schema(&name).is_some();
                 to_call_result(&result, structured)
@@ -456,7 +469,26 @@ impl ServerHandler for SessionHandler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        Ok(self.session.call(request, context).await.into())
+        let started = std::time::Instant::now();
+        let kind = if request.name == crate::code::RUN_CODE {
+            CallKind::Run
+        } else {
+            CallKind::Tool
+        };
+        let answer = self.session.call(request, context).await;
+        let failed = (answer.is_error == Some(true)).then(|| {
+            answer
+                .meta
+                .as_ref()
+                .and_then(|meta| meta.get(ERROR_CODE_META))
+                .and_then(Value::as_str)
+                .unwrap_or("")
+        });
+        self.session
+            .shared
+            .metrics
+            .call(kind, failed, started.elapsed());
+        Ok(answer.into())
     }
 
     async fn on_custom_request(

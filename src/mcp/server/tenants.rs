@@ -136,6 +136,13 @@ impl Tenants {
     }
 }
 
+impl Tenants {
+    /// The open requests of each token that has any, by the token's key.
+    pub(crate) fn open_streams(&self) -> HashMap<[u8; 32], usize> {
+        self.streams.lock().clone()
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

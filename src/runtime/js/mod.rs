@@ -148,6 +148,10 @@ impl CodeRuntime for JsEngine {
         }
     }
 
+    fn warm(&self) -> Option<usize> {
+        Some(self.pool.counts().1)
+    }
+
     fn run(&self, request: CodeRunRequest) -> BoxFuture<'static, CodeRunOutcome> {
         let pool = self.pool.clone();
         Box::pin(run_on_pool(pool, self.config, request))

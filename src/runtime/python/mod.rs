@@ -227,6 +227,10 @@ impl CodeRuntime for PythonEngine {
         Language::Python
     }
 
+    fn warm(&self) -> Option<usize> {
+        Some(self.ready_workers())
+    }
+
     fn isolation(&self) -> &'static str {
         self.isolation
     }

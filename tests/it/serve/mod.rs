@@ -10,6 +10,7 @@ mod elicitation;
 mod http_edges;
 mod lifecycle;
 mod memory;
+mod metrics;
 mod protocol;
 mod tools;
 

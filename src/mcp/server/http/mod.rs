@@ -35,6 +35,7 @@ mod host;
 mod inflight;
 mod origin;
 mod owners;
+pub(crate) use owners::SessionsByToken;
 mod sessions;
 mod streams;
 
@@ -97,6 +98,11 @@ pub(crate) fn edge(mcp: axum::Router, edge: Edge) -> axum::Router {
         shared,
     } = edge;
     let owners = Arc::new(owners::Owners::default());
+    // The first HTTP listener's sessions are the ones the metrics count by token.
+    let _ = shared.sessions_by_token.set(owners::SessionsByToken {
+        owners: owners.clone(),
+        sessions: sessions.clone(),
+    });
     let layers = ServiceBuilder::new()
         .layer(from_fn_with_state(
             host::Host {

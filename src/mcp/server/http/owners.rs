@@ -58,6 +58,45 @@ impl Owners {
     pub(super) fn forget(&self, session: &str) {
         self.by_session.lock().remove(session);
     }
+
+    /// How many of the `live` sessions each token opened, by the token's key.
+    fn per_token(&self, live: &HashSet<String>) -> HashMap<[u8; 32], usize> {
+        let mut counts = HashMap::new();
+        for (session, owner) in self.by_session.lock().iter() {
+            if live.contains(session.as_str()) {
+                *counts.entry(owner.key()).or_default() += 1;
+            }
+        }
+        counts
+    }
+}
+
+/// The sessions of an HTTP server by token, for its metrics.
+pub(crate) struct SessionsByToken {
+    pub(super) owners: Arc<Owners>,
+    pub(super) sessions:
+        Arc<rmcp::transport::streamable_http_server::session::local::LocalSessionManager>,
+}
+
+impl std::fmt::Debug for SessionsByToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionsByToken").finish_non_exhaustive()
+    }
+}
+
+impl SessionsByToken {
+    /// How many live sessions each token opened, by the token's key.
+    pub(crate) async fn count(&self) -> HashMap<[u8; 32], usize> {
+        let live: HashSet<String> = self
+            .sessions
+            .sessions
+            .read()
+            .await
+            .keys()
+            .map(|id| id.to_string())
+            .collect();
+        self.owners.per_token(&live)
+    }
 }
 
 /// The layer: a session named by a token that did not open it is unknown to that token.

@@ -11,6 +11,12 @@ Latency (`--latency`): both servers stay up, and each round times N sequential c
 then on B; prints each one's median round trip:
 
     python3 benches/serve_ab.py --latency OLD/codemode NEW/codemode 200 10
+
+`--subcall` (after `--latency`) runs a program of one sub-call (`read_file` of a small file)
+instead of `return 1`; `--python` runs Python programs (`[runtime] language = "python"`):
+
+    python3 benches/serve_ab.py --latency --subcall OLD/codemode NEW/codemode 200 10
+    python3 benches/serve_ab.py --latency --python OLD/codemode NEW/codemode 100 10
 """
 import json, subprocess, sys, os, tempfile, time, statistics
 
@@ -19,11 +25,13 @@ class Server:
     """`codemode serve` over stdio, initialized: in a fresh workspace with `mode = "code"`, or
     in `workspace` with `config` (a file name there)."""
 
-    def __init__(self, binary, workspace=None, config=None):
+    def __init__(self, binary, workspace=None, config=None, python=False):
         ws = workspace or tempfile.mkdtemp()
+        open(os.path.join(ws, "a.txt"), "w").write("hello\n")
         if config is None:
             config = os.path.join(ws, "codemode.toml")
-            open(config, "w").write('mode = "code"\n')
+            runtime = '[runtime]\nlanguage = "python"\n' if python else ""
+            open(config, "w").write('mode = "code"\n' + runtime)
         self.p = subprocess.Popen([binary, "serve", "--config", config], cwd=ws, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.next_id = 1
         self.send({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"b","version":"0"}}})
@@ -68,14 +76,22 @@ def report(unit, ra, rb):
 
 def main():
     if sys.argv[1] == "--latency":
-        a, b, n, rounds = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-        servers = [Server(a), Server(b)]
+        args = sys.argv[2:]
+        python = "--python" in args
+        subcall = "--subcall" in args
+        a, b, n, rounds = [x for x in args if not x.startswith("--")]
+        n, rounds = int(n), int(rounds)
+        if subcall:
+            code = "return (await tools.read_file({'path': 'a.txt'}))" if python else "return await tools.read_file({path: 'a.txt'})"
+        else:
+            code = "return 1"
+        servers = [Server(a, python=python), Server(b, python=python)]
         for server in servers:
-            for _ in range(20): server.round_trip()  # warm up: the pool, the first allocations
+            for _ in range(20): server.round_trip(code)  # warm up: the pool, the first allocations
         ra, rb = [], []
         for _ in range(rounds):
             for server, results in zip(servers, (ra, rb)):
-                results.append(statistics.median(server.round_trip() for _ in range(n)) * 1e6)
+                results.append(statistics.median(server.round_trip(code) for _ in range(n)) * 1e6)
         for server in servers:
             server.p.stdin.close(); server.p.wait()
         report("us round trip", ra, rb)

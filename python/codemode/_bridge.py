@@ -27,7 +27,7 @@ import traceback
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from . import _json
+from . import _json, _otel
 from ._hints import ToolArgumentError, ToolResultError, ToolSpec, to_json
 from ._results import ToolCall, ToolResult
 
@@ -102,7 +102,8 @@ def tool_adapter(
             if isinstance(kwargs, str):
                 return kwargs
             try:
-                value = await fn(**kwargs)
+                with _otel.tool_span(spec.name):
+                    value = await fn(**kwargs)
             except Exception as exc:
                 return _failure("TOOL_FAILED", describe(exc))
             return _answer(spec, value)
@@ -114,16 +115,15 @@ def tool_adapter(
         if isinstance(kwargs, str):
             return kwargs
         try:
-            value = fn(**kwargs)
+            with _otel.tool_span(spec.name):
+                value = fn(**kwargs)
+                if inspect.isawaitable(value):
+                    # A sync callable that returned an awaitable (a partial of a coroutine
+                    # function the hints did not see through): run it here, on this
+                    # worker thread.
+                    value = run_alone(_awaited(value))
         except Exception as exc:
             return _failure("TOOL_FAILED", describe(exc))
-        if inspect.isawaitable(value):
-            # A sync callable that returned an awaitable (a partial of a coroutine function
-            # the hints did not see through): run it here, on this worker thread.
-            try:
-                value = run_alone(_awaited(value))
-            except Exception as exc:
-                return _failure("TOOL_FAILED", describe(exc))
         return _answer(spec, value)
 
     return invoke

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, TypeVar, cast, overload
 
-from . import _hints, _json, _limits, _native
+from . import _hints, _json, _limits, _native, _otel
 from ._bridge import (
     approver_adapter,
     around_adapter,
@@ -547,10 +547,15 @@ class Scope:
         # The native half converts plain arguments itself, and the rest with
         # `_arguments_text` (which raises for what has no JSON form: that call never
         # starts, and is answered as the pipeline answers arguments its schema refuses).
-        try:
-            return await self._native.execute(name, {} if arguments is None else arguments)
-        except InvalidArgumentsError as exc:
-            return _invalid_arguments(exc.message)
+        with _otel.call_span(name, run=False) as span:
+            try:
+                result: ToolResult = await self._native.execute(
+                    name, {} if arguments is None else arguments
+                )
+            except InvalidArgumentsError as exc:
+                result = _invalid_arguments(exc.message)
+            _otel.finish_call(span, result)
+            return result
 
     async def run_code(
         self,
@@ -566,8 +571,11 @@ class Scope:
         how many sub-call records the result keeps. ``language`` (default: the registry's)
         picks the runtime: ``typescript``, or ``python`` (a confined worker process of this
         interpreter)."""
-        text = await self._native.run_code(code, description, keep_sub_calls, language)
-        return RunResult._from_json(_json.loads(text))
+        with _otel.call_span("run_code", run=True) as span:
+            text = await self._native.run_code(code, description, keep_sub_calls, language)
+            run = RunResult._from_json(_json.loads(text))
+            _otel.finish_run(span, run)
+            return run
 
     # -- synchronous forms (scripts; not inside a running event loop) ----------------------
 

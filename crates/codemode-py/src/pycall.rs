@@ -9,7 +9,8 @@
 //!
 //! - A sync callable runs with the GIL on a worker thread ([`PyFn::call`],
 //!   [`crate::sync_threads`]): a slow tool never blocks the runtime's workers or the caller's
-//!   event loop. It cannot be interrupted: when the call's signal fires (a timeout, a
+//!   event loop. It runs in a copy of the top-level call's contextvars (as an async one
+//!   does). It cannot be interrupted: when the call's signal fires (a timeout, a
 //!   cancelled run) the call is answered at once and the function finishes on its
 //!   thread, unread.
 //! - An async callable is scheduled on the event loop of the top-level call it belongs to
@@ -109,8 +110,20 @@ impl PyFn {
             return self.call_async(root_call_id, arg, signal).await;
         }
         let func = self.func.clone();
+        // In a copy of the context of the call that awaits the tree (its contextvars: an
+        // OpenTelemetry span, a request id), as an async function's task runs; a copy, so
+        // that sync functions running at once do not enter one context together.
+        let locals = crate::tokio_runtime::loop_of(root_call_id);
         let call = blocking(move |py| {
-            let answer = func.call1(py, (arg.to_python(py)?,))?;
+            let arg = arg.to_python(py)?;
+            let answer = match &locals {
+                Some(locals) => locals
+                    .context(py)
+                    .call_method0("copy")?
+                    .call_method1("run", (func.bind(py), arg))?
+                    .unbind(),
+                None => func.call1(py, (arg,))?,
+            };
             Ok(read_answer(answer.bind(py)))
         });
         // A Python function cannot be interrupted: on cancellation (a timeout, a

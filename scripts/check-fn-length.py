@@ -13,7 +13,6 @@ are stripped first (with check-imports.py's stripper), so a brace in either is n
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import re
 import sys
@@ -31,19 +30,20 @@ TEST_MOD_FILE = re.compile(
 )
 
 
-def _stripper():
-    """`strip_comments_and_strings` of check-imports.py (a file name with a dash is not an
-    importable module name, hence the loader)."""
+def _check_imports():
+    """check-imports.py as a module (a file name with a dash is not an importable module
+    name, hence the loader): its comment and string stripper and its command line."""
     path = Path(__file__).resolve().with_name("check-imports.py")
     spec = importlib.util.spec_from_file_location("check_imports", path)
     if spec is None or spec.loader is None:
         raise SystemExit(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.strip_comments_and_strings
+    return module
 
 
-strip_comments_and_strings = _stripper()
+check_imports = _check_imports()
+strip_comments_and_strings = check_imports.strip_comments_and_strings
 
 
 def item_end(code: str, start: int) -> tuple[int, bool]:
@@ -169,20 +169,13 @@ def self_test() -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)
-    parser.add_argument("--self-test", action="store_true")
-    args = parser.parse_args()
-    if args.self_test:
-        return self_test()
-    problems = check(args.root)
-    for p in problems:
-        print(p, file=sys.stderr)
-    if problems:
-        print(f"{len(problems)} function(s) over {LIMIT} lines: split them along a seam", file=sys.stderr)
-        return 1
-    print(f"no function spans more than {LIMIT} lines")
-    return 0
+    return check_imports.run_check(
+        __doc__,
+        check,
+        lambda _root: self_test(),
+        lambda problems: f"{len(problems)} function(s) over {LIMIT} lines: split them along a seam",
+        lambda _root: f"no function spans more than {LIMIT} lines",
+    )
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import re
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 # Modules of the binary, not of the library: the command may use every layer.
@@ -409,8 +410,17 @@ def self_test(root: Path) -> int:
     return 0
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def run_check(
+    doc: str,
+    check: Callable[[Path], list[str]],
+    self_test: Callable[[Path], int],
+    failed: Callable[[list[str]], str],
+    passed: Callable[[Path], str],
+) -> int:
+    """A check's command line: `--root DIR` (default: this repository) and `--self-test`;
+    prints each problem and `failed(problems)` to standard error (exit 1), or
+    `passed(root)` (exit 0)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)
     parser.add_argument("--self-test", action="store_true")
     args = parser.parse_args()
@@ -420,11 +430,21 @@ def main() -> int:
     for p in problems:
         print(p, file=sys.stderr)
     if problems:
-        print(f"{len(problems)} import(s) against the map in src/lib.rs", file=sys.stderr)
+        print(failed(problems), file=sys.stderr)
         return 1
-    layers = read_map(args.root / "src" / "lib.rs")
-    print("imports follow the map:", " -> ".join("/".join(layer) for layer in layers))
+    print(passed(args.root))
     return 0
+
+
+def main() -> int:
+    return run_check(
+        __doc__,
+        check,
+        self_test,
+        lambda problems: f"{len(problems)} import(s) against the map in src/lib.rs",
+        lambda root: "imports follow the map: "
+        + " -> ".join("/".join(layer) for layer in read_map(root / "src" / "lib.rs")),
+    )
 
 
 if __name__ == "__main__":

@@ -227,9 +227,9 @@ async fn serve_metrics(
         .bind_metrics(addr)
         .await
         .map_err(|err| Failure::failed(format!("--metrics: {err} ({})", err.code())))?;
+    let local = metrics.local_addr().unwrap_or(addr);
     eprintln!(
-        "codemode: serving metrics at http://{}{}",
-        metrics.local_addr(),
+        "codemode: serving metrics at http://{local}{}",
         server::METRICS_PATH
     );
     tokio::spawn(metrics.serve(shutdown));

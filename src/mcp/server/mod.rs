@@ -81,24 +81,16 @@ pub use tenants::{QUEUE_FLOOR, RUNS_FLOOR, SESSIONS_FLOOR, STREAMS_FLOOR};
 pub use tls::TlsFiles;
 
 /// The metrics listener of a server, bound ([`McpServer::bind_metrics`]).
+#[derive(Debug)]
 pub struct MetricsServer {
     server: McpServer,
     listener: tokio::net::TcpListener,
-    local: SocketAddr,
-}
-
-impl std::fmt::Debug for MetricsServer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MetricsServer")
-            .field("local", &self.local)
-            .finish_non_exhaustive()
-    }
 }
 
 impl MetricsServer {
     /// The address it is bound to.
-    pub fn local_addr(&self) -> SocketAddr {
-        self.local
+    pub fn local_addr(&self) -> Option<SocketAddr> {
+        self.listener.local_addr().ok()
     }
 
     /// Answers scrapes until `shutdown` fires. A failing connection ends alone.
@@ -531,13 +523,9 @@ impl McpServer {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|source| ServeError::Bind { addr, source })?;
-        let local = listener
-            .local_addr()
-            .map_err(|source| ServeError::Bind { addr, source })?;
         Ok(MetricsServer {
             server: self.clone(),
             listener,
-            local,
         })
     }
 

@@ -2,7 +2,7 @@
 //! in parallel, their SDK under `tsc --strict`, error results, content mapping, and the
 //! streamable HTTP transport.
 
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -16,6 +16,8 @@ use serde_json::{Value, json};
 use super::{call, everything, filesystem, load, npm_server, quoted, ready, value};
 use crate::cli::{codemode, stderr, stdout};
 use crate::sdk::compile::{fenced_code, run_compiler, temp_dir, test_tool, typescript_program};
+
+use crate::serve::free_port;
 
 /// A folder the filesystem server may see, with two files.
 fn workspace() -> tempfile::TempDir {
@@ -322,13 +324,6 @@ impl Drop for HttpServer {
     fn drop(&mut self) {
         self.stop();
     }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,32 +4,14 @@
 //! Python MCP SDK's client with a bearer token. Skipped, saying so, where `haproxy` is not
 //! installed (`.ci/run` installs it).
 
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use super::{Workspace, call, run_code, serve_http as serve, steps, text};
+use super::{Killed, Workspace, call, free_port, run_code, serve_http as serve, steps, text};
 
 const TOKEN: &str = "balance-secret-0123456789-abcdefghijklm";
-
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 #[test]
 fn sessions_stick_to_their_instance_behind_haproxy() {

@@ -4,32 +4,14 @@
 //! code, programs' sub-calls, the latency histograms' counts, and the per-token gauges.
 //! Skipped, saying so, where `prometheus` is not installed (`.ci/packages` installs it).
 
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{Workspace, call, is_error, run_code, serve_http as serve, steps};
+use super::{Killed, Workspace, call, free_port, is_error, run_code, serve_http as serve, steps};
 
 const TOKEN: &str = "metrics-secret-0123456789-abcdefghijklmn";
-
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 /// `curl -s URL` (with `args` before it), or `None` when the request failed.
 fn curl(url: &str, args: &[&str]) -> Option<String> {

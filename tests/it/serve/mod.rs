@@ -262,3 +262,22 @@ fn the_example_configuration_parses() {
     assert_eq!(config.mode, codemode::code::PresentationMode::Code);
     assert_eq!(config.command_tools.len(), 1);
 }
+
+/// A child process killed (and reaped) when dropped.
+pub struct Killed(pub std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A loopback port free now.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}

@@ -38,6 +38,7 @@ mod mode;
 mod run;
 pub mod sdk;
 pub mod search;
+pub mod store;
 mod text;
 
 pub use assembly::{Assembly, PromptSection, advertised_output, assemble, sdk_tools};
@@ -53,6 +54,7 @@ pub use run::dispatch_log::{CodeDispatchLog, CodeLogNext, ScopeDispatchLog};
 pub use run::output;
 pub use run::record::{SubCallObserver, SubCallRecord};
 pub use run::run_code_description;
+pub use store::{SessionStore, StoreBudget, StoreLimits};
 
 /// The name of Code Mode's transport tool, reserved in every registry Code Mode is
 /// installed in.

@@ -8,6 +8,7 @@ mod run_code;
 mod search;
 mod search_baselines;
 pub mod static_check;
+mod store;
 mod typecheck;
 mod values;
 

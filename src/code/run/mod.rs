@@ -49,13 +49,17 @@ pub fn run_code_description(language: Language) -> &'static str {
             "Run a TypeScript program that calls the tools declared in the SDK. `code` is the body of an async \
              function: call tools with `await tools.name(args)`, overlap independent calls with `Promise.all`, \
              and `return` a value and/or `console.log` what you need. Only what the program prints or returns \
-             comes back to you. `description` is a short summary of what the program does."
+             comes back to you. `store` keeps JSON values between your programs for as long as this session \
+             lasts (`await store.set(key, value)`, `await store.get(key)`). `description` is a short summary of \
+             what the program does."
         }
         Language::Python => {
             "Run a Python program that calls the tools declared in the SDK. `code` is the body of an async \
              function: call tools with `await tools.name(args)`, overlap independent calls with \
              `asyncio.gather`, and `return` a value and/or `print` what you need. Only what the program prints \
-             or returns comes back to you. `description` is a short summary of what the program does."
+             or returns comes back to you. `store` keeps JSON values between your programs for as long as this \
+             session lasts (`await store.set(key, value)`, `await store.get(key)`). `description` is a short \
+             summary of what the program does."
         }
     }
 }

@@ -88,16 +88,16 @@ impl StoreLimits {
     pub fn validate(&self) -> Result<(), Error> {
         let invalid = |message: String| Err(Error::new(ErrorCode::InvalidConfig, message));
         if self.max_bytes == 0 {
-            return invalid("store_max_bytes must be positive, got 0".into());
+            return invalid("store.max_bytes must be positive, got 0".into());
         }
         if self.max_value_bytes == 0 || self.max_value_bytes > self.max_bytes {
             return invalid(format!(
-                "store_max_value_bytes must be positive and at most store_max_bytes ({}), got {}",
+                "store.max_value_bytes must be positive and at most store.max_bytes ({}), got {}",
                 self.max_bytes, self.max_value_bytes
             ));
         }
         if self.max_keys == 0 {
-            return invalid("store_max_keys must be positive, got 0".into());
+            return invalid("store.max_keys must be positive, got 0".into());
         }
         Ok(())
     }
@@ -285,7 +285,7 @@ impl SessionStore {
     /// - `key` is longer than [`MAX_KEY_BYTES`], or `value` is not lossless JSON within
     ///   `depth` levels: [`ErrorCode::InvalidArgs`], the message saying what and where;
     /// - the write would pass a bound: [`ErrorCode::StoreLimit`], the message naming the
-    ///   bound (`store_max_value_bytes`, `store_max_keys`, `store_max_bytes`, or a budget by
+    ///   bound (`store.max_value_bytes`, `store.max_keys`, `store.max_bytes`, or a budget by
     ///   its name) with the sizes.
     pub fn set(&self, key: &str, value: &JsonValue, depth: usize) -> Result<usize, Error> {
         check_key(key)?;
@@ -306,7 +306,7 @@ impl SessionStore {
         if text.len() > limits.max_value_bytes {
             return Err(limit_error(format!(
                 "the value is {} bytes of JSON, over the store's bound on one value \
-                 (store_max_value_bytes = {}); nothing was stored",
+                 (store.max_value_bytes = {}); nothing was stored",
                 text.len(),
                 limits.max_value_bytes
             )));
@@ -320,7 +320,7 @@ impl SessionStore {
             .map_or(0, |old| entry_bytes(key, old));
         if old == 0 && entries.values.len() >= limits.max_keys {
             return Err(limit_error(format!(
-                "the store holds {} keys, its bound (store_max_keys = {}); delete a key \
+                "the store holds {} keys, its bound (store.max_keys = {}); delete a key \
                  first or replace one; nothing was stored",
                 entries.values.len(),
                 limits.max_keys
@@ -330,7 +330,7 @@ impl SessionStore {
         if total > limits.max_bytes {
             return Err(limit_error(format!(
                 "storing it would make the session's store {total} bytes, over its bound \
-                 (store_max_bytes = {}; {} held now); delete keys first; nothing was stored",
+                 (store.max_bytes = {}; {} held now); delete keys first; nothing was stored",
                 limits.max_bytes, entries.bytes
             )));
         }
@@ -484,12 +484,12 @@ mod tests {
         let err = store.set("a", &json!("x".repeat(50)), DEPTH).unwrap_err();
         assert_eq!(err.code(), ErrorCode::StoreLimit);
         assert!(
-            err.message().contains("store_max_value_bytes = 40"),
+            err.message().contains("store.max_value_bytes = 40"),
             "{err}"
         );
         store.set("b", &json!("y".repeat(30)), DEPTH).unwrap();
         let err = store.set("c", &json!(1), DEPTH).unwrap_err();
-        assert!(err.message().contains("store_max_keys = 2"), "{err}");
+        assert!(err.message().contains("store.max_keys = 2"), "{err}");
         let err = store.set("b", &json!("y".repeat(38)), DEPTH);
         assert!(err.is_ok(), "replacing within the bound: {err:?}");
         let before = store.bytes();
@@ -498,7 +498,7 @@ mod tests {
         let err = limits_hit
             .set("b", &json!("y".repeat(30)), DEPTH)
             .unwrap_err();
-        assert!(err.message().contains("store_max_bytes = 60"), "{err}");
+        assert!(err.message().contains("store.max_bytes = 60"), "{err}");
         assert_eq!(limits_hit.keys(), ["a"]);
         assert_eq!(store.bytes(), before);
         assert_eq!(store.get("a", DEPTH).unwrap(), Some(json!("x".repeat(30))));
@@ -555,7 +555,7 @@ mod tests {
             .with_max_value_bytes(usize::MAX)
             .validate()
             .unwrap_err();
-        assert!(err.message().contains("store_max_value_bytes"), "{err}");
+        assert!(err.message().contains("store.max_value_bytes"), "{err}");
         assert!(StoreLimits::default().with_max_keys(0).validate().is_err());
     }
 }

@@ -114,11 +114,11 @@ async fn a_write_past_a_bound_fails_that_call_and_keeps_what_was_stored() {
         errors[0]
             .as_str()
             .unwrap()
-            .starts_with("STORE_LIMIT: the value is 2002 bytes of JSON, over the store's bound on one value (store_max_value_bytes = 1000)"),
+            .starts_with("STORE_LIMIT: the value is 2002 bytes of JSON, over the store's bound on one value (store.max_value_bytes = 1000)"),
         "{out}"
     );
     assert!(
-        errors[1].as_str().unwrap().contains("store_max_keys = 3"),
+        errors[1].as_str().unwrap().contains("store.max_keys = 3"),
         "{out}"
     );
     assert_eq!(out["a"], json!(900));

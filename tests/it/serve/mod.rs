@@ -11,6 +11,7 @@ mod http_edges;
 mod lifecycle;
 mod memory;
 mod protocol;
+mod store;
 mod tools;
 
 use std::io::{BufRead, BufReader};

@@ -2,7 +2,8 @@
 //! with the status the transport calls for (malformed JSON and invalid messages `400`, a
 //! body over the limit `413` and the server goes on, an unknown session's `DELETE`
 //! `404`, a non-JSON `Content-Type` `415`, bad `tools/call` params `-32602`), and ordinary
-//! traffic (requests, notifications, the client's responses) still works through the guard.
+//! traffic (requests, notifications, the client's responses) still works through the guard;
+//! a session that idles out gives its store's bytes back.
 
 use std::time::Duration;
 
@@ -437,4 +438,57 @@ async fn the_body_limit_is_configurable() {
 
     shutdown.cancel();
     serving.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn a_session_idle_past_its_expiry_gives_its_store_back() {
+    let workspace = Workspace::new("mode = \"code\"");
+    let served = super::serve_http(
+        &workspace,
+        "127.0.0.1:0",
+        &["--session-idle", "1", "--max-store-mb", "1"],
+        &[],
+    );
+    let client = client();
+    let url = &served.url;
+    let store = |id: u64, session: String| {
+        let client = client.clone();
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "run_code", "arguments": {
+                "code": "await store.set('big', 'x'.repeat(700000)); return 'stored';",
+                "description": "stores 700 KB"}}});
+        async move {
+            let (status, _, text) = post(
+                &client,
+                url,
+                "application/json",
+                Some(&session),
+                call.to_string(),
+            )
+            .await;
+            assert_eq!(status, 200, "{text}");
+            message(&text)["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        }
+    };
+    let idle = initialize(&client, url).await;
+    assert_eq!(store(2, idle).await, "stored");
+    // A second session cannot store as much while the first holds its 700 KB ...
+    let busy = initialize(&client, url).await;
+    let refused = store(2, busy).await;
+    assert!(refused.contains("--max-store-mb 1"), "{refused}");
+    // ... and a new session can once the first idled out.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let mut stored = String::new();
+    for _ in 0..20 {
+        let fresh = initialize(&client, url).await;
+        stored = store(2, fresh).await;
+        if stored == "stored" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    assert_eq!(stored, "stored");
 }

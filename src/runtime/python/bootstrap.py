@@ -589,7 +589,7 @@ def _make_member(
                 raise TypeError(
                     "%s.%s() takes positional arguments only, not %s="
                     % (label, name, next(iter(kwargs))))
-            value = list(args)
+            value = [*args]
         elif kwargs:
             if args:
                 raise TypeError(

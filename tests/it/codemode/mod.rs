@@ -9,6 +9,7 @@ mod search;
 mod search_baselines;
 pub mod static_check;
 mod store;
+mod store_hostile;
 mod typecheck;
 mod values;
 

@@ -109,7 +109,7 @@ impl BindingHost for TestHost {
         self.calls
             .lock()
             .unwrap()
-            .push((member.to_owned(), args.clone()));
+            .push((member.to_owned(), codemode::json::deep_clone(&args)));
         match member {
             "sleep" => {
                 let ms = args["ms"].as_u64().unwrap_or(0);

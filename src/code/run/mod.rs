@@ -231,7 +231,7 @@ async fn run(
     });
     let store = StoreHost::new(
         session,
-        registry.clone(),
+        registry,
         ctx.execution().call_id.clone(),
         tokio::runtime::Handle::current(),
         bridge.tasks(),

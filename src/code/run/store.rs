@@ -4,18 +4,21 @@
 //! Each operation takes effect when the program makes it (on the thread that makes the
 //! binding call, in the program's order) and answers at once: it does not wait for the
 //! run's tool calls, and what it wrote stays whatever becomes of the run. Without a session
-//! store every operation fails with `NO_SESSION`. Each operation is logged as a
-//! `code/store` journal event (`<parent>:store:<n>`), in the program's order, by one task
-//! per run that the run's end waits for.
+//! store every operation fails with `NO_SESSION`. Where the registry has a journal, each
+//! operation is logged as a `code/store` journal event (`<parent>:store:<n>`), in the
+//! program's order, by one task per run that the run's end waits for; while more than
+//! [`LOG_BACKLOG`] events wait for a slow sink, an operation's answer waits too (the sink's
+//! backpressure, as tool calls get it), so a program cannot queue events without bound.
 //!
 //! This module owns the namespace and its log; the store's bounds are `code::store`'s.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use futures::future::BoxFuture;
 use parking_lot::Mutex;
 use serde_json::json;
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
 use tokio_util::task::TaskTracker;
 
 use crate::code::store::SessionStore;
@@ -32,6 +35,8 @@ pub(crate) const STORE: &str = "store";
 pub(crate) const STORE_ERROR: &str = "StoreError";
 /// The store's operations, in the order the SDK declares them.
 pub(crate) const OPERATIONS: [&str; 4] = ["get", "set", "delete", "keys"];
+/// How many journal events of a run may wait for the sink before operations wait for it.
+pub(crate) const LOG_BACKLOG: usize = 1024;
 
 /// The `store` namespace of one run.
 pub(super) struct StoreHost {
@@ -43,6 +48,8 @@ pub(super) struct StoreHost {
     runtime: tokio::runtime::Handle,
     tasks: TaskTracker,
     log: Mutex<Log>,
+    /// The events sent and not yet emitted, and the wake-up when one is.
+    backlog: Arc<(AtomicUsize, Notify)>,
 }
 
 /// The log of a run's operations: numbered, and sent in order to one task that emits them.
@@ -71,6 +78,7 @@ impl StoreHost {
             runtime,
             tasks,
             log: Mutex::new(Log::default()),
+            backlog: Arc::default(),
         })
     }
 
@@ -144,10 +152,11 @@ impl StoreHost {
         }
     }
 
-    /// Sends the operation's event to the run's log task (started at the first one).
+    /// Sends the operation's event to the run's log task (started at the first one), when
+    /// the registry has a journal.
     fn log(&self, operation: &str, logged: Logged, error: Option<&Error>) {
         let mut log = self.log.lock();
-        if log.closed {
+        if log.closed || !self.registry.has_journal() {
             return;
         }
         log.count += 1;
@@ -162,16 +171,38 @@ impl StoreHost {
         let sender = log.sender.get_or_insert_with(|| {
             let (sender, mut events) = mpsc::unbounded_channel();
             let registry = self.registry.clone();
+            let backlog = self.backlog.clone();
             let task = async move {
                 while let Some(event) = events.recv().await {
                     registry.emit(event).await;
+                    backlog.0.fetch_sub(1, Ordering::AcqRel);
+                    backlog.1.notify_waiters();
                 }
             };
             drop(self.tasks.spawn_on(task, &self.runtime));
             sender
         });
         // The task ends only after the sender is dropped, so it is there to receive.
-        let _ = sender.send(event);
+        if sender.send(event).is_ok() {
+            self.backlog.0.fetch_add(1, Ordering::AcqRel);
+        }
+    }
+
+    /// `answer`, once at most [`LOG_BACKLOG`] events wait for the journal's sink.
+    fn answer_within_backlog(&self, answer: CallAnswer) -> BoxFuture<'static, CallAnswer> {
+        if self.backlog.0.load(Ordering::Acquire) <= LOG_BACKLOG {
+            return Box::pin(async move { answer });
+        }
+        let backlog = self.backlog.clone();
+        Box::pin(async move {
+            loop {
+                let emitted = backlog.1.notified();
+                if backlog.0.load(Ordering::Acquire) <= LOG_BACKLOG {
+                    return answer;
+                }
+                emitted.await;
+            }
+        })
     }
 }
 
@@ -242,6 +273,6 @@ impl BindingHost for StoreHost {
             }
         };
         crate::json::dispose(args);
-        Box::pin(async move { answer })
+        self.answer_within_backlog(answer)
     }
 }

@@ -267,3 +267,61 @@ async fn store_operations_are_journal_events_in_the_programs_order() {
         ]
     );
 }
+
+/// A journal sink that takes `ms` per event.
+struct SlowJournal {
+    events: Arc<parking_lot::Mutex<Vec<JournalEvent>>>,
+    ms: u64,
+}
+
+impl codemode::journal::JournalSink for SlowJournal {
+    fn append(&self, event: JournalEvent) -> futures::future::BoxFuture<'static, ()> {
+        let (events, ms) = (self.events.clone(), self.ms);
+        Box::pin(async move {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            events.lock().push(event);
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_slow_journal_holds_store_operations_back_instead_of_queueing_their_events_without_bound()
+{
+    let registry = registry(PresentationMode::Code, 4);
+    let events = Arc::new(parking_lot::Mutex::new(Vec::new()));
+    registry.set_journal(Some(Arc::new(SlowJournal {
+        events: events.clone(),
+        ms: 2,
+    })));
+    let session = CodeMode::of(&registry).unwrap().session_store();
+    let ran = run(
+        &registry,
+        Some(&session),
+        "await store.set('k', 1);\nconst started = Date.now();\n\
+         for (let i = 0; i < 2000; i++) await store.get('k');\nreturn Date.now() - started;",
+    )
+    .await;
+    // Past 1,024 waiting events each operation waits for the sink (2 ms an event): about
+    // 2 s for the last ~1,000, where the operations alone take a fraction of that.
+    let waited: u64 = text(&ran.result).parse().unwrap();
+    assert!(waited >= 1_000, "the program waited {waited} ms");
+    let ids: Vec<String> = events
+        .lock()
+        .iter()
+        .filter_map(|event| match event {
+            JournalEvent::StoreOperation { operation_id, .. } => Some(operation_id.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        ids.len(),
+        2001,
+        "every operation logged before run_code returned"
+    );
+    assert!(
+        ids.iter()
+            .enumerate()
+            .all(|(i, id)| *id == format!("run:store:{}", i + 1)),
+        "in the program's order"
+    );
+}

@@ -2,7 +2,7 @@
 //!
 //! Run with `cargo bench --bench codemode`; one group with `cargo bench --bench codemode -- validation`
 //! (or `-- pipeline`, `-- runtime`, `-- subcall`, `-- parallel`, `-- sdk`, `-- index`, `-- serve`,
-//! `-- leftovers`, `-- python`, `-- typecheck`).
+//! `-- leftovers`, `-- python`, `-- typecheck`, `-- store`).
 
 // The manifest's rules are for the library's API; benchmark helpers are neither.
 #![allow(unreachable_pub, missing_docs, clippy::unwrap_used)]
@@ -20,6 +20,7 @@ mod python;
 mod runtime;
 mod sdk;
 mod serve;
+mod store;
 mod subcall;
 mod typecheck;
 mod validation;
@@ -32,6 +33,7 @@ criterion_group!(
     index::bench,
     runtime::bench,
     subcall::bench,
+    store::bench,
     parallel::bench,
     serve::bench,
     leftovers::bench,

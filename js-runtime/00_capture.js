@@ -32,6 +32,9 @@ const ObjectGetPrototypeOf = Object.getPrototypeOf;
 
 const ArrayIsArray = Array.isArray;
 const ArrayPrototype = Array.prototype;
+// On an `arguments` object (never an array, so no species) it makes a plain array by
+// defining its elements: no setter of Array.prototype is reached.
+const ArrayPrototypeSlice = uncurryThis(ArrayPrototype.slice);
 const Error = globalObject.Error;
 const ErrorPrototype = Error.prototype;
 const FunctionPrototypeToStringRaw = FunctionPrototype.toString;

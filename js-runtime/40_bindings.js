@@ -12,13 +12,18 @@
 // The host answers a call by its id (`settleCall`); the promise's resolver waits here, in
 // one map, so the host keeps no engine handle per pending call.
 
-/** How each pending call settles, by the call's id: `{ resolve, reject, ErrorClass, member }`. */
+/** How each pending call settles, by the call's id: `{ resolve, reject, ErrorClass, member,
+ * positional }`. */
 const pendingCalls = new Map();
 
 /** The value of an answer `J<json>`, or throws the namespace's error for
- * `E<CODE>:<message>` (a code is `[A-Z_]+`: the first colon ends it). */
-function answerValue(answer, ErrorClass, member) {
-  if (StringPrototypeSlice(answer, 0, 1) === "J") return JSONParse(StringPrototypeSlice(answer, 1));
+ * `E<CODE>:<message>` (a code is `[A-Z_]+`: the first colon ends it). A positional
+ * namespace's host answers an array of at most one value: `[]` is `undefined`. */
+function answerValue(answer, ErrorClass, member, positional) {
+  if (StringPrototypeSlice(answer, 0, 1) === "J") {
+    const value = JSONParse(StringPrototypeSlice(answer, 1));
+    return positional ? value[0] : value;
+  }
   const colon = StringPrototypeIndexOf(answer, ":");
   throw new ErrorClass(StringPrototypeSlice(answer, colon + 1), member, StringPrototypeSlice(answer, 1, colon));
 }
@@ -30,7 +35,7 @@ function settleCall(id, answer) {
   MapPrototypeDelete(pendingCalls, id);
   let value;
   try {
-    value = answerValue(answer, pending.ErrorClass, pending.member);
+    value = answerValue(answer, pending.ErrorClass, pending.member, pending.positional);
   } catch (error) {
     pending.reject(error);
     return;
@@ -70,7 +75,8 @@ function programLineCount() {
 }
 
 /** Prepares the run of a program of `lines` lines: installs the namespaces described by
- * `specText` (JSON from the host: a list of `{ global, errorClass, memberProperty, members }`);
+ * `specText` (JSON from the host: a list of `{ global, errorClass, memberProperty, members,
+ * positional }`: a positional namespace's members pass the array of their arguments);
  * a call's argument JSON may be at most `argumentLimit` bytes; values nest at most
  * `depthLimit` levels. */
 function prepareRun(specText, argumentLimit, lines, depthLimit) {
@@ -89,7 +95,7 @@ function prepareRun(specText, argumentLimit, lines, depthLimit) {
       // An own data property of a null-prototype object (`__proto__` included: there is no
       // inherited setter), made read-only and fixed by the freeze below: the attributes a
       // descriptor would give, without a descriptor object per member.
-      object[members[j]] = makeMember(i, j, members[j], ErrorClass, argumentLimit);
+      object[members[j]] = makeMember(i, j, members[j], ErrorClass, argumentLimit, namespace.positional === true);
     }
     ObjectFreeze(object);
     defineGlobal(namespace.errorClass, ErrorClass);
@@ -97,12 +103,15 @@ function prepareRun(specText, argumentLimit, lines, depthLimit) {
   }
 }
 
-function makeMember(namespaceIndex, memberIndex, member, ErrorClass, argumentLimit) {
+function makeMember(namespaceIndex, memberIndex, member, ErrorClass, argumentLimit, positional) {
   // Not an async function: a pending call holds one promise and its record, no suspended
   // frame, so a program can keep many thousands in flight within its heap. Defined as the
   // value of a computed key, so its `name` is the member's (as a `defineProperty` of
   // `name` would make it: read-only, configurable) without a descriptor.
-  const named = { __proto__: null, [member]: function (args) {
+  const named = { __proto__: null, [member]: function (first) {
+    // A positional member's argument is the array of its arguments (`undefined` among
+    // them is refused by the check, as anywhere in a value).
+    const args = positional ? ArrayPrototypeSlice(arguments) : first;
     return new Promise(function (resolve, reject) {
       let text = "{}";
       if (args !== undefined) {
@@ -119,11 +128,11 @@ function makeMember(namespaceIndex, memberIndex, member, ErrorClass, argumentLim
       // The host answers with the call's id, or at once with `E<CODE>:<message>`.
       const submitted = opCall(namespaceIndex, memberIndex, text);
       if (typeof submitted === "number") {
-        MapPrototypeSet(pendingCalls, submitted, { __proto__: null, resolve, reject, ErrorClass, member });
+        MapPrototypeSet(pendingCalls, submitted, { __proto__: null, resolve, reject, ErrorClass, member, positional });
         return;
       }
       try {
-        resolve(answerValue(submitted, ErrorClass, member));
+        resolve(answerValue(submitted, ErrorClass, member, positional));
       } catch (error) {
         reject(error);
       }

@@ -58,11 +58,17 @@ pub enum ErrorCode {
     /// The host could not do what was asked of it: a thread or process failed to start,
     /// an I/O error outside any tool.
     HostFailed,
+    /// A write to a session's store would pass one of its bounds (the value's size, the
+    /// number of keys, the session's bytes, the server's or the token's share); nothing
+    /// stored before was lost.
+    StoreLimit,
+    /// A program used the session store, but its run has no session (the host passed none).
+    NoSession,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 17] = [
+    pub const ALL: [ErrorCode; 19] = [
         ErrorCode::InvalidArgs,
         ErrorCode::InvalidToolOutput,
         ErrorCode::UnknownTool,
@@ -80,6 +86,8 @@ impl ErrorCode {
         ErrorCode::InvalidDefinition,
         ErrorCode::InvalidConfig,
         ErrorCode::HostFailed,
+        ErrorCode::StoreLimit,
+        ErrorCode::NoSession,
     ];
 
     /// The stable string form of the code.
@@ -102,6 +110,8 @@ impl ErrorCode {
             ErrorCode::InvalidDefinition => "INVALID_DEFINITION",
             ErrorCode::InvalidConfig => "INVALID_CONFIG",
             ErrorCode::HostFailed => "HOST_FAILED",
+            ErrorCode::StoreLimit => "STORE_LIMIT",
+            ErrorCode::NoSession => "NO_SESSION",
         }
     }
 
@@ -125,6 +135,8 @@ impl ErrorCode {
             ErrorCode::InvalidDefinition => "the definition or registration request is invalid",
             ErrorCode::InvalidConfig => "the configuration is invalid",
             ErrorCode::HostFailed => "the host could not do what was asked of it",
+            ErrorCode::StoreLimit => "a write to the session store would pass one of its bounds",
+            ErrorCode::NoSession => "the run has no session, so it has no store",
         }
     }
 }

@@ -4,7 +4,8 @@
 //!
 //! One ordered stream per host: the registry records each top-level call (`tool/call`,
 //! `tool/result`); Code Mode records each sub-call of a program (`tool/code-dispatch-start`,
-//! `tool/code-dispatch`) through the registry's `emit`. Events
+//! `tool/code-dispatch`) and each operation on its session's store (`code/store`) through
+//! the registry's `emit`. Events
 //! carry what replay needs — arguments, content, failure, meta — and never the
 //! execution-local canonical value of a call.
 //!
@@ -77,6 +78,28 @@ pub enum JournalEvent {
         is_error: bool,
         /// The logged copy of its content (after the `tools/code-dispatch-log` waterfall).
         content: Vec<ContentBlock>,
+    },
+    /// An operation of a Code Mode program on its session's store (`store.set`, `get`,
+    /// `delete`, `keys`), in the order the program made them; it took effect when the
+    /// program made it. Values are not logged (the store holds them), only their size.
+    #[serde(rename = "code/store", rename_all = "camelCase")]
+    StoreOperation {
+        /// The outer program's call.
+        parent_call_id: CallId,
+        /// `<parent>:store:<n>`, counted from 1 in each run.
+        operation_id: CallId,
+        /// `set`, `get`, `delete` or `keys`.
+        operation: String,
+        /// The key, for `set`, `get` and `delete`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        key: Option<String>,
+        /// The bytes of the value's JSON text written (`set`) or read (`get` of a stored
+        /// key).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        bytes: Option<u64>,
+        /// Why it failed (`STORE_LIMIT`, `NO_SESSION`, `INVALID_ARGS`, ...).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<ToolFailure>,
     },
 }
 

@@ -76,7 +76,8 @@
 //!   [`runtime::js::typecheck`]) and, with feature `python`, the confined
 //!   CPython workers (`runtime::python`).
 //! - [`code`]: Code Mode — modes, assembly, the SDK renderers, `run_code` and the bridge
-//!   that turns a program's calls into nested pipeline calls, the checks before a run (the
+//!   that turns a program's calls into nested pipeline calls, a session's store (the
+//!   programs' `store`, kept between runs), the checks before a run (the
 //!   static check, and the type check with `typecheck`); over `sdk_max_tokens`, the
 //!   compact tool index and `describe_tools`.
 //! - [`config`]: the configuration file, parsed and checked (nothing built or run).

@@ -38,7 +38,7 @@ from ._results import RunResult, ServerStatus, SubCall, ToolCall, ToolResult
 try:
     from ._native import ERROR_CODES
     from ._native import __version__ as __version__
-    from ._registry import McpServers, Registration, Registry, Scope, ToolOptions
+    from ._registry import McpServers, Registration, Registry, Scope, Session, ToolOptions
 except ImportError as _missing:
     # The source tree without a built extension: the pure-Python parts (codemode._hints)
     # still import; the registry says how to get the rest.
@@ -54,6 +54,7 @@ except ImportError as _missing:
             "Registration",
             "Registry",
             "Scope",
+            "Session",
             "ToolOptions",
         }:
             raise ImportError(
@@ -81,6 +82,7 @@ __all__ = [
     "RunResult",
     "Scope",
     "ServerStatus",
+    "Session",
     "SubCall",
     "ToolArgumentError",
     "ToolCall",

@@ -223,6 +223,47 @@ class McpServers:
         return f"<codemode.McpServers {[s.name for s in self.status]!r} tools={self.tool_names!r}>"
 
 
+class Session:
+    """One session's store: JSON values the programs of the runs given it
+    (``run_code(..., session=...)``) keep between runs, as ``store``. The host can read what
+    they kept (:meth:`keys`, :meth:`get`), :meth:`delete` and :meth:`clear`. Made by
+    :meth:`Scope.session`; it lives as long as this object does."""
+
+    def __init__(self, native: _native.Session) -> None:
+        self._native = native
+
+    def keys(self) -> list[str]:
+        """The keys, in the order of their UTF-8 bytes."""
+        return self._native.keys()
+
+    def get(self, key: str) -> Any:
+        """The value under ``key`` (``None`` when there is none)."""
+        text = self._native.get_text(key)
+        return None if text is None else _json.loads(text)
+
+    def delete(self, key: str) -> bool:
+        """Removes ``key``; whether it was there."""
+        return self._native.delete(key)
+
+    def clear(self) -> None:
+        """Removes every key."""
+        self._native.clear()
+
+    @property
+    def bytes(self) -> int:
+        """The bytes it holds: keys plus values' JSON text."""
+        return self._native.bytes
+
+    def __len__(self) -> int:
+        return len(self._native)
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and key in self._native.keys()
+
+    def __repr__(self) -> str:
+        return f"<codemode.Session {len(self)} keys, {self.bytes} bytes>"
+
+
 class Scope:
     """One layer of a :class:`Registry`: the global layer (the registry itself) or an agent
     scope made by :meth:`scope`. A scope sees the tools of the layers above it (filtered by
@@ -557,6 +598,12 @@ class Scope:
             _otel.finish_call(span, result)
             return result
 
+    def session(self) -> Session:
+        """A new session: an empty store, within the registry's store bounds, that the runs
+        given it (``run_code(..., session=...)``) share as ``store``. It lives as long as
+        the object does."""
+        return Session(self._native.session())
+
     async def run_code(
         self,
         code: str,
@@ -564,15 +611,21 @@ class Scope:
         description: str = "a program",
         language: Language | None = None,
         keep_sub_calls: int | None = None,
+        session: Session | None = None,
     ) -> RunResult:
         """Runs ``code`` (the body of an async function; ``await tools.x(args)`` calls a
         tool of this scope through the pipeline) and returns the run. A failed program is a
         result (``ok`` false, ``error_kind``), not an exception. ``keep_sub_calls`` bounds
         how many sub-call records the result keeps. ``language`` (default: the registry's)
         picks the runtime: ``typescript``, or ``python`` (a confined worker process of this
-        interpreter)."""
+        interpreter). ``session`` (from :meth:`session`) is the store the program reaches
+        as ``store``, kept for the session's next runs; without one, ``store`` calls fail
+        with ``NO_SESSION``."""
+        native = None if session is None else session._native
         with _otel.call_span("run_code", run=True) as span:
-            text = await self._native.run_code(code, description, keep_sub_calls, language)
+            text = await self._native.run_code(
+                code, description, keep_sub_calls, language, native
+            )
             run = RunResult._from_json(_json.loads(text))
             _otel.finish_run(span, run)
             return run
@@ -594,6 +647,7 @@ class Scope:
         description: str = "a program",
         language: Language | None = None,
         keep_sub_calls: int | None = None,
+        session: Session | None = None,
     ) -> RunResult:
         """:meth:`run_code` for code without an event loop (a script, a REPL): runs the
         program on a fresh loop (``asyncio.run``; async tools run on it) and returns the
@@ -607,6 +661,7 @@ class Scope:
                 description=description,
                 language=language,
                 keep_sub_calls=keep_sub_calls,
+                session=session,
             )
         )
 

@@ -102,6 +102,11 @@ pub(crate) struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = server::DEFAULT_RUN_QUEUE)]
     run_queue: usize,
 
+    /// MiB that the stores of all sessions (`store` in programs) may hold together; each
+    /// bearer token gets an even share. A write past it fails with `STORE_LIMIT`.
+    #[arg(long, value_name = "MB", default_value_t = server::DEFAULT_MAX_STORE_BYTES / (1024 * 1024), value_parser = positive::<usize>)]
+    max_store_mb: usize,
+
     /// Seconds the calls in flight get to finish after SIGTERM or SIGINT (new sessions and
     /// calls are refused meanwhile); those left are then cancelled, answered "the server is
     /// stopping", and the process exits 0. A second signal stops at once.
@@ -165,6 +170,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), Failure> {
                 .with_session_idle(Duration::from_secs(args.session_idle))
                 .with_max_runs(args.max_runs)
                 .with_run_queue(args.run_queue)
+                .with_max_store_bytes(args.max_store_mb.saturating_mul(1024 * 1024))
                 .with_auth(auth.map(|auth| auth.auth))
                 .with_tls(tls)
                 .with_allowed_origins(args.allowed_origin.clone())

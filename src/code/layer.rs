@@ -26,6 +26,7 @@ use super::index::describe::{self, PlanCache, Planned};
 use super::mode::{PresentationMode, ScopePresentation};
 use super::run::record::{SubCallHooks, SubCallObserver, SubCallRecord};
 use super::search::{SearchConfig, SearchState};
+use super::store::{SessionStore, StoreLimits};
 use super::{RUN_CODE, run};
 
 /// The smallest `describe_max_tokens` accepted (a few short declarations).
@@ -57,6 +58,8 @@ pub struct CodeModeConfig {
     /// How `describe_tools` ranks: lexically, or fused with an embedder's ranking
     /// ([`SearchConfig`]).
     pub search: SearchConfig,
+    /// The bounds of each session's store ([`CodeMode::session_store`]).
+    pub store: StoreLimits,
 }
 
 impl Default for CodeModeConfig {
@@ -69,6 +72,7 @@ impl Default for CodeModeConfig {
             checker: CheckerConfig::default(),
             describe_max_tokens: None,
             search: SearchConfig::default(),
+            store: StoreLimits::default(),
         }
     }
 }
@@ -119,6 +123,12 @@ impl CodeModeConfig {
             .or(self.sdk_max_tokens.map(|budget| budget / 2))
     }
 
+    /// The same configuration with other bounds for session stores.
+    pub fn with_store_limits(mut self, limits: StoreLimits) -> Self {
+        self.store = limits;
+        self
+    }
+
     /// The same configuration with other type-checker budgets.
     pub fn with_checker(mut self, checker: CheckerConfig) -> Self {
         self.checker = checker;
@@ -132,10 +142,11 @@ impl CodeModeConfig {
     /// # Errors
     ///
     /// [`ErrorCode::InvalidConfig`] when `max_parallel_sub_calls` is 0 or larger than 1024,
-    /// `sdk_max_tokens` is below the minimum, or a checker budget is out of range; the
-    /// message gives the value.
+    /// `sdk_max_tokens` is below the minimum, a checker budget or a store bound is out of
+    /// range ([`StoreLimits::validate`]); the message gives the value.
     pub fn validate(&self) -> Result<(), Error> {
         self.checker.validate()?;
+        self.store.validate()?;
         if let Some(budget) = self.sdk_max_tokens
             && budget < super::MIN_SDK_MAX_TOKENS
         {
@@ -189,6 +200,10 @@ pub struct Program {
     /// ([`CodeMode::language`]). Another language needs its runtime installed
     /// ([`CodeMode::add_runtime`]).
     pub language: Option<Language>,
+    /// The store of the session the program belongs to (the global `store`); `None` (the
+    /// default): the one attached to the parent scope ([`SessionStore::attach`]), if any,
+    /// else none, and a program that uses `store` gets `NO_SESSION` errors.
+    pub session: Option<SessionStore>,
 }
 
 impl Program {
@@ -201,7 +216,15 @@ impl Program {
             signal: CancellationToken::new(),
             keep_sub_calls: None,
             language: None,
+            session: None,
         }
+    }
+
+    /// The same program, in the session whose store is `store`: what the program stores
+    /// stays there for the session's next programs (also when this one fails).
+    pub fn with_session(mut self, store: SessionStore) -> Self {
+        self.session = Some(store);
+        self
     }
 
     /// The same program, in `language`.
@@ -685,6 +708,14 @@ impl CodeMode {
         self.layer.observer.read().clone()
     }
 
+    /// A new, empty store for one session, within [`CodeModeConfig::store`]'s bounds (the
+    /// same as `SessionStore::new(config.store)`). Pass it with each program of the
+    /// session ([`Program::with_session`]) or attach it to the session's scope
+    /// ([`SessionStore::attach`]); it lives as long as a handle of it does.
+    pub fn session_store(&self) -> SessionStore {
+        SessionStore::new(self.layer.config.store)
+    }
+
     /// Installs an observer of every settled sub-call of every program (`None` removes it).
     pub fn set_observer(&self, observer: Option<SubCallObserver>) {
         *self.layer.observer.write() = observer;
@@ -737,6 +768,10 @@ impl CodeMode {
             scope: scope.scope().clone(),
         };
         scope.present_as(PresentationMode::Code)?.keep();
+        if let Some(store) = &program.session {
+            // Detached when the scope closes (the guard above closes it).
+            store.attach(scope.scope()).keep();
+        }
         let records: Arc<Mutex<(Vec<SubCallRecord>, u64)>> = Arc::default();
         {
             let records = records.clone();

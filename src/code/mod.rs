@@ -10,9 +10,13 @@
 //! - [`sdk`]: the SDK text (the `tools:sdk` prompt section) in TypeScript and Python, and
 //!   the tool-list reader the `codemode sdk` command uses.
 //! - `run`: the `run_code` transport tool, whose program's binding calls re-enter the
-//!   registry's staged pipeline through a bounded, ordered per-run lane (its bridge); the
-//!   `tools/code-dispatch-log` waterfall, the sub-call records and events, and
-//!   [`output`], the model-facing text of a run.
+//!   registry's staged pipeline through a bounded, ordered per-run lane (its bridge), and
+//!   whose `store` calls reach the session's store; the `tools/code-dispatch-log`
+//!   waterfall, the sub-call records and events, and [`output`], the model-facing text of
+//!   a run.
+//! - [`store`]: a session's store ([`SessionStore`]): JSON values a session's programs keep
+//!   between runs (the global `store`), bounded ([`StoreLimits`], [`StoreBudget`]); a host
+//!   passes it with a run ([`Program::with_session`]) or attaches it to the session's scope.
 //! - `checks`: what a program passes before it runs. `static_check` refuses it when it
 //!   calls a tool the scope does not have (with the nearest names), so no call before that
 //!   one has a side effect; with [`CodeModeConfig::typecheck`] a TypeScript program is then
@@ -38,6 +42,7 @@ mod mode;
 mod run;
 pub mod sdk;
 pub mod search;
+pub mod store;
 mod text;
 
 pub use assembly::{Assembly, PromptSection, advertised_output, assemble, sdk_tools};
@@ -53,6 +58,7 @@ pub use run::dispatch_log::{CodeDispatchLog, CodeLogNext, ScopeDispatchLog};
 pub use run::output;
 pub use run::record::{SubCallObserver, SubCallRecord};
 pub use run::run_code_description;
+pub use store::{SessionStore, StoreBudget, StoreLimits};
 
 /// The name of Code Mode's transport tool, reserved in every registry Code Mode is
 /// installed in.

@@ -10,6 +10,10 @@
 //! language = "typescript"        # typescript | python (the code runtime and SDK flavor)
 //! typecheck = "warn"             # off | warn | refuse: TypeScript programs checked before they run
 //! compute_ms = 60000
+//! [store]                        # every key optional: the bounds of each session's store
+//! max_bytes = 16777216           # keys plus values' JSON text, per session
+//! max_value_bytes = 4194304      # one value's JSON text
+//! max_keys = 1000
 //! [[tools]]
 //! name = "add"
 //! description = "Add two numbers."
@@ -57,7 +61,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::code::{CodeModeConfig, PresentationMode, TypeCheck};
+use crate::code::{CodeModeConfig, PresentationMode, StoreLimits, TypeCheck};
 use crate::error::{Error, ErrorCode};
 use crate::json::JsonValue;
 use crate::registry::Policy;
@@ -79,6 +83,7 @@ struct RawConfig {
     describe_max_tokens: Option<Spanned<i64>>,
     search: Option<RawSearch>,
     runtime: Option<RawRuntime>,
+    store: Option<RawStore>,
     #[serde(default)]
     tools: EntryList<RawCommandTool>,
     builtin: Option<RawBuiltin>,
@@ -179,6 +184,14 @@ struct RawRuntime {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct RawStore {
+    max_bytes: Option<Spanned<usize>>,
+    max_value_bytes: Option<Spanned<usize>>,
+    max_keys: Option<Spanned<usize>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawCommandTool {
     name: Spanned<String>,
     #[serde(default)]
@@ -224,6 +237,8 @@ pub struct Config {
     /// Whether TypeScript programs are type-checked before they run (`[runtime]
     /// typecheck`). Default off.
     pub typecheck: TypeCheck,
+    /// `[store]`: the bounds of each session's store.
+    pub store: StoreLimits,
     /// Run Python programs even where Landlock or seccomp is not fully enforced
     /// (`[runtime] allow_unconfined`). Default off.
     pub allow_unconfined: bool,
@@ -299,6 +314,7 @@ impl Config {
             engine: EngineConfig::default(),
             language: Language::TypeScript,
             typecheck: TypeCheck::Off,
+            store: StoreLimits::default(),
             allow_unconfined: false,
             python: None,
             command_tools: Vec::new(),
@@ -358,7 +374,7 @@ impl Config {
 
     /// Checks configuration `text` that came from `path`. The keys are checked one at a
     /// time, in this order, and the first problem is the error: `mode`,
-    /// `max_parallel_sub_calls`, `sdk_max_tokens`, `describe_max_tokens`, `[search]`, `[runtime]`, `[[tools]]`, `[builtin]`, `[[mcp]]`, `[serve]`, then
+    /// `max_parallel_sub_calls`, `sdk_max_tokens`, `describe_max_tokens`, `[search]`, `[runtime]`, `[store]`, `[[tools]]`, `[builtin]`, `[[mcp]]`, `[serve]`, then
     /// `[policy]` (which overrides a tool's own `policy`). What only the host can check (a
     /// `[policy]` name no tool has, a command tool named like a built-in one, a `[builtin]
     /// root` that is not a directory) is refused when the host is built, at its place in the
@@ -401,6 +417,7 @@ impl Config {
             config.embeddings = search::check(&place, search)?;
         }
         config.apply_runtime(&place, raw.runtime)?;
+        config.apply_store(&place, raw.store)?;
         config.apply_tools(&place, raw.tools.0)?;
         config.apply_builtin(&place, raw.builtin)?;
         config.apply_mcp(&place, raw.mcp.0)?;
@@ -592,6 +609,44 @@ impl Config {
         Ok(())
     }
 
+    /// `[store]`: each bound given replaces its default; together they must be valid
+    /// ([`StoreLimits::validate`]), else the error is at the table's first key.
+    fn apply_store(&mut self, place: &Place<'_>, store: Option<RawStore>) -> Result<(), Error> {
+        let Some(store) = store else {
+            return Ok(());
+        };
+        let mut limits = self.store;
+        let mut first: Option<std::ops::Range<usize>> = None;
+        let mut note = |span: std::ops::Range<usize>| {
+            if first.as_ref().is_none_or(|at| span.start < at.start) {
+                first = Some(span);
+            }
+        };
+        if let Some(bytes) = store.max_bytes {
+            note(bytes.span());
+            limits = limits.with_max_bytes(bytes.into_inner());
+        }
+        match store.max_value_bytes {
+            Some(bytes) => {
+                note(bytes.span());
+                limits = limits.with_max_value_bytes(bytes.into_inner());
+            }
+            // A session's bound below the default value bound is the value bound too.
+            None => {
+                limits = limits.with_max_value_bytes(limits.max_value_bytes.min(limits.max_bytes))
+            }
+        }
+        if let Some(keys) = store.max_keys {
+            note(keys.span());
+            limits = limits.with_max_keys(keys.into_inner());
+        }
+        limits
+            .validate()
+            .map_err(|err| place.error(first.clone().unwrap_or(0..0), err.message()))?;
+        self.store = limits;
+        Ok(())
+    }
+
     /// The Code Mode settings of this configuration.
     pub fn code_mode_config(&self) -> CodeModeConfig {
         CodeModeConfig::default()
@@ -600,6 +655,7 @@ impl Config {
             .with_sdk_max_tokens(self.sdk_max_tokens)
             .with_describe_max_tokens(self.describe_max_tokens)
             .with_typecheck(self.typecheck)
+            .with_store_limits(self.store)
     }
 }
 
@@ -892,6 +948,29 @@ policy = "allow"
         );
         let config = parse("[runtime]\nlanguage = \"python\"\n").unwrap();
         assert_eq!(config.language, Language::Python);
+    }
+
+    #[test]
+    fn store_bounds_replace_their_defaults_and_are_checked_at_their_place() {
+        let config = parse("[store]\nmax_keys = 50\nmax_bytes = 2000000\n").unwrap();
+        assert_eq!(
+            config.code_mode_config().store,
+            StoreLimits::default()
+                .with_max_keys(50)
+                .with_max_bytes(2_000_000)
+                .with_max_value_bytes(2_000_000)
+        );
+        let err = parse("[store]\nmax_keys = 0\n").unwrap_err();
+        assert_eq!(
+            err.message(),
+            "dir/codemode.toml:2:12: store.max_keys must be positive, got 0"
+        );
+        let err = parse("[store]\nmax_bytes = 10\nmax_value_bytes = 20\n").unwrap_err();
+        assert!(
+            err.message().starts_with("dir/codemode.toml:2:13: store.max_value_bytes must be positive and at most store.max_bytes (10), got 20"),
+            "{err}"
+        );
+        assert!(parse("[store]\nmax_entries = 3\n").is_err());
     }
 
     #[test]

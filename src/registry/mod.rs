@@ -369,6 +369,12 @@ impl Registry {
         *self.inner.sink.write() = sink;
     }
 
+    /// Whether a journal sink is installed (a layer that would build events for nothing
+    /// otherwise asks first).
+    pub fn has_journal(&self) -> bool {
+        self.inner.sink.read().is_some()
+    }
+
     /// Records `event` in the journal, awaiting the sink (a slow sink applies
     /// backpressure instead of losing events). The registry records top-level calls
     /// itself; a layer above records its own events here, so the log stays one ordered

@@ -222,8 +222,25 @@ pub struct BindingNamespace {
     /// The member names. Any string: `"__proto__"`, `"constructor"`, `"路径"` are ordinary
     /// own properties of a null-prototype object.
     pub members: Vec<String>,
+    /// How members take their arguments and give their results.
+    pub style: CallStyle,
     /// Who answers the calls.
     pub host: Arc<dyn BindingHost>,
+}
+
+/// How a namespace's members take their arguments and give their results.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CallStyle {
+    /// `tools.name(args)`: one argument (none: `{}`; Python also takes keyword arguments as
+    /// that object), passed to the host as it is; the host's value is the call's result.
+    #[default]
+    Object,
+    /// `store.set(key, value)`: any number of arguments, passed to the host as the JSON
+    /// array of them (an argument JSON cannot carry, `undefined` included, refuses the
+    /// call); the host answers an array of at most one value: `[]` resolves the call to
+    /// `undefined` (Python: `None`), `[value]` to `value`.
+    Positional,
 }
 
 impl BindingNamespace {
@@ -242,8 +259,15 @@ impl BindingNamespace {
             error_class: error_class.into(),
             member_property: member_property.into(),
             members,
+            style: CallStyle::Object,
             host,
         }
+    }
+
+    /// The same namespace, its members called in `style`.
+    pub fn with_style(mut self, style: CallStyle) -> Self {
+        self.style = style;
+        self
     }
 
     /// Code Mode's namespace: the global `tools`, failures as `ToolCallError` naming the
@@ -260,6 +284,7 @@ impl fmt::Debug for BindingNamespace {
             .field("error_class", &self.error_class)
             .field("member_property", &self.member_property)
             .field("members", &self.members)
+            .field("style", &self.style)
             .finish_non_exhaustive()
     }
 }

@@ -20,6 +20,7 @@
 //!   Python callables;
 //! - [`results`]: results and runs as the JSON text the Python half turns into dataclasses;
 //! - [`registry`]: the `Registry` and `Scope` classes;
+//! - [`session`]: the `Session` class (a session's store, passed with `run_code`);
 //! - [`mcp`]: MCP servers as tool sources, configured as `codemode.toml` configures them;
 //! - [`policies`]: the registry's policy table, which MCP servers' tools fill too;
 //! - [`bench`]: hooks for `benches/python_bench.py` (not API);
@@ -50,6 +51,7 @@ mod pycall;
 mod pyjson;
 mod registry;
 mod results;
+mod session;
 mod sync_threads;
 mod tokio_runtime;
 mod tool;
@@ -60,6 +62,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<registry::PyRegistry>()?;
     m.add_class::<registry::PyScope>()?;
     m.add_class::<registry::PyDisposer>()?;
+    m.add_class::<session::PySession>()?;
     m.add_class::<pycall::Completion>()?;
     m.add_class::<mcp::PyMcpServers>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

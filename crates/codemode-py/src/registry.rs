@@ -39,6 +39,7 @@ use crate::embedder::PyEmbedder;
 use crate::policies::Policies;
 use crate::pycall::PyFn;
 use crate::results;
+use crate::session::PySession;
 use crate::tokio_runtime::{OffThread, awaitable, next_call_id};
 use crate::{guarded, listeners, to_py_err, tool};
 
@@ -710,10 +711,16 @@ impl PyScope {
         })
     }
 
+    /// A new session: an empty store within the registry's bounds, for the runs passed it.
+    fn session(&self) -> PySession {
+        PySession::new(self.core.code.session_store())
+    }
+
     /// Runs one program in a fresh scope under this one that presents in code mode: an
     /// awaitable of the run's JSON text.
-    /// `language` (`typescript` or `python`; `None`: the registry's) picks the runtime.
-    #[pyo3(signature = (code, description, keep_sub_calls = None, language = None))]
+    /// `language` (`typescript` or `python`; `None`: the registry's) picks the runtime;
+    /// `session` (`None`: none, and `store` fails with `NO_SESSION`) is the run's session.
+    #[pyo3(signature = (code, description, keep_sub_calls = None, language = None, session = None))]
     fn run_code<'py>(
         &self,
         py: Python<'py>,
@@ -721,6 +728,7 @@ impl PyScope {
         description: String,
         keep_sub_calls: Option<usize>,
         language: Option<String>,
+        session: Option<PyRef<'py, PySession>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         guarded(py, || {
             let language = language
@@ -730,6 +738,7 @@ impl PyScope {
             let scope = self.core.scope.clone();
             let code_mode = self.core.code.clone();
             let call_id = next_call_id();
+            let session = session.map(|session| session.store().clone());
             awaitable(py, call_id.clone(), move |token| async move {
                 let mut program = Program::new(code, description)
                     .with_call_id(call_id)
@@ -737,6 +746,9 @@ impl PyScope {
                     .with_sub_call_limit(keep_sub_calls);
                 if let Some(language) = language {
                     program = program.with_language(language);
+                }
+                if let Some(store) = session {
+                    program = program.with_session(store);
                 }
                 let started = Instant::now();
                 let run = code_mode.run_program(&scope, program, None).await;

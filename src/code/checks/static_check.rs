@@ -109,10 +109,11 @@ pub(crate) fn unknown_calls(
 
 /// The model-facing text of a refusal: which calls, where, and the nearest names.
 pub(crate) fn refusal_text(global: &str, unknown: &[UnknownCall], members: &[String]) -> String {
-    let what = if unknown.len() == 1 {
-        "a tool this scope does not have"
-    } else {
-        "tools this scope does not have"
+    let what = match (global == crate::code::TOOLS, unknown.len() == 1) {
+        (true, true) => "a tool this scope does not have".to_owned(),
+        (true, false) => "tools this scope does not have".to_owned(),
+        (false, true) => format!("an operation `{global}` does not have"),
+        (false, false) => format!("operations `{global}` does not have"),
     };
     let mut text = format!(
         "code run refused before it started (no tool was called): the program calls {what}:"
@@ -136,6 +137,9 @@ pub(crate) fn suggestion(global: &str, name: &str, members: &[String]) -> String
     if close.is_empty() {
         let mut sorted: Vec<&str> = members.iter().map(String::as_str).collect();
         sorted.sort_unstable();
+        if global != crate::code::TOOLS {
+            return format!("`{global}` has {}", sorted.join(", "));
+        }
         format!("no tool is named like it; {}", listing(global, &sorted))
     } else {
         format!("did you mean {}?", close.join(" or "))

@@ -80,6 +80,11 @@ impl RunBridge {
         })
     }
 
+    /// The tasks the run waits for when it settles.
+    pub(super) fn tasks(&self) -> TaskTracker {
+        self.tasks.clone()
+    }
+
     /// The run settled: cancel what is in flight, abandon what is queued, and wait until
     /// every call has committed and logged.
     pub(super) async fn settle(&self) {

@@ -2,12 +2,14 @@
 //! `description`, described for the loaded runtime's language), its body (first the static
 //! check: a call of a tool the scope does not have refuses the run with `UNKNOWN_TOOL`
 //! before it starts; then, when it is on, the type check, which may refuse the run too;
-//! then the program runs on the code runtime, every binding call going through the
-//! bridge), and its presentation.
+//! then the program runs on the code runtime, every `tools` call going through the bridge
+//! and every `store` call to the session's store), and its presentation.
 //!
 //! - `bridge`: a run's binding calls re-entering the registry's staged pipeline through a
 //!   bounded, ordered per-run lane.
 //! - `record`: the sub-call records and the hooks observers and the type checker attach by.
+//! - `store`: the `store` namespace over the session's store (none: `NO_SESSION`), and
+//!   its `code/store` journal events.
 //! - `dispatch_log`: the `tools/code-dispatch-log` waterfall of a run's sub-calls.
 //! - [`output`]: the model-facing text of a run.
 
@@ -26,16 +28,19 @@ use crate::tool::{ToolDefinition, ToolOutput, ToolRunContext};
 
 use crate::code::checks::static_check;
 use crate::code::checks::typecheck::{TYPE_ERROR, Verdict};
+use crate::code::store::SessionStore;
 use crate::code::{RUN_CODE, TOOLS};
 
 mod bridge;
 pub(super) mod dispatch_log;
 pub mod output;
 pub(super) mod record;
+pub(crate) mod store;
 
 use bridge::{BridgeHost, RunBridge};
 use output::{failure_text, success_text};
 use record::SubCallHooks;
+use store::{OPERATIONS, STORE, StoreHost};
 
 /// The description of `run_code` a model reads, per language.
 pub fn run_code_description(language: Language) -> &'static str {
@@ -44,13 +49,17 @@ pub fn run_code_description(language: Language) -> &'static str {
             "Run a TypeScript program that calls the tools declared in the SDK. `code` is the body of an async \
              function: call tools with `await tools.name(args)`, overlap independent calls with `Promise.all`, \
              and `return` a value and/or `console.log` what you need. Only what the program prints or returns \
-             comes back to you. `description` is a short summary of what the program does."
+             comes back to you. `store` keeps JSON values between your programs for as long as this session \
+             lasts (`await store.set(key, value)`, `await store.get(key)`). `description` is a short summary of \
+             what the program does."
         }
         Language::Python => {
             "Run a Python program that calls the tools declared in the SDK. `code` is the body of an async \
              function: call tools with `await tools.name(args)`, overlap independent calls with \
              `asyncio.gather`, and `return` a value and/or `print` what you need. Only what the program prints \
-             or returns comes back to you. `description` is a short summary of what the program does."
+             or returns comes back to you. `store` keeps JSON values between your programs for as long as this \
+             session lasts (`await store.set(key, value)`, `await store.get(key)`). `description` is a short \
+             summary of what the program does."
         }
     }
 }
@@ -187,14 +196,19 @@ async fn run(
         .iter()
         .map(|tool| tool.name().to_owned())
         .collect();
-    // Before anything runs: a call of a tool the scope does not have refuses the run.
-    let unknown = static_check::unknown_calls(runtime.language(), &program, TOOLS, &members);
-    if !unknown.is_empty() {
-        return Err(Error::new(
-            ErrorCode::UnknownTool,
-            static_check::refusal_text(TOOLS, &unknown, &members),
-        ));
+    // Before anything runs: a call of a tool the scope does not have (or of an operation
+    // the store does not have) refuses the run.
+    let operations: Vec<String> = OPERATIONS.iter().map(|op| (*op).to_owned()).collect();
+    for (global, members) in [(TOOLS, &members), (STORE, &operations)] {
+        let unknown = static_check::unknown_calls(runtime.language(), &program, global, members);
+        if !unknown.is_empty() {
+            return Err(Error::new(
+                ErrorCode::UnknownTool,
+                static_check::refusal_text(global, &unknown, members),
+            ));
+        }
     }
+    let session = SessionStore::of(&scope);
     // Then the type check, when it is on: `refuse` stops a program with an error here.
     let note = match hooks.check_program(&scope, runtime.language(), &program) {
         None => None,
@@ -210,23 +224,25 @@ async fn run(
     };
     drop(scope);
     let agent = outer.agent;
-    let bridge = RunBridge::new(registry, hooks.clone(), outer, ctx.signal());
+    let bridge = RunBridge::new(registry.clone(), hooks.clone(), outer, ctx.signal());
     let host = Arc::new(BridgeHost {
         bridge: bridge.clone(),
         runtime: tokio::runtime::Handle::current(),
     });
+    let store = StoreHost::new(
+        session,
+        registry,
+        ctx.execution().call_id.clone(),
+        tokio::runtime::Handle::current(),
+        bridge.tasks(),
+    );
     let request = CodeRunRequest {
         program,
-        namespaces: vec![BindingNamespace {
-            global: TOOLS.into(),
-            error_class: "ToolCallError".into(),
-            member_property: "toolName".into(),
-            members,
-            host,
-        }],
+        namespaces: vec![BindingNamespace::tools(members, host), store.namespace()],
         signal: ctx.signal().child_token(),
     };
     let outcome = runtime.run(request).await;
+    store.finish();
     bridge.settle().await;
     hooks.settled(agent, &outcome);
 

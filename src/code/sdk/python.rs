@@ -284,6 +284,8 @@ pub(crate) fn render<'m>(model: &'m SdkModel<'m>, limit: usize) -> PythonParts {
     writer.imports.insert(Import::Protocol);
     // `ToolCallError.code`.
     writer.imports.insert(Import::Literal);
+    // The values of `store`.
+    writer.imports.insert(Import::Any);
     let mut methods = String::with_capacity(model.tools.len() * 128);
     let mut exotic = false;
     for tool in &model.tools {

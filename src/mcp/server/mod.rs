@@ -22,7 +22,7 @@
 //! - `runs`: the cap on concurrent calls across the server, with its bounded queue (and
 //!   each token's lane within its share).
 //! - `tenants`: the accepted tokens (replaceable while serving) and each token's share of
-//!   the caps.
+//!   the caps, its session stores' bytes among them.
 //! - `lifecycle`: draining and stopping ([`McpServer::shutdown`]) and the calls in flight.
 //! - `calls`: the HTTP calls in flight by session and id, cancelled when their client
 //!   went away.
@@ -33,8 +33,10 @@
 //! - `approval`: the [`ApprovalService`](crate::registry::ApprovalService) that answers
 //!   the `ask` policy by MCP elicitation, bounded in time.
 //!
-//! Each MCP session gets its own agent scope (so an `ask` knows which client to ask); the
-//! scope is closed when the session ends.
+//! Each MCP session gets its own agent scope (so an `ask` knows which client to ask) and,
+//! where Code Mode is installed, its own store (the global `store` of its programs, counted
+//! against the server's `--max-store-mb` and its token's share of it); both end with the
+//! session (`DELETE`, the idle expiry, the end of the stdio connection).
 //!
 //! This module owns the server side of the protocol (sessions, transports); it must not
 //! decide visibility or policy (the registry and configuration do), what a model is given
@@ -61,6 +63,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use rmcp::ServiceExt;
+
+use crate::code::StoreBudget;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
@@ -77,7 +81,7 @@ pub use lifecycle::{CANCEL_GRACE, Drained, Lifecycle, SESSION_LINGER, STOPPING};
 pub use listen::{CONNECTION_UNWRITTEN_BUDGET, SERVER_UNWRITTEN_BUDGET};
 pub use metrics::{METRICS_PATH, Metrics};
 pub use session::{SERVER_NAME, SessionHandler};
-pub use tenants::{QUEUE_FLOOR, RUNS_FLOOR, SESSIONS_FLOOR, STREAMS_FLOOR};
+pub use tenants::{QUEUE_FLOOR, RUNS_FLOOR, SESSIONS_FLOOR, STORE_FLOOR, STREAMS_FLOOR};
 pub use tls::TlsFiles;
 
 /// The metrics listener of a server, bound ([`McpServer::bind_metrics`]).
@@ -193,6 +197,10 @@ pub const DEFAULT_MAX_RUNS: usize = 8;
 /// refused (a waiting call costs a few KB).
 pub const DEFAULT_RUN_QUEUE: usize = 2 * DEFAULT_MAX_SESSIONS;
 
+/// How many bytes the stores of all sessions may hold together by default (256 MiB): keys
+/// plus values' JSON text, as [`SessionStore`](crate::code::SessionStore) counts them.
+pub const DEFAULT_MAX_STORE_BYTES: usize = 256 * 1024 * 1024;
+
 /// Settings of the server.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -222,6 +230,10 @@ pub struct ServeOptions {
     pub max_runs: usize,
     /// How many `tools/call`s may wait for a run slot; one more is refused as busy.
     pub run_queue: usize,
+    /// How many bytes the stores of all sessions may hold together (each token's share:
+    /// this divided among the tokens, at least
+    /// [`STORE_FLOOR`]); a write past it fails with `STORE_LIMIT`.
+    pub max_store_bytes: usize,
     /// The bearer tokens HTTP requests must present (none: no authentication, and then
     /// only loopback addresses are served).
     pub auth: Option<BearerAuth>,
@@ -295,6 +307,12 @@ impl ServeOptions {
         self
     }
 
+    /// The same options with another bound on the bytes of all sessions' stores.
+    pub fn with_max_store_bytes(mut self, bytes: usize) -> Self {
+        self.max_store_bytes = bytes;
+        self
+    }
+
     /// The same options with bearer authentication by `auth`'s tokens (or none).
     pub fn with_auth(mut self, auth: Option<BearerAuth>) -> Self {
         self.auth = auth;
@@ -333,6 +351,7 @@ impl Default for ServeOptions {
             session_idle: DEFAULT_SESSION_IDLE,
             max_runs: DEFAULT_MAX_RUNS,
             run_queue: DEFAULT_RUN_QUEUE,
+            max_store_bytes: DEFAULT_MAX_STORE_BYTES,
             auth: None,
             tls: None,
             allowed_origins: Vec::new(),
@@ -351,6 +370,8 @@ pub(crate) struct Shared {
     pub(crate) metrics: Arc<Metrics>,
     /// The HTTP listener's sessions by token (unset over stdio).
     pub(crate) sessions_by_token: std::sync::OnceLock<http::SessionsByToken>,
+    /// The bytes all sessions' stores hold (`--max-store-mb`).
+    pub(crate) stores: StoreBudget,
 }
 
 /// The MCP server over one registry: installs the elicitation approval service and makes
@@ -381,6 +402,7 @@ impl McpServer {
             streams: options.max_connections,
             runs: options.max_runs,
             queue: options.run_queue,
+            store: options.max_store_bytes,
         };
         let shared = Arc::new(Shared {
             lifecycle: Arc::new(Lifecycle::default()),
@@ -389,6 +411,13 @@ impl McpServer {
             calls: Arc::default(),
             metrics: Arc::default(),
             sessions_by_token: std::sync::OnceLock::new(),
+            stores: StoreBudget::new(
+                format!(
+                    "the server's memory for session stores (--max-store-mb {})",
+                    options.max_store_bytes / (1024 * 1024)
+                ),
+                options.max_store_bytes,
+            ),
         });
         if let Some(code) = crate::code::CodeMode::of(&registry) {
             // Programs' sub-calls are counted too (after the observer already installed,

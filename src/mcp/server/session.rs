@@ -31,6 +31,10 @@
 //!   SDK and its programs' sub-calls see only those tools.
 //! - A change of the registry's tool set that changes this session's list sends
 //!   `notifications/tools/list_changed`.
+//! - Where Code Mode is installed, `initialize` gives the session its store (its
+//!   programs' `store`), bounded by Code Mode's store limits and counted against the
+//!   server's memory for stores and the token's share of it; the store ends with the
+//!   session (its scope closes).
 //!
 //! This module owns the protocol mapping of one session; it must not decide visibility or
 //! policy, nor run anything except through [`Registry::execute`].
@@ -53,7 +57,7 @@ use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use crate::code::{Assembly, advertised_output, assemble};
+use crate::code::{Assembly, CodeMode, SessionStore, advertised_output, assemble};
 use crate::error::{Error, ErrorCode};
 use crate::mcp::wire::{ERROR_CODE_META, output_schema, to_call_result};
 use crate::registry::{Disposer, Registry, Scope};
@@ -86,6 +90,9 @@ struct Session {
     changes: tokio::sync::watch::Receiver<u64>,
     on_change: Disposer,
     closed: CancellationToken,
+    /// The session's store, made at `initialize` (when its token is known) where Code Mode
+    /// is installed; attached to the session's scope, it ends with the session.
+    store: std::sync::OnceLock<SessionStore>,
     /// The session counted open (a drain lets clients close their sessions).
     _open: super::lifecycle::Counted,
 }
@@ -143,6 +150,7 @@ impl SessionHandler {
                 changes,
                 on_change,
                 closed: CancellationToken::new(),
+                store: std::sync::OnceLock::new(),
                 _open: open,
             }),
         })
@@ -181,6 +189,23 @@ impl Session {
             return None;
         }
         output_schema(&advertised_output(&*self.scope.get(name)?))
+    }
+
+    /// Makes the session's store (once) and attaches it to the session's scope: within
+    /// Code Mode's bounds, counted against the server's memory for stores and, over
+    /// authenticated HTTP, `principal`'s share of it. Without Code Mode there is none.
+    fn open_store(&self, principal: Option<&Principal>) {
+        let Some(code) = CodeMode::of(&self.registry) else {
+            return;
+        };
+        self.store.get_or_init(|| {
+            let mut budgets = vec![self.shared.stores.clone()];
+            budgets.extend(principal.map(|principal| self.shared.tenants.store_budget(principal)));
+            let store = SessionStore::with_budgets(code.config().store, budgets);
+            // Detached when the session's scope closes (the session's end).
+            store.attach(&self.scope).keep();
+            store
+        });
     }
 
     /// Restricts the session's scope to what `principal`'s token may see (nothing to do
@@ -440,6 +465,7 @@ impl ServerHandler for SessionHandler {
         if let Some(principal) = principal {
             self.session.limit_to(principal)?;
         }
+        self.session.open_store(principal);
         context.peer.set_peer_info(request.clone());
         self.session
             .approvals

@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::auth::{BearerAuth, Principal, Shares};
+use crate::code::StoreBudget;
 
 /// The fewest sessions an even share gives a token.
 pub const SESSIONS_FLOOR: usize = 4;
@@ -27,6 +28,9 @@ pub const STREAMS_FLOOR: usize = 8;
 pub const RUNS_FLOOR: usize = 1;
 /// The fewest waiting calls an even share gives a token.
 pub const QUEUE_FLOOR: usize = 4;
+/// The fewest bytes of session stores an even share gives a token (one session's default
+/// bound).
+pub const STORE_FLOOR: usize = 16 * 1024 * 1024;
 
 /// The server-wide caps the shares divide.
 #[derive(Debug, Clone, Copy)]
@@ -35,6 +39,8 @@ pub(crate) struct Caps {
     pub(crate) streams: usize,
     pub(crate) runs: usize,
     pub(crate) queue: usize,
+    /// The bytes all sessions' stores may hold.
+    pub(crate) store: usize,
 }
 
 /// One token's resolved share of each cap.
@@ -57,6 +63,8 @@ pub(crate) struct Tenants {
     auth: parking_lot::RwLock<Option<BearerAuth>>,
     caps: Caps,
     streams: parking_lot::Mutex<HashMap<[u8; 32], usize>>,
+    /// Each token's share of the bytes of session stores, made at its first session.
+    stores: parking_lot::Mutex<HashMap<[u8; 32], StoreBudget>>,
 }
 
 /// One open request of a token; dropping it counts it out.
@@ -84,7 +92,31 @@ impl Tenants {
             auth: parking_lot::RwLock::new(auth),
             caps,
             streams: parking_lot::Mutex::default(),
+            stores: parking_lot::Mutex::default(),
         }
+    }
+
+    /// `principal`'s share of the bytes of session stores: the cap divided among the tokens
+    /// (rounded up), at least [`STORE_FLOOR`] (or the cap when smaller), fixed at the
+    /// token's first session.
+    pub(crate) fn store_budget(&self, principal: &Principal) -> StoreBudget {
+        let tokens = self.auth.read().as_ref().map_or(1, BearerAuth::len);
+        let mut stores = self.stores.lock();
+        stores
+            .entry(principal.key())
+            .or_insert_with(|| {
+                let share = even(self.caps.store, tokens, STORE_FLOOR);
+                StoreBudget::new(
+                    format!(
+                        "bearer token `{}`'s share of the memory for session stores ({} MiB of --max-store-mb {})",
+                        principal.token().name(),
+                        share / (1024 * 1024),
+                        self.caps.store / (1024 * 1024)
+                    ),
+                    share,
+                )
+            })
+            .clone()
     }
 
     /// The accepted tokens now (none: serving is not authenticated).
@@ -188,6 +220,7 @@ pub(crate) mod tests {
                 streams: 20,
                 runs: 8,
                 queue: 16,
+                store: 64,
             },
         ));
         let (a, b) = (principal(&auth, "a"), principal(&auth, "b"));

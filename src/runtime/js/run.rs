@@ -23,7 +23,7 @@ use super::sandbox::{Sandbox, ScriptFailure};
 use super::strip::{PROGRAM_FILE, PreparedProgram, prepare_program};
 use crate::json::parse_lossless_within;
 use crate::runtime::ledger::{Ending, Ledger, failed, settle_output};
-use crate::runtime::{BindingNamespace, CodeRunErrorKind, CodeRunOutcome, EngineConfig};
+use crate::runtime::{BindingNamespace, CallStyle, CodeRunErrorKind, CodeRunOutcome, EngineConfig};
 
 /// A run handed to an engine thread.
 pub(crate) struct Job {
@@ -445,6 +445,7 @@ fn namespace_spec(namespaces: &[BindingNamespace]) -> String {
         error_class: &'a str,
         member_property: &'a str,
         members: &'a [String],
+        positional: bool,
     }
     let spec: Vec<Spec<'_>> = namespaces
         .iter()
@@ -453,6 +454,7 @@ fn namespace_spec(namespaces: &[BindingNamespace]) -> String {
             error_class: &namespace.error_class,
             member_property: &namespace.member_property,
             members: &namespace.members,
+            positional: namespace.style == CallStyle::Positional,
         })
         .collect();
     // Strings and a list of them: serializing cannot fail.
@@ -511,15 +513,16 @@ mod tests {
             error_class: "ToolCallError".to_owned(),
             member_property: "toolName".to_owned(),
             members: members.iter().map(|m| (*m).to_owned()).collect(),
+            style: CallStyle::Object,
             host: Arc::new(NoHost),
         };
         let spec = namespace_spec(&[
             namespace("tools", &["read_file", "__proto__", "路径"]),
-            namespace("other", &[]),
+            namespace("other", &[]).with_style(CallStyle::Positional),
         ]);
         assert_eq!(
             spec,
-            r#"[{"global":"tools","errorClass":"ToolCallError","memberProperty":"toolName","members":["read_file","__proto__","路径"]},{"global":"other","errorClass":"ToolCallError","memberProperty":"toolName","members":[]}]"#
+            r#"[{"global":"tools","errorClass":"ToolCallError","memberProperty":"toolName","members":["read_file","__proto__","路径"],"positional":false},{"global":"other","errorClass":"ToolCallError","memberProperty":"toolName","members":[],"positional":true}]"#
         );
         assert_eq!(namespace_spec(&[]), "[]");
     }

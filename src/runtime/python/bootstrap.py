@@ -578,11 +578,19 @@ def _tool_error(
 
 
 def _make_member(
-    host: _Host, index: int, label: str, name: str, error_class: type, member_property: object
+    host: _Host, index: int, label: str, name: str, error_class: type, member_property: object,
+    positional: bool = False,
 ) -> _Member:
     def member(*args: object, **kwargs: object) -> asyncio.Future[Any]:
         value: object
-        if kwargs:
+        if positional:
+            # The host reads the list of the arguments (``store.set(key, value)``).
+            if kwargs:
+                raise TypeError(
+                    "%s.%s() takes positional arguments only, not %s="
+                    % (label, name, next(iter(kwargs))))
+            value = [*args]
+        elif kwargs:
             if args:
                 raise TypeError(
                     "%s() takes its arguments as one dict or as keyword arguments, not both"
@@ -598,7 +606,7 @@ def _make_member(
                 "%s() takes one argument (a dict of the tool's arguments), %d given"
                 % (name, len(args))
             )
-        future = host.call(index, name, value, error_class, member_property)
+        future = host.call(index, name, value, error_class, member_property, positional)
         host.track(future, label, name, _program_line(sys._getframe(1)))
         return future
 
@@ -610,14 +618,14 @@ def _make_member(
 
 def _make_namespace(
     host: _Host, index: int, label: str, member_names: list[object], error_class: type,
-    member_property: object,
+    member_property: object, positional: bool = False,
 ) -> object:
     """The namespace object: members as attributes (ASCII identifiers) and items (all)."""
     members: dict[str, _Member] = {}
     for name in member_names:
         if type(name) is str and name not in members:
             members[name] = _make_member(
-                host, index, label, name, error_class, member_property)
+                host, index, label, name, error_class, member_property, positional)
     attributes = {n: f for n, f in members.items() if n.isascii() and n.isidentifier()}
     names = tuple(members)
 
@@ -1320,7 +1328,9 @@ class _Host:
         self.inbox = bytearray()
         self.next_id = 1
         # id -> (future, member, error class, member property)
-        self.pending: dict[int, tuple[asyncio.Future[Any], str, type, object]] = {}
+        # Per pending call: its future, member, error class, member property, and whether
+        # its answer is a positional namespace's (a list of at most one value).
+        self.pending: dict[int, tuple[asyncio.Future[Any], str, type, object, bool]] = {}
         self.closed = False  # `done` was sent (or the host is gone): nothing more goes out
         self.eof = False
         self.idle_stop = False
@@ -1364,7 +1374,8 @@ class _Host:
             self.send_text('{"t":"log","s":' + _dumps(_clean(text)) + "}")
 
     def call(
-        self, index: int, member: str, value: object, error_class: type, member_property: object
+        self, index: int, member: str, value: object, error_class: type, member_property: object,
+        positional: bool = False,
     ) -> asyncio.Future[Any]:
         # prepare() made _S.loop (serve needs it before any call).
         loop: asyncio.AbstractEventLoop = (
@@ -1390,7 +1401,7 @@ class _Host:
                 call_id, index, _dumps(_clean(member)))).encode("utf-8"),
             args, b"}"))
         self.next_id = call_id + 1
-        self.pending[call_id] = (future, member, error_class, member_property)
+        self.pending[call_id] = (future, member, error_class, member_property, positional)
         self.send_bytes(body)
         return future
 
@@ -1522,11 +1533,14 @@ class _Host:
         if type(call_id) is not int or call_id not in self.pending:
             return
         if "ok" in frame:
-            future, _member, _cls, _prop = self.pending.pop(call_id)
+            future, _member, _cls, _prop, positional = self.pending.pop(call_id)
+            value = frame["ok"]
+            if positional:
+                value = value[0] if type(value) is list and value else None
             if not future.done():
-                future.set_result(frame["ok"])
+                future.set_result(value)
         elif "err" in frame:
-            future, member, error_class, member_property = self.pending.pop(call_id)
+            future, member, error_class, member_property, _positional = self.pending.pop(call_id)
             message = frame["err"]
             if type(message) is not str:
                 message = _dumps(message)
@@ -1582,7 +1596,8 @@ def _program_globals(host: _Host, namespaces: list[object]) -> dict[str, Any]:
         error_class = classes.get(class_name)
         if error_class is None:
             error_class = classes[class_name] = _make_error_class(class_name, member_property)
-        namespace = _make_namespace(host, index, label, member_names, error_class, member_property)
+        namespace = _make_namespace(host, index, label, member_names, error_class,
+                                    member_property, spec.get("positional") is True)
         if class_name != "__builtins__":
             env[class_name] = error_class
         if label != "__builtins__":

@@ -100,6 +100,9 @@ pub(crate) struct WireNamespace {
     pub error_class: String,
     pub member_property: String,
     pub members: Vec<String>,
+    /// The members pass the list of their arguments and answer a list of at most one value
+    /// ([`CallStyle::Positional`](crate::runtime::CallStyle::Positional)).
+    pub positional: bool,
 }
 
 /// A frame the host sends.

@@ -155,6 +155,7 @@ fn run_frame(request: &CodeRunRequest, config: &EngineConfig) -> ToWorker {
                 error_class: ns.error_class.clone(),
                 member_property: ns.member_property.clone(),
                 members: ns.members.clone(),
+                positional: ns.style == crate::runtime::CallStyle::Positional,
             })
             .collect(),
         depth: config.max_json_depth,

@@ -8,6 +8,8 @@ mod run_code;
 mod search;
 mod search_baselines;
 pub mod static_check;
+mod store;
+mod store_hostile;
 mod typecheck;
 mod values;
 

@@ -323,3 +323,28 @@ async fn a_long_check_never_delays_the_check_of_other_declarations() {
     // (Whether the slow check finished within its own budget does not matter here.)
     assert!(slow_run.await.unwrap().starts_with("slow"));
 }
+
+#[tokio::test]
+async fn the_type_check_knows_the_store() {
+    let (registry, _calls) = checked_registry(TypeCheck::Refuse, CheckerConfig::default());
+    let good = run_program(
+        &registry,
+        "try {\n\
+           const kept = await store.get<number[]>('n');\n\
+           await store.set('n', [...(kept ?? []), 1]);\n\
+           const removed: boolean = await store.delete('x');\n\
+           const keys: string[] = await store.keys();\n\
+         } catch (e) { if (e instanceof StoreError && e.code === 'NO_SESSION') return e.operation; }",
+    )
+    .await;
+    assert_eq!(text(&good), "get", "{}", text(&good));
+    let bad = run_program(
+        &registry,
+        "await store.set(1, 2);\nconst keys: number[] = await store.keys();\nconst n: number = await store.delete('k');",
+    )
+    .await;
+    let said = text(&bad);
+    assert!(said.contains("1:17 - error TS2345"), "{said}");
+    assert!(said.contains("2:7 - error TS2322"), "{said}");
+    assert!(said.contains("3:7 - error TS2322"), "{said}");
+}

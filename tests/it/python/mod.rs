@@ -7,6 +7,7 @@ mod basics;
 mod code_mode;
 mod hostile;
 mod static_check;
+mod store;
 
 use std::sync::{Arc, LazyLock};
 

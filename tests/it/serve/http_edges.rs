@@ -2,7 +2,9 @@
 //! with the status the transport calls for (malformed JSON and invalid messages `400`, a
 //! body over the limit `413` and the server goes on, an unknown session's `DELETE`
 //! `404`, a non-JSON `Content-Type` `415`, bad `tools/call` params `-32602`), and ordinary
-//! traffic (requests, notifications, the client's responses) still works through the guard.
+//! traffic (requests, notifications, the client's responses) still works through the guard;
+//! a session that idles out gives its store's bytes back, and a hundred sessions storing a
+//! megabyte each hold about that much, given back when they end.
 
 use std::time::Duration;
 
@@ -437,4 +439,134 @@ async fn the_body_limit_is_configurable() {
 
     shutdown.cancel();
     serving.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn a_session_idle_past_its_expiry_gives_its_store_back() {
+    let workspace = Workspace::new("mode = \"code\"");
+    let served = super::serve_http(
+        &workspace,
+        "127.0.0.1:0",
+        &["--session-idle", "1", "--max-store-mb", "1"],
+        &[],
+    );
+    let client = client();
+    let url = &served.url;
+    let store = |id: u64, session: String| {
+        let client = client.clone();
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "run_code", "arguments": {
+                "code": "await store.set('big', 'x'.repeat(700000)); return 'stored';",
+                "description": "stores 700 KB"}}});
+        async move {
+            let (status, _, text) = post(
+                &client,
+                url,
+                "application/json",
+                Some(&session),
+                call.to_string(),
+            )
+            .await;
+            assert_eq!(status, 200, "{text}");
+            message(&text)["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        }
+    };
+    let idle = initialize(&client, url).await;
+    assert_eq!(store(2, idle).await, "stored");
+    // A second session cannot store as much while the first holds its 700 KB ...
+    let busy = initialize(&client, url).await;
+    let refused = store(2, busy).await;
+    assert!(refused.contains("--max-store-mb 1"), "{refused}");
+    // ... and a new session can once the first idled out.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let mut stored = String::new();
+    for _ in 0..20 {
+        let fresh = initialize(&client, url).await;
+        stored = store(2, fresh).await;
+        if stored == "stored" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    assert_eq!(stored, "stored");
+}
+
+/// The resident size of process `pid`, in MiB.
+fn rss_mib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("its status");
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|kib| kib.parse::<u64>().ok())
+        .expect("VmRSS")
+        / 1024
+}
+
+#[tokio::test]
+async fn a_hundred_sessions_storing_a_megabyte_each_stay_bounded_and_are_freed_when_they_end() {
+    let workspace = Workspace::new("mode = \"code\"");
+    let served = super::serve_http(&workspace, "127.0.0.1:0", &["--max-store-mb", "128"], &[]);
+    let client = client();
+    let url = &served.url;
+    let store_a_megabyte = |session: String| {
+        let client = client.clone();
+        let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "run_code", "arguments": {
+                "code": "await store.set('mb', 'x'.repeat(1000000)); return (await store.keys()).length;",
+                "description": "stores 1 MB"}}});
+        async move {
+            let (status, _, text) = post(
+                &client,
+                url,
+                "application/json",
+                Some(&session),
+                call.to_string(),
+            )
+            .await;
+            assert_eq!(status, 200, "{text}");
+            let answer = message(&text);
+            assert_eq!(answer["result"]["content"][0]["text"], "1", "{answer}");
+        }
+    };
+    let round = || async {
+        let mut sessions = Vec::new();
+        for _ in 0..100 {
+            let session = initialize(&client, url).await;
+            store_a_megabyte(session.clone()).await;
+            sessions.push(session);
+        }
+        sessions
+    };
+    let idle = rss_mib(served.pid());
+    let first = round().await;
+    let held = rss_mib(served.pid());
+    // 100 MB of values (the server's store memory is 128 MiB): resident memory grows by
+    // about that, not by a multiple of it.
+    assert!(
+        held.saturating_sub(idle) < 400,
+        "idle {idle} MiB, 100 sessions of 1 MB: {held} MiB"
+    );
+    for session in first {
+        let response = client
+            .delete(url)
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", "2025-06-18")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 204);
+    }
+    // Freed: the same again fits the server's 128 MiB (which two rounds would not), and
+    // the process does not grow by another round.
+    let second = round().await;
+    let again = rss_mib(served.pid());
+    assert!(
+        again < held + 64,
+        "after 100 sessions ended and 100 more stored 1 MB: {again} MiB, was {held} MiB"
+    );
+    drop(second);
 }

@@ -12,6 +12,7 @@ mod lifecycle;
 mod memory;
 mod metrics;
 mod protocol;
+mod store;
 mod tools;
 
 use std::io::{BufRead, BufReader};

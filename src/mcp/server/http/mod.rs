@@ -239,6 +239,7 @@ pub(super) mod tests {
             streams: 64,
             runs: 8,
             queue: 16,
+            store: 1 << 30,
         }
     }
 

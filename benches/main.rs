@@ -2,7 +2,7 @@
 //!
 //! Run with `cargo bench --bench codemode`; one group with `cargo bench --bench codemode -- validation`
 //! (or `-- pipeline`, `-- runtime`, `-- subcall`, `-- parallel`, `-- sdk`, `-- index`, `-- serve`,
-//! `-- leftovers`, `-- python`, `-- typecheck`).
+//! `-- leftovers`, `-- python`, `-- typecheck`, `-- spans`).
 
 // The manifest's rules are for the library's API; benchmark helpers are neither.
 #![allow(unreachable_pub, missing_docs, clippy::unwrap_used)]
@@ -20,6 +20,7 @@ mod python;
 mod runtime;
 mod sdk;
 mod serve;
+mod spans;
 mod subcall;
 mod typecheck;
 mod validation;
@@ -36,6 +37,7 @@ criterion_group!(
     serve::bench,
     leftovers::bench,
     python::bench,
-    typecheck::bench
+    typecheck::bench,
+    spans::bench
 );
 criterion_main!(benches);

@@ -66,9 +66,9 @@ pub(crate) struct RunBridge {
     started_at: std::time::Instant,
     /// The run's span: every call's span is its child.
     span: Span,
-    /// The subscriber the run started under, if any: the program calls from the engine's
-    /// thread and the calls run as tasks, where a subscriber set only for the host's
-    /// thread ([`tracing::subscriber::set_default`]) would not be seen.
+    /// The subscriber of the run's span, if one took it: the program calls from the
+    /// engine's thread and the calls run as tasks, where a subscriber set only for the
+    /// host's thread ([`tracing::subscriber::set_default`]) would not be seen.
     dispatch: Option<Dispatch>,
     /// How many calls the program made (refused ones not counted).
     calls: AtomicU64,
@@ -90,10 +90,8 @@ impl RunBridge {
             tasks: TaskTracker::new(),
             deferred: Mutex::new(Vec::new()),
             started_at: std::time::Instant::now(),
+            dispatch: Span::with_subscriber(&span, |(_, dispatch)| dispatch.clone()),
             span,
-            dispatch: tracing::dispatcher::get_default(|current| {
-                (!current.is::<tracing::subscriber::NoSubscriber>()).then(|| current.clone())
-            }),
             calls: AtomicU64::new(0),
             registry,
             hooks,

@@ -74,20 +74,84 @@ pub(crate) fn tokio_runtime() -> Result<tokio::runtime::Runtime, Failure> {
 /// The environment variable holding the log filter (tracing's `EnvFilter` syntax).
 const LOG_ENV: &str = "CODEMODE_LOG";
 
+/// The environment variable choosing the log's format: `text` (the default) or `json`.
+const LOG_FORMAT_ENV: &str = "CODEMODE_LOG_FORMAT";
+
+/// How events are written to stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LogFormat {
+    /// `codemode: warning: MESSAGE` lines.
+    Text,
+    /// One JSON object per event (tracing-subscriber's JSON format), with the spans the
+    /// event happened in.
+    Json,
+}
+
+/// The format `CODEMODE_LOG_FORMAT` asks for; an unknown value is text, with a warning
+/// (returned, to be logged once logging is set up).
+fn log_format() -> (LogFormat, Option<String>) {
+    match std::env::var(LOG_FORMAT_ENV) {
+        Err(_) => (LogFormat::Text, None),
+        Ok(value) => match value.trim().to_ascii_lowercase().as_str() {
+            "" | "text" => (LogFormat::Text, None),
+            "json" => (LogFormat::Json, None),
+            _ => (
+                LogFormat::Text,
+                Some(format!(
+                    "{LOG_FORMAT_ENV}={value:?} is not a log format (`text` or `json`); writing text"
+                )),
+            ),
+        },
+    }
+}
+
 /// Sends the library's `tracing` events (warnings by default; `CODEMODE_LOG` sets the filter)
-/// to stderr, which never carries protocol, as `codemode: warning: MESSAGE` lines. The MCP
-/// SDK's own events are off by default: codemode reports every failure it sees, naming the
-/// server (`CODEMODE_LOG=warn,rmcp=debug` shows them).
+/// to stderr, which never carries protocol, as `codemode: warning: MESSAGE` lines, or, with
+/// `CODEMODE_LOG_FORMAT=json`, as one JSON object per event with its fields (a repeated
+/// warning's `count` among them) and the spans it happened in (`span`, `spans`: a tool
+/// execution's `gen_ai.tool.name` and `gen_ai.tool.call.id`, a run's language, ...). The
+/// MCP SDK's own events are off by default: codemode reports every failure it sees, naming
+/// the server (`CODEMODE_LOG=warn,rmcp=debug` shows them).
 pub(crate) fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env(LOG_ENV)
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rmcp=off"));
+    use tracing_subscriber::Layer as _;
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
+
+    let filter = || {
+        tracing_subscriber::EnvFilter::try_from_env(LOG_ENV)
+            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rmcp=off"))
+    };
+    let (format, problem) = log_format();
+    let stderr = match format {
+        LogFormat::Text => tracing_subscriber::fmt::layer()
+            .with_writer(std::io::stderr)
+            .with_ansi(false)
+            .event_format(Lines)
+            .with_filter(filter())
+            .boxed(),
+        LogFormat::Json => {
+            // The library's spans are on for this layer whatever the filter says of
+            // events, so that each event carries the spans it happened in.
+            use tracing_subscriber::filter::FilterExt as _;
+            let spans = tracing_subscriber::filter::filter_fn(|meta| {
+                meta.is_span()
+                    && *meta.level() <= tracing::Level::INFO
+                    && meta.target().starts_with("codemode")
+            });
+            tracing_subscriber::fmt::layer()
+                .json()
+                .with_writer(std::io::stderr)
+                .with_current_span(true)
+                .with_span_list(true)
+                .with_filter(filter().or(spans))
+                .boxed()
+        }
+    };
     // A second initialization (there is none) would only be refused.
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .event_format(Lines)
-        .try_init();
+    let _ = tracing_subscriber::registry().with(stderr).try_init();
+    if let Some(problem) = problem {
+        tracing::warn!("{problem}");
+    }
 }
 
 /// One line per event: `codemode: warning: MESSAGE` (errors and warnings: the message

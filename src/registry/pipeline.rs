@@ -467,6 +467,10 @@ impl Dispatched {
         let span = self.span.clone();
         let record = self.registry.inner.config.trace_content;
         let result = self.commit_spanned().instrument(span.clone()).await;
+        if let Some(failure) = result.failure_info() {
+            // The code only: a failure's message may quote what the call carried.
+            span.in_scope(|| tracing::debug!(code = failure.code.as_str(), "the call failed"));
+        }
         if !span.is_disabled() {
             if let Some(failure) = result.failure_info() {
                 span.record("error.type", failure.code.as_str());

@@ -112,7 +112,10 @@ fn log_format() -> (LogFormat, Option<String>) {
 /// execution's `gen_ai.tool.name` and `gen_ai.tool.call.id`, a run's language, ...). The
 /// MCP SDK's own events are off by default: codemode reports every failure it sees, naming
 /// the server (`CODEMODE_LOG=warn,rmcp=debug` shows them).
-pub(crate) fn init_logging() {
+///
+/// With `OTEL_EXPORTER_OTLP_ENDPOINT` set, the spans are exported too ([`super::otel`]);
+/// the caller shuts the export down when the command is done.
+pub(crate) fn init_logging() -> Option<super::otel::Export> {
     use tracing_subscriber::Layer as _;
     use tracing_subscriber::layer::SubscriberExt as _;
     use tracing_subscriber::util::SubscriberInitExt as _;
@@ -147,11 +150,20 @@ pub(crate) fn init_logging() {
                 .boxed()
         }
     };
+    let (otel, export, otel_problem) = match super::otel::layer() {
+        Ok(Some((layer, export))) => (Some(layer), Some(export), None),
+        Ok(None) => (None, None, None),
+        Err(problem) => (None, None, Some(problem)),
+    };
     // A second initialization (there is none) would only be refused.
-    let _ = tracing_subscriber::registry().with(stderr).try_init();
-    if let Some(problem) = problem {
+    let _ = tracing_subscriber::registry()
+        .with(stderr)
+        .with(otel)
+        .try_init();
+    for problem in [problem, otel_problem].into_iter().flatten() {
         tracing::warn!("{problem}");
     }
+    export
 }
 
 /// One line per event: `codemode: warning: MESSAGE` (errors and warnings: the message

@@ -64,8 +64,10 @@ pub(crate) struct RunBridge {
     tasks: TaskTracker,
     deferred: Mutex<Vec<(u64, Vec<UserMessage>, bool)>>,
     started_at: std::time::Instant,
-    /// The run's span: every call's span is its child.
-    span: Span,
+    /// The run's span: every call's span is its child. Let go when the run settles: the
+    /// bridge may outlive the run (the engine holds its binding host), and a span stays
+    /// open — its ancestors too — while a handle to it lives.
+    span: Mutex<Span>,
     /// The subscriber of the run's span, if one took it: the program calls from the
     /// engine's thread and the calls run as tasks, where a subscriber set only for the
     /// host's thread ([`tracing::subscriber::set_default`]) would not be seen.
@@ -91,7 +93,7 @@ impl RunBridge {
             deferred: Mutex::new(Vec::new()),
             started_at: std::time::Instant::now(),
             dispatch: Span::with_subscriber(&span, |(_, dispatch)| dispatch.clone()),
-            span,
+            span: Mutex::new(span),
             calls: AtomicU64::new(0),
             registry,
             hooks,
@@ -105,6 +107,7 @@ impl RunBridge {
         self.run_signal.cancel();
         self.tasks.close();
         self.tasks.wait().await;
+        *self.span.lock() = Span::none();
     }
 
     /// How many calls the program made (each numbered, dispatched or abandoned).
@@ -396,6 +399,7 @@ impl BindingHost for BridgeHost {
         let open = || {
             self.bridge
                 .span
+                .lock()
                 .in_scope(|| execution_span(member, &sub_call_id))
         };
         let span = match &self.bridge.dispatch {

@@ -141,11 +141,14 @@ pub(crate) fn init_logging() -> Option<super::otel::Export> {
                     && *meta.level() <= tracing::Level::INFO
                     && meta.target().starts_with("codemode")
             });
+            let json = tracing_subscriber::fmt::format()
+                .json()
+                .with_current_span(true)
+                .with_span_list(true);
             tracing_subscriber::fmt::layer()
                 .json()
                 .with_writer(std::io::stderr)
-                .with_current_span(true)
-                .with_span_list(true)
+                .event_format(WithTraceIds(json))
                 .with_filter(filter().or(spans))
                 .boxed()
         }
@@ -164,6 +167,54 @@ pub(crate) fn init_logging() -> Option<super::otel::Export> {
         tracing::warn!("{problem}");
     }
     export
+}
+
+/// tracing-subscriber's JSON object of an event, with `trace_id` and `span_id` (W3C hex)
+/// when the event happened in a span of an OpenTelemetry trace (an export is on, or a
+/// caller's `traceparent` made one).
+struct WithTraceIds<F>(F);
+
+impl<S, F> tracing_subscriber::fmt::FormatEvent<S, tracing_subscriber::fmt::format::JsonFields>
+    for WithTraceIds<F>
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    F: tracing_subscriber::fmt::FormatEvent<S, tracing_subscriber::fmt::format::JsonFields>,
+{
+    fn format_event(
+        &self,
+        ctx: &tracing_subscriber::fmt::FmtContext<
+            '_,
+            S,
+            tracing_subscriber::fmt::format::JsonFields,
+        >,
+        mut writer: tracing_subscriber::fmt::format::Writer<'_>,
+        event: &tracing::Event<'_>,
+    ) -> std::fmt::Result {
+        use opentelemetry::trace::TraceContextExt as _;
+        use tracing_opentelemetry::OpenTelemetrySpanExt as _;
+
+        let span = tracing::Span::current();
+        let ids = (!span.is_disabled())
+            .then(|| span.context().span().span_context().clone())
+            .filter(opentelemetry::trace::SpanContext::is_valid);
+        let Some(ids) = ids else {
+            return self.0.format_event(ctx, writer, event);
+        };
+        let mut line = String::new();
+        self.0.format_event(
+            ctx,
+            tracing_subscriber::fmt::format::Writer::new(&mut line),
+            event,
+        )?;
+        match serde_json::from_str::<serde_json::Value>(&line) {
+            Ok(serde_json::Value::Object(mut object)) => {
+                object.insert("trace_id".into(), ids.trace_id().to_string().into());
+                object.insert("span_id".into(), ids.span_id().to_string().into());
+                writeln!(writer, "{}", serde_json::Value::Object(object))
+            }
+            _ => writer.write_str(&line),
+        }
+    }
 }
 
 /// One line per event: `codemode: warning: MESSAGE` (errors and warnings: the message

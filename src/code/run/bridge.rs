@@ -70,7 +70,9 @@ pub(crate) struct RunBridge {
     span: Mutex<Span>,
     /// The subscriber of the run's span, if one took it: the program calls from the
     /// engine's thread and the calls run as tasks, where a subscriber set only for the
-    /// host's thread ([`tracing::subscriber::set_default`]) would not be seen.
+    /// host's thread ([`tracing::subscriber::set_default`]) would not be seen. Used only
+    /// where there is no subscriber otherwise (no global one): a scoped subscriber, while
+    /// set, sends every span and event of the process through a thread-local look-up.
     dispatch: Option<Dispatch>,
     /// How many calls the program made (refused ones not counted).
     calls: AtomicU64,
@@ -402,7 +404,12 @@ impl BindingHost for BridgeHost {
                 .lock()
                 .in_scope(|| execution_span(member, &sub_call_id))
         };
-        let span = match &self.bridge.dispatch {
+        let scoped = self.bridge.dispatch.as_ref().filter(|_| {
+            tracing::dispatcher::get_default(|current| {
+                current.is::<tracing::subscriber::NoSubscriber>()
+            })
+        });
+        let span = match scoped {
             Some(dispatch) => tracing::dispatcher::with_default(dispatch, open),
             None => open(),
         };
@@ -427,7 +434,7 @@ impl BindingHost for BridgeHost {
             }
         }
         .instrument(work);
-        match self.bridge.dispatch.clone() {
+        match scoped.cloned() {
             Some(dispatch) => {
                 let task = task.with_subscriber(dispatch);
                 drop(self.bridge.tasks.spawn_on(task, &self.runtime));

@@ -412,3 +412,47 @@ fn a_dead_or_silent_collector_neither_fails_nor_holds_up_a_run() {
     );
     assert!(!held.lock().is_empty(), "the exporter never connected");
 }
+
+#[test]
+fn json_log_events_name_the_trace_and_span_they_happened_in() {
+    let dir = workspace();
+    let collector = Collector::start();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["run", "-"])
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint())
+        .env("CODEMODE_LOG_FORMAT", "json")
+        .env("CODEMODE_LOG", "warn,codemode=debug")
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"try { await tools.read_file({path: 'missing.txt'}); } catch (e) {} return 1;")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let event: Value = stderr
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .find(|event| event["fields"]["message"] == "the call failed")
+        .unwrap_or_else(|| panic!("no event of the failed call: {stderr}"));
+    let trace_id = event["trace_id"].as_str().expect("a trace id");
+    let span_id = event["span_id"].as_str().expect("a span id");
+    let spans = collector.spans();
+    let span = spans
+        .iter()
+        .find(|span| span.span_id == span_id)
+        .unwrap_or_else(|| panic!("{span_id} was not exported: {spans:#?}"));
+    assert_eq!(span.name, "execute_tool read_file");
+    assert_eq!(span.trace_id, trace_id);
+    assert_eq!(
+        attribute(span, "error.type"),
+        event["fields"]["code"].as_str()
+    );
+}

@@ -456,3 +456,133 @@ fn json_log_events_name_the_trace_and_span_they_happened_in() {
         event["fields"]["code"].as_str()
     );
 }
+
+/// A POST of `body` to a streamable-HTTP session with extra `headers`; the one JSON-RPC
+/// message answered (JSON, or SSE `data:` lines).
+async fn post(
+    client: &reqwest::Client,
+    url: &str,
+    session: Option<&str>,
+    headers: &[(&str, &str)],
+    body: Value,
+) -> (reqwest::header::HeaderMap, Option<Value>) {
+    let mut request = client
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .body(body.to_string());
+    if let Some(session) = session {
+        request = request
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", "2025-06-18");
+    }
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.unwrap();
+    let headers = response.headers().clone();
+    let text = response.text().await.unwrap();
+    let message = serde_json::from_str::<Value>(&text).ok().or_else(|| {
+        text.lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+            .find(|message| message.get("id").is_some())
+    });
+    (headers, message)
+}
+
+#[tokio::test]
+async fn over_http_the_traceparent_header_counts_when_meta_has_none() {
+    let workspace = crate::serve::Workspace::new("mode = \"code\"");
+    let collector = Collector::start();
+    let endpoint = collector.endpoint();
+    let mut served = crate::serve::serve_http(
+        &workspace,
+        "127.0.0.1:0",
+        &[],
+        &[("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint.as_str())],
+    );
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .unwrap();
+    let url = served.url.clone();
+    let (headers, _) = post(
+        &client,
+        &url,
+        None,
+        &[],
+        json!({"jsonrpc": "2.0", "id": 1,
+        "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+        "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}),
+    )
+    .await;
+    let session = headers["mcp-session-id"].to_str().unwrap().to_owned();
+    let session = Some(session.as_str());
+    post(
+        &client,
+        &url,
+        session,
+        &[],
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    )
+    .await;
+
+    let header_trace = "0af7651916cd43dd8448eb211c80319c";
+    let header_span = "b7ad6b7169203331";
+    let traceparent = format!("00-{header_trace}-{header_span}-01");
+    let call = |id: u64, meta: Option<Value>| {
+        let mut params = json!({"name": "run_code",
+            "arguments": {"code": "return 1", "description": "one"}});
+        if let Some(meta) = meta {
+            params["_meta"] = meta;
+        }
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+    };
+    // The header alone.
+    let (_, answer) = post(
+        &client,
+        &url,
+        session,
+        &[("traceparent", &traceparent)],
+        call(2, None),
+    )
+    .await;
+    assert_eq!(answer.unwrap()["result"]["isError"], json!(false));
+    // `_meta` and the header: `_meta` wins.
+    let meta = json!({"traceparent": format!("00-{CALLER_TRACE}-{CALLER_SPAN}-01")});
+    let (_, answer) = post(
+        &client,
+        &url,
+        session,
+        &[("traceparent", &traceparent)],
+        call(3, Some(meta)),
+    )
+    .await;
+    assert_eq!(answer.unwrap()["result"]["isError"], json!(false));
+
+    served.signal("TERM");
+    assert!(served.exited_within(Duration::from_secs(20)).is_some());
+    let spans = collector.spans();
+    let served_spans: Vec<(&str, &str, &str)> = spans
+        .iter()
+        .filter(|span| span.name == "tools/call run_code")
+        .map(|span| {
+            (
+                span.trace_id.as_str(),
+                span.parent_span_id.as_str(),
+                attribute(span, "jsonrpc.request.id").unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(served_spans.len(), 2, "{spans:#?}");
+    assert!(
+        served_spans.contains(&(header_trace, header_span, "2")),
+        "{served_spans:?}"
+    );
+    assert!(
+        served_spans.contains(&(CALLER_TRACE, CALLER_SPAN, "3")),
+        "{served_spans:?}"
+    );
+}

@@ -125,17 +125,17 @@ pub(crate) fn init_logging() -> Option<super::otel::Export> {
             .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rmcp=off"))
     };
     let (format, problem) = log_format();
+    use tracing_subscriber::filter::FilterExt as _;
     let stderr = match format {
         LogFormat::Text => tracing_subscriber::fmt::layer()
             .with_writer(std::io::stderr)
             .with_ansi(false)
             .event_format(Lines)
-            .with_filter(filter())
+            .with_filter(filter().and(not_repeated()))
             .boxed(),
         LogFormat::Json => {
             // The library's spans are on for this layer whatever the filter says of
             // events, so that each event carries the spans it happened in.
-            use tracing_subscriber::filter::FilterExt as _;
             let spans = tracing_subscriber::filter::filter_fn(|meta| {
                 meta.is_span()
                     && *meta.level() <= tracing::Level::INFO
@@ -149,7 +149,7 @@ pub(crate) fn init_logging() -> Option<super::otel::Export> {
                 .json()
                 .with_writer(std::io::stderr)
                 .event_format(WithTraceIds(json))
-                .with_filter(filter().or(spans))
+                .with_filter(filter().or(spans).and(not_repeated()))
                 .boxed()
         }
     };
@@ -167,6 +167,29 @@ pub(crate) fn init_logging() -> Option<super::otel::Export> {
         tracing::warn!("{problem}");
     }
     export
+}
+
+/// Passes the OpenTelemetry SDK's own events (an export that failed, spans dropped because
+/// the queue was full) the first time and then at every power of two, per kind: a dead
+/// collector fails every export, and says so once, then more and more rarely.
+fn not_repeated<S>() -> impl tracing_subscriber::layer::Filter<S> {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    static SEEN: Mutex<Option<HashMap<&'static str, u64>>> = Mutex::new(None);
+    tracing_subscriber::filter::filter_fn(|meta| {
+        if !meta.is_event() || !meta.target().starts_with("opentelemetry") {
+            return true;
+        }
+        let Ok(mut seen) = SEEN.lock() else {
+            return true;
+        };
+        let count = seen
+            .get_or_insert_with(HashMap::new)
+            .entry(meta.name())
+            .or_insert(0);
+        *count += 1;
+        count.is_power_of_two()
+    })
 }
 
 /// tracing-subscriber's JSON object of an event, with `trace_id` and `span_id` (W3C hex)
@@ -242,6 +265,13 @@ where
             };
             let mut message = Message(String::new());
             event.record(&mut message);
+            if message.0.is_empty() || meta.target().starts_with("opentelemetry") {
+                // The OpenTelemetry SDK's events say what they count in fields (spans
+                // dropped, the export's error), some without a message: all the fields.
+                write!(writer, "codemode: {label}: ")?;
+                ctx.field_format().format_fields(writer.by_ref(), event)?;
+                return writeln!(writer);
+            }
             writeln!(writer, "codemode: {label}: {}", message.0)
         } else {
             write!(

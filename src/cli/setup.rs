@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::config::Config;
 use crate::host::{Engine, Host};
+use crate::registry::RegistryConfig;
 
 use super::Failure;
 
@@ -37,9 +38,14 @@ pub(crate) async fn host(config: Config, engine: Engine) -> Result<Host, Failure
     host_with_status(config, engine).await
 }
 
-/// [`host`], for a caller that also shows the servers' status.
+/// [`host`], for a caller that also shows the servers' status. With
+/// `CODEMODE_TRACE_CONTENT=1` (or `true`), spans record programs' text and tools' arguments
+/// and results ([`RegistryConfig::trace_content`]).
 pub(crate) async fn host_with_status(config: Config, engine: Engine) -> Result<Host, Failure> {
+    let trace_content = std::env::var(TRACE_CONTENT_ENV)
+        .is_ok_and(|value| matches!(value.trim(), "1" | "true" | "TRUE" | "True"));
     Host::builder(config)
+        .registry_config(RegistryConfig::default().with_trace_content(trace_content))
         .engine(engine)
         .build()
         .await
@@ -70,6 +76,9 @@ pub(crate) fn tokio_runtime() -> Result<tokio::runtime::Runtime, Failure> {
             status: 1,
         })
 }
+
+/// The environment variable that makes spans record what calls carry.
+const TRACE_CONTENT_ENV: &str = "CODEMODE_TRACE_CONTENT";
 
 /// The environment variable holding the log filter (tracing's `EnvFilter` syntax).
 const LOG_ENV: &str = "CODEMODE_LOG";

@@ -586,3 +586,43 @@ async fn over_http_the_traceparent_header_counts_when_meta_has_none() {
         "{served_spans:?}"
     );
 }
+
+#[test]
+fn codemode_trace_content_records_the_program_in_the_exported_span() {
+    let dir = workspace();
+    let collector = Collector::start();
+    let program = "const { total } = await tools.glob({pattern: '*.md'}); return total;";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["run", "-"])
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint())
+        .env("CODEMODE_TRACE_CONTENT", "1")
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(program.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let spans = collector.spans();
+    let run = spans
+        .iter()
+        .find(|span| span.name == "run_code")
+        .expect("a run span");
+    assert_eq!(attribute(run, "codemode.run.code"), Some(program));
+    let glob = spans
+        .iter()
+        .find(|span| span.name == "execute_tool glob")
+        .expect("the sub-call's span");
+    assert_eq!(
+        attribute(glob, "gen_ai.tool.call.arguments"),
+        Some(r#"{"pattern":"*.md"}"#)
+    );
+    assert!(attribute(glob, "gen_ai.tool.call.result").is_some());
+}

@@ -7,6 +7,11 @@
 //! - `discarding`: a subscriber that opens every span and drops it when it closes (the
 //!   registry with a layer that does nothing), the cost of the spans being on.
 //!
+//! The subscribers are set for the measuring thread only (`with_default`), so a run's
+//! sub-calls take the run's subscriber through a scoped default on the engine's thread and
+//! in their tasks: the costlier path (a global subscriber, as the command installs, needs
+//! neither).
+//!
 //! After the group, `spans/paired` prints each subscriber's figure over `none`'s, measured
 //! round by round (drift between criterion's groups cannot skew a ratio). The issue's
 //! target: within 5 % when off or unsubscribed.

@@ -6,7 +6,9 @@
 //! script (through its extension module) both call [`run`] with their arguments.
 //!
 //! This module owns the command's surface: subcommands, exit statuses (usage and
-//! configuration problems 2, every other failure 1) and how errors are printed. Each subcommand's work lives in its own module and returns a [`Failure`].
+//! configuration problems 2, every other failure 1) and how errors are printed. Each subcommand's work lives in its own module and returns a [`Failure`];
+//! `setup` holds what they share (the configuration, the host, the log on stderr) and
+//! `otel` the OTLP export of the library's spans, shut down when the subcommand is done.
 
 mod otel;
 mod run;

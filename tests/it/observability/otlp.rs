@@ -233,7 +233,8 @@ fn a_served_run_joins_the_callers_trace_and_its_sub_calls_carry_it_upstream() {
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
         "name": "run_code",
         "arguments": {"code": program, "description": "three echoes"},
-        "_meta": {"traceparent": format!("00-{CALLER_TRACE}-{CALLER_SPAN}-01")}}}),
+        "_meta": {"traceparent": format!("00-{CALLER_TRACE}-{CALLER_SPAN}-01"),
+            "baggage": "tenant=acme"}}}),
     );
     let result = answer(2);
     assert_eq!(result["result"]["isError"], json!(false), "{result}");
@@ -312,9 +313,18 @@ fn a_served_run_joins_the_callers_trace_and_its_sub_calls_carry_it_upstream() {
         assert_eq!(client[0].kind, 3, "a client span");
         client_spans.push(client[0].span_id.clone());
     }
-    let upstream: Vec<String> = logged(&log)
-        .iter()
+    let calls_upstream: Vec<Value> = logged(&log)
+        .into_iter()
         .filter(|message| message["method"] == "tools/call")
+        .collect();
+    for message in &calls_upstream {
+        assert_eq!(
+            message["params"]["_meta"]["baggage"], "tenant=acme",
+            "{message}"
+        );
+    }
+    let upstream: Vec<String> = calls_upstream
+        .iter()
         .map(|message| {
             message["params"]["_meta"]["traceparent"]
                 .as_str()

@@ -2,7 +2,10 @@
 //! HTTP server decoding the official protobuf types): a served `run_code` joins the
 //! caller's trace from `_meta.traceparent`, its sub-calls are spans under the run in call
 //! order, an upstream MCP server receives the sub-call's context in `_meta`, and a dead or
-//! silent collector costs a run nothing.
+//! silent collector costs a run nothing. The upstream servers: the repository's fixture
+//! server (it logs every message it receives) and one made with the official Python SDK
+//! (`fixtures/mcp/traced_server.py`, from the test tools' venv), whose tool answers the
+//! trace context the SDK ran it under.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -193,55 +196,13 @@ fn a_served_run_joins_the_callers_trace_and_its_sub_calls_carry_it_upstream() {
     )
     .unwrap();
     let collector = Collector::start();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
-        .args(["serve"])
-        .env("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint())
-        .env_remove("OTEL_SERVICE_NAME")
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut send = |message: Value| {
-        writeln!(stdin, "{message}").unwrap();
-        stdin.flush().unwrap();
-    };
-    let mut answer = |id: u64| -> Value {
-        loop {
-            let mut line = String::new();
-            assert!(stdout.read_line(&mut line).unwrap() > 0, "the server ended");
-            let message: Value = serde_json::from_str(&line).unwrap();
-            if message["id"] == id {
-                return message;
-            }
-        }
-    };
-    send(
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"}}}),
-    );
-    answer(1);
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     let program = "const secret = 'marker-5521';\n\
         for (const text of ['a', 'b', 'c']) { await tools.echo({text}); }\n\
         return 'done';";
-    send(
-        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-        "name": "run_code",
-        "arguments": {"code": program, "description": "three echoes"},
-        "_meta": {"traceparent": format!("00-{CALLER_TRACE}-{CALLER_SPAN}-01"),
-            "baggage": "tenant=acme"}}}),
-    );
-    let result = answer(2);
+    let meta = json!({"traceparent": format!("00-{CALLER_TRACE}-{CALLER_SPAN}-01"),
+        "baggage": "tenant=acme"});
+    let result = served_run(dir.path(), &collector, program, meta);
     assert_eq!(result["result"]["isError"], json!(false), "{result}");
-    drop(stdin);
-    // The end of input stops the server, which exports what is left.
-    let status = child.wait().unwrap();
-    assert!(status.success());
 
     let spans = collector.spans();
     assert!(!spans.is_empty(), "nothing was exported");
@@ -348,6 +309,98 @@ fn a_served_run_joins_the_callers_trace_and_its_sub_calls_carry_it_upstream() {
     }
 }
 
+/// Runs `program` through `run_code` of `codemode serve` (stdio) in `dir`, exporting to
+/// `collector`, the `tools/call` carrying `meta`; the answer, once the server has stopped
+/// (the end of its input) and exported what was left.
+fn served_run(dir: &Path, collector: &Collector, program: &str, meta: Value) -> Value {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["serve"])
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint())
+        .env_remove("OTEL_SERVICE_NAME")
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut answer = |id: u64| -> Value {
+        loop {
+            let mut line = String::new();
+            assert!(stdout.read_line(&mut line).unwrap() > 0, "the server ended");
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if message["id"] == id {
+                return message;
+            }
+        }
+    };
+    let messages = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "run_code",
+            "arguments": {"code": program, "description": "a test program"},
+            "_meta": meta}}),
+    ];
+    let mut result = Value::Null;
+    for message in messages {
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+        if let Some(id) = message["id"].as_u64() {
+            result = answer(id);
+        }
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    result
+}
+
+#[test]
+fn an_upstream_server_made_with_the_python_sdk_runs_its_tool_in_the_sub_calls_trace() {
+    let python = crate::mcp::repo().join("tests/tools/venv/bin/python");
+    assert!(
+        python.exists(),
+        "{} is missing: run `.ci/tools` to install the test tools (the Python MCP SDK)",
+        python.display()
+    );
+    let dir = workspace();
+    let script = crate::mcp::repo().join("fixtures/mcp/traced_server.py");
+    std::fs::write(
+        dir.path().join("codemode.toml"),
+        format!(
+            "mode = \"code\"\n[[mcp]]\nname = \"traced\"\ncommand = {}\n",
+            command(&[&python.display().to_string(), &script.display().to_string()])
+        ),
+    )
+    .unwrap();
+    let collector = Collector::start();
+    let meta = json!({"traceparent": format!("00-{CALLER_TRACE}-{CALLER_SPAN}-01")});
+    let result = served_run(
+        dir.path(),
+        &collector,
+        "return (await tools.seen({})).result;",
+        meta,
+    );
+    let seen = result["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let spans = collector.spans();
+    let client = spans
+        .iter()
+        .find(|span| span.name == "tools/call seen")
+        .unwrap_or_else(|| panic!("no client span: {result} {spans:#?}"));
+    assert_eq!(client.kind, 3);
+    assert_eq!(
+        seen,
+        format!("{CALLER_TRACE}-{}", client.span_id),
+        "{result}"
+    );
+}
+
 /// Runs `program` with the command, exporting to `endpoint` (none: no export); its stdout
 /// and how long the whole command took.
 fn timed_run(dir: &Path, endpoint: Option<&str>, program: &str) -> (String, Duration) {
@@ -399,7 +452,7 @@ fn a_dead_or_silent_collector_neither_fails_nor_holds_up_a_run() {
     let (output, elapsed) = timed_run(dir.path(), Some(&dead), program);
     assert_eq!(output, expected);
     assert!(
-        elapsed < baseline + Duration::from_secs(3),
+        elapsed < baseline + Duration::from_secs(6),
         "{elapsed:?} against {baseline:?} without export"
     );
 
@@ -417,7 +470,7 @@ fn a_dead_or_silent_collector_neither_fails_nor_holds_up_a_run() {
     let (output, elapsed) = timed_run(dir.path(), Some(&format!("http://{address}")), program);
     assert_eq!(output, expected);
     assert!(
-        elapsed < baseline + Duration::from_secs(4),
+        elapsed < baseline + Duration::from_secs(6),
         "{elapsed:?} against {baseline:?} without export"
     );
     assert!(!held.lock().is_empty(), "the exporter never connected");

@@ -2,7 +2,7 @@
 //!
 //! Run with `cargo bench --bench codemode`; one group with `cargo bench --bench codemode -- validation`
 //! (or `-- pipeline`, `-- runtime`, `-- subcall`, `-- parallel`, `-- sdk`, `-- index`, `-- serve`,
-//! `-- leftovers`, `-- python`, `-- typecheck`, `-- store`).
+//! `-- leftovers`, `-- python`, `-- typecheck`, `-- store`, `-- spans`).
 
 // The manifest's rules are for the library's API; benchmark helpers are neither.
 #![allow(unreachable_pub, missing_docs, clippy::unwrap_used)]
@@ -20,6 +20,7 @@ mod python;
 mod runtime;
 mod sdk;
 mod serve;
+mod spans;
 mod store;
 mod subcall;
 mod typecheck;
@@ -38,6 +39,7 @@ criterion_group!(
     serve::bench,
     leftovers::bench,
     python::bench,
-    typecheck::bench
+    typecheck::bench,
+    spans::bench
 );
 criterion_main!(benches);

@@ -136,9 +136,9 @@ fn bare_isolate() -> (v8::OwnedIsolate, v8::Global<v8::Context>) {
 }
 
 /// Calls in one sample of the pipeline figure (the difference of two runs is divided by it).
-const CALLS: u64 = 1000;
+pub const CALLS: u64 = 1000;
 
-fn registry_with_noop(engine: Arc<JsEngine>) -> Registry {
+pub fn registry_with_noop(engine: Arc<JsEngine>) -> Registry {
     let noop = ToolDefinition::builder("noop")
         .description("Does nothing.")
         .parameters(json!({"type": "object"}))

@@ -67,7 +67,7 @@
 //! - [`journal`]: the journal's events (top-level calls and Code Mode's sub-calls) and
 //!   the sink a host stores them in.
 //! - [`registry`]: scopes and visibility, restrictions, guards, the staged execute pipeline
-//!   with its waterfalls, the timeout policy, the ordered lane scheduler, and the hooks a
+//!   with its waterfalls (each execution a `tracing` span), the timeout policy, the ordered lane scheduler, and the hooks a
 //!   layer above uses (providers, scope extensions). It knows nothing of Code Mode.
 //! - [`sources`]: tools that come from this process — the built-in file tools confined to a
 //!   root directory, and command tools.
@@ -119,6 +119,11 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../docs/library.md")]
 #[cfg(doctest)]
 pub struct LibraryDocDoctests;
+
+/// The Rust examples of the observability page (`docs/observability.md`), run as doctests.
+#[doc = include_str!("../docs/observability.md")]
+#[cfg(doctest)]
+pub struct ObservabilityDocDoctests;
 
 /// The Rust examples of the built-in tools page (`docs/builtin-tools.md`), run as doctests.
 #[doc = include_str!("../docs/builtin-tools.md")]

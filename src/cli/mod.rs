@@ -6,8 +6,11 @@
 //! script (through its extension module) both call [`run`] with their arguments.
 //!
 //! This module owns the command's surface: subcommands, exit statuses (usage and
-//! configuration problems 2, every other failure 1) and how errors are printed. Each subcommand's work lives in its own module and returns a [`Failure`].
+//! configuration problems 2, every other failure 1) and how errors are printed. Each subcommand's work lives in its own module and returns a [`Failure`];
+//! `setup` holds what they share (the configuration, the host, the log on stderr) and
+//! `otel` the OTLP export of the library's spans, shut down when the subcommand is done.
 
+mod otel;
 mod run;
 mod sdk;
 mod serve;
@@ -108,7 +111,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
             return u8::try_from(err.exit_code()).unwrap_or(Failure::USAGE);
         }
     };
-    setup::init_logging();
+    let export = setup::init_logging();
     // The subcommand runs on a thread with the same 16 MiB of stack as the runtime's
     // workers (only what is touched is committed): what it awaits is polled here, and
     // serde_json's own clone, drop and serialization recurse over deep values.
@@ -134,6 +137,9 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
                 })
             })
         });
+    if let Some(export) = export {
+        export.shutdown();
+    }
     match outcome {
         Ok(()) => 0,
         Err(failure) => {

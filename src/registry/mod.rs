@@ -36,7 +36,7 @@ mod timeout;
 pub(crate) use chain::panic_message;
 pub use chain::{End, Link, Next};
 pub use listeners::{DispatchExecution, DispatchNext, PostNext, PreNext};
-pub use pipeline::{Dispatched, Prepared};
+pub use pipeline::{Dispatched, Prepared, execution_span};
 pub use policy::Policy;
 pub use provider::{ReservedName, ToolProvider};
 pub use scope::{AgentScope, Scope};
@@ -93,6 +93,11 @@ pub struct RegistryConfig {
     /// Code Mode renders the SDK's schemas to it. Default [`DepthLimit::DEFAULT`]; a host
     /// sets [`DepthLimit::for_programs`] of its engines' `max_json_depth`.
     pub value_depth: DepthLimit,
+    /// Whether the tracing spans of executions record what they carry: a tool call's
+    /// arguments (`gen_ai.tool.call.arguments`) and result (`gen_ai.tool.call.result`), and
+    /// a Code Mode program's text (`codemode.run.code`). Default off: these hold users'
+    /// data, and spans leave the process (`docs/observability.md`).
+    pub trace_content: bool,
 }
 
 impl Default for RegistryConfig {
@@ -101,6 +106,7 @@ impl Default for RegistryConfig {
             enforce_timeouts: true,
             cancel_grace: Duration::from_secs(2),
             value_depth: DepthLimit::DEFAULT,
+            trace_content: false,
         }
     }
 }
@@ -130,6 +136,13 @@ impl RegistryConfig {
     /// ```
     pub fn with_value_depth(mut self, limit: DepthLimit) -> Self {
         self.value_depth = limit;
+        self
+    }
+
+    /// The same configuration with spans recording arguments, results and programs' text
+    /// (see [`RegistryConfig::trace_content`]), or not.
+    pub fn with_trace_content(mut self, record: bool) -> Self {
+        self.trace_content = record;
         self
     }
 }
@@ -570,6 +583,9 @@ impl Registry {
 
     /// Runs one call through the whole pipeline and returns its frozen result (the same
     /// snapshot result observers receive). Never fails: every failure is an error result.
+    ///
+    /// Each execution is a tracing span, `execute_tool` ([`execution_span`]), a child of
+    /// the current span.
     pub async fn execute(&self, input: ToolExecutionInput) -> Arc<ToolExecutionResult> {
         self.prepare(input).await.dispatch().await.commit().await
     }

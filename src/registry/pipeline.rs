@@ -4,6 +4,13 @@
 //! [`Prepared::dispatch`] (around-dispatch wrappers and the body), [`Dispatched::commit`]
 //! (post-execute, cancellation, `finalize_content`, materialization, observers, session
 //! events). [`Registry::execute`] is the three in a row.
+//!
+//! Each execution is one tracing span, `execute_tool` ([`execution_span`]), opened by
+//! `prepare` and closed by `commit`, with a child span per stage that can take time:
+//! `policy` (the `tools/pre-execute` waterfall, when a listener is attached), `approval`
+//! (an `ask` waiting for its answer) and `dispatch` (the around-dispatch chain and the body).
+//! Arguments and results are recorded only with [`RegistryConfig::trace_content`]
+//! (`crate::registry::RegistryConfig`).
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
@@ -12,6 +19,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use futures::FutureExt;
+use tracing::field::Empty;
+use tracing::{Instrument, Span};
 
 use crate::content::ContentBlock;
 use crate::error::{Error, ErrorCode};
@@ -38,6 +47,7 @@ pub struct Prepared {
     definition: Option<Arc<ToolDefinition>>,
     listeners: CallListeners,
     failed: Option<ToolExecutionResult>,
+    span: Span,
 }
 
 impl std::fmt::Debug for Prepared {
@@ -59,6 +69,32 @@ impl Prepared {
     pub fn is_failed(&self) -> bool {
         self.failed.is_some()
     }
+
+    /// The call's `execute_tool` span (open until the call is committed).
+    pub fn span(&self) -> &Span {
+        &self.span
+    }
+}
+
+/// The span of one tool execution, a child of the current span: named `execute_tool`
+/// (`otel.name` = `execute_tool {name}`, as OpenTelemetry's GenAI conventions name it),
+/// with `gen_ai.operation.name` = `execute_tool`, `gen_ai.tool.name`,
+/// `gen_ai.tool.call.id`, and, once committed, `error.type` (the stable error code of a
+/// failure) and `otel.status_code`. [`Registry::prepare`] opens one itself; a caller that
+/// must open it earlier (Code Mode's bridge opens a sub-call's span when the program makes
+/// the call, so its wait in the queue is inside it) passes it to [`Registry::prepare_in`].
+pub fn execution_span(name: &str, call_id: &str) -> Span {
+    tracing::info_span!(
+        "execute_tool",
+        otel.name = %format_args!("execute_tool {name}"),
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = name,
+        gen_ai.tool.call.id = call_id,
+        gen_ai.tool.call.arguments = Empty,
+        gen_ai.tool.call.result = Empty,
+        error.type = Empty,
+        otel.status_code = Empty,
+    )
 }
 
 /// A call after [`Prepared::dispatch`]: its candidate result, not yet committed.
@@ -73,6 +109,7 @@ pub struct Dispatched {
     /// from a failure before dispatch.
     dispatched: bool,
     body_invoked: bool,
+    span: Span,
 }
 
 impl std::fmt::Debug for Dispatched {
@@ -127,6 +164,24 @@ impl Registry {
     /// lossless JSON (`INVALID_ARGS`), a signal already cancelled
     /// (`ABORTED_BEFORE_DISPATCH`), visibility (`UNKNOWN_TOOL`), then the policy stages.
     pub async fn prepare(&self, input: ToolExecutionInput) -> Prepared {
+        let span = execution_span(&input.name, &input.call_id);
+        self.prepare_in(span, input).await
+    }
+
+    /// [`Registry::prepare`] inside `span`, the call's execution span (made by
+    /// [`execution_span`]): the stages' spans are its children, and `commit` closes it.
+    pub async fn prepare_in(&self, span: Span, input: ToolExecutionInput) -> Prepared {
+        let work = span.clone();
+        self.prepare_spanned(span, input).instrument(work).await
+    }
+
+    async fn prepare_spanned(&self, span: Span, input: ToolExecutionInput) -> Prepared {
+        if self.inner.config.trace_content && !span.is_disabled() {
+            span.record(
+                "gen_ai.tool.call.arguments",
+                input.arguments.to_string().as_str(),
+            );
+        }
         let depth = self.inner.config.value_depth.get();
         let lossless = check_lossless_within(&input.arguments, depth);
         let call_id = input.call_id;
@@ -156,6 +211,7 @@ impl Registry {
             listeners,
             failed: None,
             execution,
+            span,
         };
         let failure = self.clear(&mut prepared, lossless.err()).await;
         prepared.failed = failure.map(ToolExecutionResult::failure);
@@ -205,7 +261,13 @@ impl Registry {
             Arc::new(|_| Box::pin(async { Ok(PreToolDecision::Allow) })),
             execution.clone(),
         );
-        let decision = match bounded(&execution.signal, grace, chain.run()).await {
+        let waterfall = bounded(&execution.signal, grace, chain.run());
+        let outcome = if prepared.listeners.pre.is_empty() {
+            waterfall.await
+        } else {
+            waterfall.instrument(tracing::info_span!("policy")).await
+        };
+        let decision = match outcome {
             None => return Some(aborted_before_dispatch(name)),
             Some(Err(err)) => return Some(err),
             Some(Ok(decision)) => decision,
@@ -224,7 +286,8 @@ impl Registry {
                 ));
             }
             PreToolDecision::Ask { reason } => {
-                if let Some(err) = self.approve(&execution, reason).await {
+                let approval = self.approve(&execution, reason);
+                if let Some(err) = approval.instrument(tracing::info_span!("approval")).await {
                     return Some(err);
                 }
             }
@@ -323,6 +386,7 @@ impl Prepared {
             definition,
             listeners,
             failed,
+            span,
         } = self;
         let (Some(definition), None) = (definition.clone(), failed.as_ref()) else {
             let result = failed
@@ -335,6 +399,7 @@ impl Prepared {
                 result,
                 dispatched: false,
                 body_invoked: false,
+                span,
             };
         };
         if execution.signal.is_cancelled() {
@@ -346,6 +411,7 @@ impl Prepared {
                 listeners,
                 dispatched: false,
                 body_invoked: false,
+                span,
             };
         }
 
@@ -375,8 +441,10 @@ impl Prepared {
             DispatchExecution::new(execution.clone()),
         )
         .recovering(|err| Ok(ToolExecutionResult::failure(err)));
+        let stage = tracing::info_span!(parent: &span, "dispatch");
         let result = next
             .run()
+            .instrument(stage)
             .await
             .unwrap_or_else(ToolExecutionResult::failure);
         Dispatched {
@@ -387,6 +455,7 @@ impl Prepared {
             result,
             dispatched: true,
             body_invoked: body_invoked.load(Ordering::SeqCst),
+            span,
         }
     }
 }
@@ -395,6 +464,26 @@ impl Dispatched {
     /// Stage 3: post-execute, cancellation, `finalize_content` exactly once,
     /// materialization, observers and the `tool/result` event. Returns the frozen result.
     pub async fn commit(self) -> Arc<ToolExecutionResult> {
+        let span = self.span.clone();
+        let record = self.registry.inner.config.trace_content;
+        let result = self.commit_spanned().instrument(span.clone()).await;
+        if let Some(failure) = result.failure_info() {
+            // The code only: a failure's message may quote what the call carried.
+            span.in_scope(|| tracing::debug!(code = failure.code.as_str(), "the call failed"));
+        }
+        if !span.is_disabled() {
+            if let Some(failure) = result.failure_info() {
+                span.record("error.type", failure.code.as_str());
+                span.record("otel.status_code", "ERROR");
+            }
+            if record {
+                span.record("gen_ai.tool.call.result", result_text(&result).as_str());
+            }
+        }
+        result
+    }
+
+    async fn commit_spanned(self) -> Arc<ToolExecutionResult> {
         let Dispatched {
             registry,
             execution,
@@ -403,6 +492,7 @@ impl Dispatched {
             mut result,
             dispatched,
             body_invoked,
+            span: _,
         } = self;
         let name = execution.name.clone();
 
@@ -577,6 +667,15 @@ impl Registry {
                 accepted
             }
         }
+    }
+}
+
+/// What a span records as a call's result (with `trace_content`): a success's value as
+/// JSON, a failure's message.
+fn result_text(result: &ToolExecutionResult) -> String {
+    match &result.status {
+        ToolStatus::Success { value, .. } => value.to_string(),
+        ToolStatus::Failure(failure) => failure.message.clone(),
     }
 }
 

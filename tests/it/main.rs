@@ -10,6 +10,7 @@ mod codemode;
 mod command_tools;
 mod lossless;
 mod mcp;
+mod observability;
 mod procfs;
 mod python;
 mod registry;

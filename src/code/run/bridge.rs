@@ -15,12 +15,17 @@
 //! a call the lane started has a `tool/code-dispatch-start` event: an abandoned one is
 //! logged once, by its final `tool/code-dispatch` record.
 //!
+//! Each call's `execute_tool` span ([`execution_span`]) opens when the program makes the
+//! call, as a child of the run's span, so the spans of a run's calls start in submission
+//! order whatever order they run in; its first child, `queue`, is the wait for the lane.
+//!
 //! This module owns the per-run bookkeeping; it drives the registry only through its
 //! public staged pipeline ([`Registry::prepare`] → dispatch → commit) and lane. It must not
 //! know how programs run (that is the [`crate::runtime`] seam) or how results are shown to
 //! the model.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use futures::FutureExt as _;
 use futures::future::BoxFuture;
@@ -28,12 +33,14 @@ use parking_lot::Mutex;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
+use tracing::instrument::WithSubscriber as _;
+use tracing::{Dispatch, Instrument as _, Span};
 
 use crate::content::{ContentBlock, MessageSource, UserMessage};
 use crate::journal::JournalEvent;
 use crate::json::{JsonValue, check_lossless_within, deep_clone};
-use crate::registry::Registry;
 use crate::registry::scheduler::{Admission, Lane, Ticket};
+use crate::registry::{Registry, execution_span};
 use crate::runtime::{BindingHost, CallAnswer, CallError};
 use crate::tool::{Signal, ToolExecution, ToolExecutionInput, ToolExecutionResult};
 
@@ -57,6 +64,18 @@ pub(crate) struct RunBridge {
     tasks: TaskTracker,
     deferred: Mutex<Vec<(u64, Vec<UserMessage>, bool)>>,
     started_at: std::time::Instant,
+    /// The run's span: every call's span is its child. Let go when the run settles: the
+    /// bridge may outlive the run (the engine holds its binding host), and a span stays
+    /// open — its ancestors too — while a handle to it lives.
+    span: Mutex<Span>,
+    /// The subscriber of the run's span, if one took it: the program calls from the
+    /// engine's thread and the calls run as tasks, where a subscriber set only for the
+    /// host's thread ([`tracing::subscriber::set_default`]) would not be seen. Used only
+    /// where there is no subscriber otherwise (no global one): a scoped subscriber, while
+    /// set, sends every span and event of the process through a thread-local look-up.
+    dispatch: Option<Dispatch>,
+    /// How many calls the program made (refused ones not counted).
+    calls: AtomicU64,
 }
 
 impl RunBridge {
@@ -65,6 +84,7 @@ impl RunBridge {
         hooks: Arc<dyn SubCallHooks>,
         outer: Arc<ToolExecution>,
         caller: &Signal,
+        span: Span,
     ) -> Arc<Self> {
         let limit = hooks.max_parallel_sub_calls();
         Arc::new(RunBridge {
@@ -74,6 +94,9 @@ impl RunBridge {
             tasks: TaskTracker::new(),
             deferred: Mutex::new(Vec::new()),
             started_at: std::time::Instant::now(),
+            dispatch: Span::with_subscriber(&span, |(_, dispatch)| dispatch.clone()),
+            span: Mutex::new(span),
+            calls: AtomicU64::new(0),
             registry,
             hooks,
             outer,
@@ -91,6 +114,12 @@ impl RunBridge {
         self.run_signal.cancel();
         self.tasks.close();
         self.tasks.wait().await;
+        *self.span.lock() = Span::none();
+    }
+
+    /// How many calls the program made (each numbered, dispatched or abandoned).
+    pub(super) fn sub_calls(&self) -> u64 {
+        self.calls.load(Ordering::Relaxed)
     }
 
     /// Contexts deferred to after the outer result (images of successful sub-calls, and
@@ -122,11 +151,14 @@ impl RunBridge {
         }
         let registry = self.registry.clone();
         let admit = self.lane.admit(ticket, || registry.execution_mode(input));
-        let admission = tokio::select! {
-            biased;
-            _ = self.run_signal.cancelled() => return None,
-            admission = admit => admission,
+        let wait = async {
+            tokio::select! {
+                biased;
+                _ = self.run_signal.cancelled() => None,
+                admission = admit => Some(admission),
+            }
         };
+        let admission = wait.instrument(tracing::info_span!("queue")).await?;
         (!self.run_signal.is_cancelled()).then_some(admission)
     }
 
@@ -134,12 +166,16 @@ impl RunBridge {
         self: Arc<Self>,
         ticket: Ticket,
         log_turn: LogTurn,
-        submitted: std::time::Duration,
-        name: String,
-        arguments: JsonValue,
+        call: Call,
     ) -> CallAnswer {
+        let Call {
+            name,
+            sub_call_id,
+            arguments,
+            submitted,
+            span,
+        } = call;
         let index = log_turn.index;
-        let sub_call_id = format!("{}:code:{index}", self.outer.call_id);
         let input = ToolExecutionInput {
             call_id: sub_call_id.clone(),
             root_call_id: Some(self.outer.root_call_id.clone()),
@@ -169,7 +205,7 @@ impl RunBridge {
         let started = admission.as_ref().map(|_| self.started_at.elapsed());
         // With the run's signal cancelled, an abandoned call comes back from the pipeline
         // as ABORTED_BEFORE_DISPATCH without running a listener or the body.
-        let prepared = self.registry.prepare(input).await;
+        let prepared = self.registry.prepare_in(span, input).await;
         if let Some(admission) = admission.as_mut() {
             admission.started();
         }
@@ -258,6 +294,17 @@ impl RunBridge {
                 .push((index, contexts, result.concludes_turn()));
         }
     }
+}
+
+/// One call as the program made it.
+struct Call {
+    name: String,
+    sub_call_id: String,
+    arguments: JsonValue,
+    /// When the program made it, since the run started.
+    submitted: std::time::Duration,
+    /// Its `execute_tool` span, opened then.
+    span: Span,
 }
 
 /// Turns in submission order: the call with index `n` (counted from 1) may log when every
@@ -354,19 +401,51 @@ impl BindingHost for BridgeHost {
         // Whatever happens to the call's task, the next call's log turn comes.
         let log_turn = LogTurn::new(&self.bridge.log_order, ticket.index() + 1);
         let submitted = self.bridge.started_at.elapsed();
+        self.bridge.calls.fetch_add(1, Ordering::Relaxed);
+        let sub_call_id = format!("{}:code:{}", self.bridge.outer.call_id, log_turn.index);
+        let open = || {
+            self.bridge
+                .span
+                .lock()
+                .in_scope(|| execution_span(member, &sub_call_id))
+        };
+        let scoped = self.bridge.dispatch.as_ref().filter(|_| {
+            tracing::dispatcher::get_default(|current| {
+                current.is::<tracing::subscriber::NoSubscriber>()
+            })
+        });
+        let span = match scoped {
+            Some(dispatch) => tracing::dispatcher::with_default(dispatch, open),
+            None => open(),
+        };
         let (reply, answer) = oneshot::channel();
         let bridge = self.bridge.clone();
         let name = member.to_owned();
+        let work = span.clone();
         let task = async move {
-            let call = bridge.sub_call(ticket, log_turn, submitted, name, args);
+            let call = Call {
+                name,
+                sub_call_id,
+                arguments: args,
+                submitted,
+                span,
+            };
+            let call = bridge.sub_call(ticket, log_turn, call);
             let outcome = std::panic::AssertUnwindSafe(call).catch_unwind().await;
             match outcome {
                 // The program may be gone; then nobody is waiting for the answer.
                 Ok(outcome) => drop(reply.send(outcome)),
                 Err(_) => tracing::warn!("a run_code sub-call task panicked"),
             }
-        };
-        drop(self.bridge.tasks.spawn_on(task, &self.runtime));
+        }
+        .instrument(work);
+        match scoped.cloned() {
+            Some(dispatch) => {
+                let task = task.with_subscriber(dispatch);
+                drop(self.bridge.tasks.spawn_on(task, &self.runtime));
+            }
+            None => drop(self.bridge.tasks.spawn_on(task, &self.runtime)),
+        }
         Box::pin(async move {
             answer
                 .await

@@ -12,19 +12,28 @@
 //!   its `code/store` journal events.
 //! - `dispatch_log`: the `tools/code-dispatch-log` waterfall of a run's sub-calls.
 //! - [`output`]: the model-facing text of a run.
+//!
+//! Each run is a tracing span, `run_code` (inside its call's `execute_tool` span): the
+//! language, the engine, the outcome (`ok`, or the failure kind in `codemode.run.failure`,
+//! and `codemode.run.budget` when a budget ran out), the number of sub-calls; the
+//! sub-calls' `execute_tool` spans are its children, opened in the order the program made
+//! the calls. The program's text is recorded (`codemode.run.code`) only with
+//! [`RegistryConfig::trace_content`](crate::registry::RegistryConfig::trace_content).
 
 use std::sync::{Arc, Weak};
 
 use serde_json::json;
+use tracing::Instrument as _;
+use tracing::field::Empty;
 
 use crate::content::ContentBlock;
 use crate::error::{Error, ErrorCode};
 use crate::json::JsonValue;
 use crate::presentation::{ToolCallKind, ToolCallView};
 use crate::registry::{Registry, WeakRegistry};
-use crate::runtime::{BindingNamespace, CodeRunRequest, CodeRuntime, Language};
+use crate::runtime::{BindingNamespace, CodeRunErrorKind, CodeRunRequest, CodeRuntime, Language};
 use crate::schema::JsonSchema;
-use crate::tool::{ToolDefinition, ToolOutput, ToolRunContext};
+use crate::tool::{ToolDefinition, ToolExecution, ToolOutput, ToolRunContext};
 
 use crate::code::checks::static_check;
 use crate::code::checks::typecheck::{TYPE_ERROR, Verdict};
@@ -145,7 +154,10 @@ pub(crate) fn definition(
                         "Code Mode is no longer installed in this registry",
                     ));
                 };
-                run(registry, hooks, runtime, &args, ctx).await
+                let span = run_span(&registry, runtime.as_ref(), &args);
+                run(registry, hooks, runtime, &args, ctx, span.clone())
+                    .instrument(span)
+                    .await
             }
         })
         .build()
@@ -181,50 +193,152 @@ fn read_arguments(args: &JsonValue) -> Result<(String, String), Error> {
     }
 }
 
-async fn run(
-    registry: Registry,
-    hooks: Arc<dyn SubCallHooks>,
-    runtime: Arc<dyn CodeRuntime>,
-    args: &JsonValue,
-    ctx: ToolRunContext,
-) -> Result<JsonValue, Error> {
-    let (program, _description) = read_arguments(args)?;
-    let outer = ctx.execution().clone();
+/// The span of one run, a child of the current span (the `dispatch` stage of the run's
+/// `execute_tool` span); `run` records its outcome.
+fn run_span(registry: &Registry, runtime: &dyn CodeRuntime, args: &JsonValue) -> tracing::Span {
+    let span = tracing::info_span!(
+        "run_code",
+        codemode.run.language = runtime.language().as_str(),
+        codemode.run.engine = runtime.isolation(),
+        codemode.run.outcome = Empty,
+        codemode.run.failure = Empty,
+        codemode.run.budget = Empty,
+        codemode.run.sub_calls = Empty,
+        codemode.run.code = Empty,
+        error.type = Empty,
+        otel.status_code = Empty,
+    );
+    if registry.config().trace_content
+        && !span.is_disabled()
+        && let Some(code) = args.get("code").and_then(JsonValue::as_str)
+    {
+        span.record("codemode.run.code", code);
+    }
+    span
+}
+
+/// Records how a run ended on its span: `failure` is the failure's kind (or a refusal
+/// before the run, `code` its error code), `None` a success.
+fn record_outcome(span: &tracing::Span, failure: Option<(&str, ErrorCode)>, sub_calls: u64) {
+    if span.is_disabled() {
+        return;
+    }
+    span.record("codemode.run.sub_calls", sub_calls);
+    match failure {
+        None => {
+            span.record("codemode.run.outcome", "ok");
+        }
+        Some((kind, code)) => {
+            span.record("codemode.run.outcome", "error");
+            span.record("codemode.run.failure", kind);
+            span.record("error.type", code.as_str());
+            span.record("otel.status_code", "ERROR");
+        }
+    }
+}
+
+/// The budget a failure of `kind` ran out of, if it is one.
+fn budget_of(kind: CodeRunErrorKind) -> Option<&'static str> {
+    match kind {
+        CodeRunErrorKind::Timeout => Some("time"),
+        CodeRunErrorKind::OutputLimit => Some("output"),
+        CodeRunErrorKind::WorkerExit => Some("memory"),
+        _ => None,
+    }
+}
+
+/// What a program's checks before its run found: the scope's tool names, the session's
+/// store, and the type check's note.
+struct Checked {
+    members: Vec<String>,
+    session: Option<SessionStore>,
+    note: Option<String>,
+}
+
+/// The checks before a program runs: a call of a tool the scope does not have (or of an
+/// operation the store does not have) refuses it; then the type check, when it is on,
+/// may. A refusal is the error and its failure kind.
+async fn check_before_run(
+    registry: &Registry,
+    hooks: &dyn SubCallHooks,
+    language: Language,
+    program: &str,
+    outer: &ToolExecution,
+) -> Result<Checked, (Error, &'static str)> {
     let scope = registry.scope_of(outer.agent);
     let members: Vec<String> = scope
         .visible_tools()
         .iter()
         .map(|tool| tool.name().to_owned())
         .collect();
-    // Before anything runs: a call of a tool the scope does not have (or of an operation
-    // the store does not have) refuses the run.
     let operations: Vec<String> = OPERATIONS.iter().map(|op| (*op).to_owned()).collect();
-    for (global, members) in [(TOOLS, &members), (STORE, &operations)] {
-        let unknown = static_check::unknown_calls(runtime.language(), &program, global, members);
+    for (global, names) in [(TOOLS, &members), (STORE, &operations)] {
+        let unknown = static_check::unknown_calls(language, program, global, names);
         if !unknown.is_empty() {
-            return Err(Error::new(
+            let err = Error::new(
                 ErrorCode::UnknownTool,
-                static_check::refusal_text(global, &unknown, members),
-            ));
+                static_check::refusal_text(global, &unknown, names),
+            );
+            return Err((err, "unknown-tool"));
         }
     }
     let session = SessionStore::of(&scope);
-    // Then the type check, when it is on: `refuse` stops a program with an error here.
-    let note = match hooks.check_program(&scope, runtime.language(), &program) {
+    let note = match hooks.check_program(&scope, language, program) {
         None => None,
         Some(check) => match check.await {
             Verdict::Refuse { message } => {
-                return Err(Error::new(
+                let err = Error::new(
                     ErrorCode::CodeRunFailed,
                     failure_text(TYPE_ERROR, &message, &[]),
-                ));
+                );
+                return Err((err, TYPE_ERROR));
             }
             Verdict::Run { note } => note,
         },
     };
-    drop(scope);
+    Ok(Checked {
+        members,
+        session,
+        note,
+    })
+}
+
+async fn run(
+    registry: Registry,
+    hooks: Arc<dyn SubCallHooks>,
+    runtime: Arc<dyn CodeRuntime>,
+    args: &JsonValue,
+    ctx: ToolRunContext,
+    span: tracing::Span,
+) -> Result<JsonValue, Error> {
+    let refused = |err: Error, kind: &str| {
+        record_outcome(&span, Some((kind, err.code())), 0);
+        err
+    };
+    let (program, _description) =
+        read_arguments(args).map_err(|err| refused(err, "invalid-arguments"))?;
+    let outer = ctx.execution().clone();
+    let Checked {
+        members,
+        session,
+        note,
+    } = check_before_run(
+        &registry,
+        hooks.as_ref(),
+        runtime.language(),
+        &program,
+        &outer,
+    )
+    .await
+    .map_err(|(err, kind)| refused(err, kind))?;
     let agent = outer.agent;
-    let bridge = RunBridge::new(registry.clone(), hooks.clone(), outer, ctx.signal());
+    let bridge = RunBridge::new(
+        registry.clone(),
+        hooks.clone(),
+        outer,
+        ctx.signal(),
+        span.clone(),
+    );
     let host = Arc::new(BridgeHost {
         bridge: bridge.clone(),
         runtime: tokio::runtime::Handle::current(),
@@ -245,6 +359,17 @@ async fn run(
     store.finish();
     bridge.settle().await;
     hooks.settled(agent, &outcome);
+    let failure = outcome.error.as_ref().map(|error| error.kind);
+    record_outcome(
+        &span,
+        failure.map(|kind| (kind.as_str(), ErrorCode::CodeRunFailed)),
+        bridge.sub_calls(),
+    );
+    if let Some(budget) = failure.and_then(budget_of)
+        && !span.is_disabled()
+    {
+        span.record("codemode.run.budget", budget);
+    }
 
     let (contexts, concludes) = bridge.deferred();
     for context in contexts {

@@ -6,6 +6,7 @@
 
 use rmcp::ServiceError;
 use rmcp::model::CallToolRequestParams;
+use tracing::Instrument as _;
 
 use super::connect::settle;
 use super::supervise::ServerConnection;
@@ -18,8 +19,31 @@ fn failed(message: String) -> Error {
     Error::new(ErrorCode::ToolFailed, message)
 }
 
-/// Calls `tool` (its name on the server) with `args`; `shown` is its registered name.
+/// Calls `tool` (its name on the server) with `args`; `shown` is its registered name. The
+/// call is a span, `tools/call {tool}` (kind client); with feature `otel`, its context goes
+/// to the server in the request's `_meta` (`traceparent`, `tracestate`, `baggage`).
 pub(crate) async fn call_tool(
+    server: &ServerConnection,
+    tool: &str,
+    shown: &str,
+    args: &JsonValue,
+    signal: &Signal,
+    declares_output: bool,
+) -> Result<CallOutcome, Error> {
+    let span = tracing::info_span!(
+        "tools/call",
+        otel.name = %format_args!("tools/call {tool}"),
+        otel.kind = "client",
+        mcp.method.name = "tools/call",
+        gen_ai.tool.name = tool,
+        codemode.mcp.server = server.name(),
+    );
+    let call = call_tool_in(&span, server, tool, shown, args, signal, declares_output);
+    call.instrument(span.clone()).await
+}
+
+async fn call_tool_in(
+    span: &tracing::Span,
     server: &ServerConnection,
     tool: &str,
     shown: &str,
@@ -46,7 +70,18 @@ pub(crate) async fn call_tool(
         session = server.session() => session?,
     };
     let peer = session.peer();
-    let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments.clone());
+    #[cfg_attr(not(feature = "otel"), allow(unused_mut))]
+    let mut params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments.clone());
+    #[cfg(feature = "otel")]
+    {
+        let mut meta = serde_json::Map::new();
+        crate::mcp::trace_context::inject(span, &mut meta);
+        if !meta.is_empty() {
+            params.meta = Some(rmcp::model::MetaObject(meta).into());
+        }
+    }
+    #[cfg(not(feature = "otel"))]
+    let _ = span;
     // Dropping this future before it resolves (cancellation, the timeout) sends the
     // server `notifications/cancelled` for the request.
     let call = peer.call_tool(params);

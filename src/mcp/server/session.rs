@@ -56,6 +56,7 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument as _;
 
 use crate::code::{Assembly, CodeMode, SessionStore, advertised_output, assemble};
 use crate::error::{Error, ErrorCode};
@@ -291,7 +292,36 @@ impl Session {
         }
     }
 
+    /// One `tools/call`, inside its span: `tools/call {name}` (kind server), a child of the
+    /// caller's trace context when the request carries one (feature `otel`).
     async fn call(
+        &self,
+        request: CallToolRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let span = tracing::info_span!(
+            "tools/call",
+            otel.name = %format_args!("tools/call {}", request.name),
+            otel.kind = "server",
+            mcp.method.name = "tools/call",
+            gen_ai.tool.name = %request.name,
+            jsonrpc.request.id = %ctx.id,
+        );
+        #[cfg(feature = "otel")]
+        crate::mcp::trace_context::adopt(
+            &span,
+            &[
+                request.meta.as_deref().map(|meta| &meta.0),
+                Some(&ctx.meta.0),
+            ],
+            ctx.extensions
+                .get::<axum::http::request::Parts>()
+                .map(|parts| &parts.headers),
+        );
+        self.call_in_span(request, ctx).instrument(span).await
+    }
+
+    async fn call_in_span(
         &self,
         request: CallToolRequestParams,
         ctx: RequestContext<RoleServer>,
@@ -329,7 +359,8 @@ impl Session {
             .and_then(|parts| parts.extensions.get::<Principal>())
             .map(|principal| (principal.key(), self.shared.tenants.share(principal)));
         // A slot of the server's run cap first (or the queue, or a busy refusal).
-        let _slot = match self.shared.runs.enter(&signal, tenant).await {
+        let slot = self.shared.runs.enter(&signal, tenant);
+        let _slot = match slot.instrument(tracing::info_span!("run_slot")).await {
             Ok(slot) => slot,
             Err(refused) => {
                 let error = self.refusal(&name, refused);

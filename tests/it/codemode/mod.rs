@@ -7,6 +7,7 @@ mod index;
 mod run_code;
 mod search;
 mod search_baselines;
+mod spans;
 pub mod static_check;
 mod store;
 mod store_hostile;

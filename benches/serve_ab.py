@@ -3,7 +3,7 @@ speed drifts, the paired ratio (A/B round by round) is the figure to quote.
 
 CPU: each serves N `run_code` calls of `return 1` over K concurrent streams (K requests in
 flight on stdio); prints each one's server CPU per run (user + system of the server process
-and all its threads, from wait4, start-up included):
+and all its threads, from wait4, start-up included; `--subcall` and `--python` as below):
 
     python3 benches/serve_ab.py OLD/codemode NEW/codemode 2000 4 8
 
@@ -58,12 +58,12 @@ class Server:
         return time.perf_counter() - started
 
 
-def cpu_per_run(binary, n, k):
-    server = Server(binary)
-    for _ in range(min(k, n)): server.run_code()
+def cpu_per_run(binary, n, k, code="return 1", python=False):
+    server = Server(binary, python=python)
+    for _ in range(min(k, n)): server.run_code(code)
     for i in range(n):
         server.answer()
-        if i + k < n: server.run_code()
+        if i + k < n: server.run_code(code)
     server.p.stdin.close()
     _, _, ru = os.wait4(server.p.pid, 0)
     return (ru.ru_utime + ru.ru_stime) / n * 1e6
@@ -74,17 +74,20 @@ def report(unit, ra, rb):
     print(f"A {statistics.median(ra):.0f} {unit} (min {min(ra):.0f} max {max(ra):.0f}); B {statistics.median(rb):.0f} {unit} (min {min(rb):.0f} max {max(rb):.0f}); A/B median {statistics.median(ratios):.3f} (min {min(ratios):.3f} max {max(ratios):.3f})")
 
 
+def program(python, subcall):
+    if subcall:
+        return "return (await tools.read_file({'path': 'a.txt'}))" if python else "return await tools.read_file({path: 'a.txt'})"
+    return "return 1"
+
+
 def main():
+    python = "--python" in sys.argv
+    subcall = "--subcall" in sys.argv
+    code = program(python, subcall)
     if sys.argv[1] == "--latency":
         args = sys.argv[2:]
-        python = "--python" in args
-        subcall = "--subcall" in args
         a, b, n, rounds = [x for x in args if not x.startswith("--")]
         n, rounds = int(n), int(rounds)
-        if subcall:
-            code = "return (await tools.read_file({'path': 'a.txt'}))" if python else "return await tools.read_file({path: 'a.txt'})"
-        else:
-            code = "return 1"
         servers = [Server(a, python=python), Server(b, python=python)]
         for server in servers:
             for _ in range(20): server.round_trip(code)  # warm up: the pool, the first allocations
@@ -96,10 +99,11 @@ def main():
             server.p.stdin.close(); server.p.wait()
         report("us round trip", ra, rb)
     else:
-        a, b, n, k, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+        a, b, n, k, rounds = [x for x in sys.argv[1:] if not x.startswith("--")]
+        n, k, rounds = int(n), int(k), int(rounds)
         ra, rb = [], []
         for _ in range(rounds):
-            ra.append(cpu_per_run(a, n, k)); rb.append(cpu_per_run(b, n, k))
+            ra.append(cpu_per_run(a, n, k, code, python)); rb.append(cpu_per_run(b, n, k, code, python))
         report("us/run", ra, rb)
 
 

@@ -194,6 +194,7 @@ impl Registry {
             parent: input.parent,
             token: ExecutionToken::next(),
             signal: input.signal,
+            progress: input.progress,
         });
         let listeners = self.call_listeners(execution.agent);
         if execution.parent.is_none() {

@@ -9,6 +9,7 @@ use crate::content::UserMessage;
 use crate::json::{DepthLimit, JsonValue};
 
 use super::Signal;
+use super::progress::{Progress, ProgressSink};
 
 /// A call identifier chosen by the caller (the model's tool-call id, or a sub-call id
 /// such as `call-7:code:2`).
@@ -62,6 +63,8 @@ pub struct ToolExecutionInput {
     pub parent: Option<ExecutionToken>,
     /// The caller's cancellation.
     pub signal: Signal,
+    /// Where the call's progress goes, if the caller wants it.
+    pub progress: Option<ProgressSink>,
 }
 
 impl ToolExecutionInput {
@@ -75,7 +78,14 @@ impl ToolExecutionInput {
             agent: None,
             parent: None,
             signal: Signal::never(),
+            progress: None,
         }
+    }
+
+    /// Sends the call's progress reports to `sink`.
+    pub fn with_progress(mut self, sink: ProgressSink) -> Self {
+        self.progress = Some(sink);
+        self
     }
 
     /// Runs the call for `agent`.
@@ -119,6 +129,8 @@ pub struct ToolExecution {
     pub token: ExecutionToken,
     /// The caller's cancellation.
     pub signal: Signal,
+    /// Where the call's progress goes, if the caller wants it.
+    pub progress: Option<ProgressSink>,
 }
 
 impl ToolExecution {
@@ -162,6 +174,19 @@ impl ToolRunContext {
             },
             effects,
         )
+    }
+
+    /// Reports the call's progress to its caller (nothing when the caller did not ask for
+    /// it).
+    pub fn progress(&self, progress: Progress) {
+        if let Some(sink) = &self.execution.progress {
+            sink.report(progress);
+        }
+    }
+
+    /// Whether the caller asked for the call's progress.
+    pub fn wants_progress(&self) -> bool {
+        self.execution.progress.is_some()
     }
 
     /// A context for calling a tool body directly (tests, or hosts composing tools by hand),

@@ -1,11 +1,12 @@
 //! Tools: definitions (raw and typed), the identity of a call, results and pipeline
-//! decisions, cancellation signals.
+//! decisions, cancellation signals, progress reports.
 //!
 //! This module owns the data a tool is made of; it must not know how the registry
 //! resolves, orders or runs calls.
 
 mod definition;
 mod execution;
+mod progress;
 mod result;
 mod signal;
 mod typed;
@@ -21,5 +22,6 @@ pub use result::{
     ApprovalAnswer, PostToolDecision, PreToolDecision, Replacement, ToolExecutionResult,
     ToolFailure, ToolResult, ToolStatus,
 };
+pub use progress::{Progress, ProgressSink};
 pub use signal::Signal;
 pub use typed::{TypedToolBuilder, define_tool};

@@ -184,6 +184,8 @@ impl RunBridge {
             agent: self.outer.agent,
             parent: Some(self.outer.token),
             signal: Signal::from(self.run_signal.clone()),
+            // The run reports its own progress; its tools' reports are not the caller's.
+            progress: None,
         };
         let logged_arguments = deep_clone(&input.arguments);
         let mut admission = self.admission(ticket, &input).await;

@@ -87,13 +87,25 @@ pub(crate) fn settle_output(ending: Ending, ledger: &Mutex<Ledger>) -> CodeRunOu
 }
 
 /// Log lines and their serialized size.
-#[derive(Debug)]
 pub(crate) struct Ledger {
     logs: Vec<String>,
     /// Size of the logs serialized as a JSON array of strings (`[]` when empty).
     bytes: u64,
     cap: u64,
     overflowed: bool,
+    on_line: Option<super::LineSink>,
+}
+
+impl std::fmt::Debug for Ledger {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ledger")
+            .field("lines", &self.logs.len())
+            .field("bytes", &self.bytes)
+            .field("cap", &self.cap)
+            .field("overflowed", &self.overflowed)
+            .field("on_line", &self.on_line.is_some())
+            .finish()
+    }
 }
 
 impl Ledger {
@@ -104,7 +116,14 @@ impl Ledger {
             bytes: 2,
             cap,
             overflowed: false,
+            on_line: None,
         }
+    }
+
+    /// The same ledger, handing each line it records to `sink` too.
+    pub(crate) fn with_sink(mut self, sink: Option<super::LineSink>) -> Ledger {
+        self.on_line = sink;
+        self
     }
 
     /// Records a line; `false` (and nothing recorded, now or later) once the logs would
@@ -120,6 +139,9 @@ impl Ledger {
             return false;
         }
         self.bytes += added;
+        if let Some(sink) = &self.on_line {
+            sink(&line);
+        }
         self.logs.push(line);
         true
     }

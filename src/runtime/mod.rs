@@ -131,7 +131,13 @@ pub struct CodeRunRequest {
     pub namespaces: Vec<BindingNamespace>,
     /// Cancels the run: it ends promptly as [`CodeRunErrorKind::Abort`].
     pub signal: CancellationToken,
+    /// Called with each line the program prints, as it prints it (the lines are in the
+    /// outcome's logs too), on the engine's thread: it must return at once.
+    pub on_line: Option<LineSink>,
 }
+
+/// What a run hands each printed line to ([`CodeRunRequest::on_line`]).
+pub type LineSink = Arc<dyn Fn(&str) + Send + Sync>;
 
 impl CodeRunRequest {
     /// A request to run `program` (the body of an async function) with `namespaces`, never
@@ -150,12 +156,19 @@ impl CodeRunRequest {
             program: program.into(),
             namespaces,
             signal: CancellationToken::new(),
+            on_line: None,
         }
     }
 
     /// The same request, stopped (as `aborted`) when `signal` is cancelled.
     pub fn with_signal(mut self, signal: CancellationToken) -> Self {
         self.signal = signal;
+        self
+    }
+
+    /// The same request, handing each printed line to `sink` as it is printed.
+    pub fn with_line_sink(mut self, sink: LineSink) -> Self {
+        self.on_line = Some(sink);
         self
     }
 }
@@ -166,6 +179,7 @@ impl fmt::Debug for CodeRunRequest {
             .field("program", &self.program)
             .field("namespaces", &self.namespaces)
             .field("cancelled", &self.signal.is_cancelled())
+            .field("on_line", &self.on_line.is_some())
             .finish()
     }
 }

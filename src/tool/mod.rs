@@ -18,10 +18,10 @@ pub use definition::{
 pub use execution::{
     CallId, ExecutionToken, ScopeId, ToolExecution, ToolExecutionInput, ToolRunContext,
 };
+pub use progress::{Progress, ProgressSink};
 pub use result::{
     ApprovalAnswer, PostToolDecision, PreToolDecision, Replacement, ToolExecutionResult,
     ToolFailure, ToolResult, ToolStatus,
 };
-pub use progress::{Progress, ProgressSink};
 pub use signal::Signal;
 pub use typed::{TypedToolBuilder, define_tool};

@@ -33,7 +33,7 @@ use crate::presentation::{ToolCallKind, ToolCallView};
 use crate::registry::{Registry, WeakRegistry};
 use crate::runtime::{BindingNamespace, CodeRunErrorKind, CodeRunRequest, CodeRuntime, Language};
 use crate::schema::JsonSchema;
-use crate::tool::{ToolDefinition, ToolExecution, ToolOutput, ToolRunContext};
+use crate::tool::{Progress, ToolDefinition, ToolExecution, ToolOutput, ToolRunContext};
 
 use crate::code::checks::static_check;
 use crate::code::checks::typecheck::{TYPE_ERROR, Verdict};
@@ -350,11 +350,14 @@ async fn run(
         tokio::runtime::Handle::current(),
         bridge.tasks(),
     );
-    let request = CodeRunRequest {
+    let mut request = CodeRunRequest::new(
         program,
-        namespaces: vec![BindingNamespace::tools(members, host), store.namespace()],
-        signal: ctx.signal().child_token(),
-    };
+        vec![BindingNamespace::tools(members, host), store.namespace()],
+    )
+    .with_signal(ctx.signal().child_token());
+    if ctx.wants_progress() {
+        request = request.with_line_sink(printed_lines_as_progress(ctx.clone()));
+    }
     let outcome = runtime.run(request).await;
     store.finish();
     bridge.settle().await;
@@ -407,6 +410,16 @@ fn with_note(mut text: String, note: Option<&str>) -> String {
         text.push_str(note);
     }
     text
+}
+
+/// Each line a program prints, as progress of its `run_code` call: the count of lines so
+/// far, and the line.
+fn printed_lines_as_progress(ctx: ToolRunContext) -> crate::runtime::LineSink {
+    let printed = std::sync::atomic::AtomicU64::new(0);
+    Arc::new(move |line: &str| {
+        let n = printed.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        ctx.progress(Progress::new(n as f64, None, Some(line.to_owned())));
+    })
 }
 
 #[cfg(test)]

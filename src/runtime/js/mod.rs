@@ -174,6 +174,7 @@ async fn run_on_pool(
         program,
         namespaces,
         signal,
+        on_line,
     } = request;
     if signal.is_cancelled() {
         return failure(
@@ -182,7 +183,9 @@ async fn run_on_pool(
         );
     }
     let stop = Arc::new(RunStop::default());
-    let ledger = Arc::new(Mutex::new(Ledger::new(config.max_output_bytes)));
+    let ledger = Arc::new(Mutex::new(
+        Ledger::new(config.max_output_bytes).with_sink(on_line),
+    ));
     let (reply, mut outcome) = oneshot::channel();
     let mut stop_if_dropped = StopIfDropped(Some(stop.clone()));
     pool.submit(Job {

@@ -83,7 +83,8 @@ pub(crate) async fn drive(
     request: CodeRunRequest,
     config: EngineConfig,
 ) -> CodeRunOutcome {
-    let ledger = Mutex::new(Ledger::new(config.max_output_bytes));
+    let ledger =
+        Mutex::new(Ledger::new(config.max_output_bytes).with_sink(request.on_line.clone()));
     let ending = run(&mut worker, &request, &config, &ledger).await;
     worker.kill();
     settle_output(ending, &ledger)

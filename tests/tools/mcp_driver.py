@@ -16,7 +16,9 @@ PLAN_JSON is an object:
   ca           with "http": a PEM file of the CA that signed the server's certificate
   elicitation  absent: no elicitation capability; "accept" | "decline" | "cancel":
                answer every question so; "hang": never answer
-  steps        a list of {"op": "list"} | {"op": "call", "name": ..., "arguments": {...}}
+  steps        a list of {"op": "list"} | {"op": "call", "name": ..., "arguments": {...},
+                 "progress"?: true (send a progressToken; the result gets "progress": the
+                 notifications/progress received, in order)}
                | {"op": "cancel_call", "name": ..., "arguments": {...}, "after": seconds}
                | {"op": "sleep", "seconds": s}
                | {"op": "wait_list_changed", "count": n, "timeout": s}: until n
@@ -80,9 +82,21 @@ async def run_steps(
             out.append(dump(result))
         elif op == "call":
             started = time.monotonic()
-            result = await session.call_tool(step["name"], step.get("arguments", {}))
+            reports: list[dict[str, Any]] = []
+
+            async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+                reports.append(
+                    {"progress": progress, "total": total, "message": message, "at": time.monotonic() - started}
+                )
+
+            callback = on_progress if step.get("progress") else None
+            result = await session.call_tool(
+                step["name"], step.get("arguments", {}), progress_callback=callback
+            )
             entry = dump(result)
             entry["elapsed"] = time.monotonic() - started
+            if callback is not None:
+                entry["progress"] = reports
             out.append(entry)
         elif op == "cancel_call":
             started = time.monotonic()

@@ -27,6 +27,8 @@
 //! - `calls`: the HTTP calls in flight by session and id, cancelled when their client
 //!   went away.
 //! - `health`: `/healthz` and `/readyz`.
+//! - `progress`: a call's progress reports as `notifications/progress` for its request
+//!   (`_meta.progressToken`), coalesced.
 //! - `metrics`: the Prometheus metrics (`--metrics`): counted as calls end, read when
 //!   scraped, served on a listener of their own.
 //! - `envelope`: what both transports accept as one JSON-RPC 2.0 message.
@@ -51,6 +53,7 @@ mod http;
 mod lifecycle;
 mod listen;
 mod metrics;
+mod progress;
 mod runs;
 mod session;
 mod stdio;
@@ -80,6 +83,7 @@ pub use http::DEFAULT_MAX_BODY_BYTES;
 pub use lifecycle::{CANCEL_GRACE, Drained, Lifecycle, SESSION_LINGER, STOPPING};
 pub use listen::{CONNECTION_UNWRITTEN_BUDGET, SERVER_UNWRITTEN_BUDGET};
 pub use metrics::{METRICS_PATH, Metrics};
+pub use progress::{MAX_PROGRESS_MESSAGE_CHARS, PROGRESS_INTERVAL};
 pub use session::{SERVER_NAME, SessionHandler};
 pub use tenants::{QUEUE_FLOOR, RUNS_FLOOR, SESSIONS_FLOOR, STORE_FLOOR, STREAMS_FLOOR};
 pub use tls::TlsFiles;

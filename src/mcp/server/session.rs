@@ -372,12 +372,24 @@ impl Session {
             .in_flight
             .lock()
             .insert(call_id.clone(), (ctx.id.clone(), name.clone()));
-        let input = ToolExecutionInput::new(call_id.clone(), name.clone(), arguments)
+        let mut input = ToolExecutionInput::new(call_id.clone(), name.clone(), arguments)
             .for_agent(self.agent)
             .with_signal(signal.clone());
+        // The call's progress, when the client asked for it (`_meta.progressToken`).
+        let relay = match ctx.meta.get_progress_token() {
+            Some(token) => {
+                let (sink, relay) = super::progress::relay(ctx.peer.clone(), token);
+                input = input.with_progress(sink);
+                Some(relay)
+            }
+            None => None,
+        };
         let outcome = AssertUnwindSafe(self.registry.execute(input))
             .catch_unwind()
             .await;
+        if let Some(relay) = relay {
+            relay.finish().await;
+        }
         self.link.in_flight.lock().remove(&call_id);
         match outcome {
             Ok(result) if result.is_error() && lifecycle.is_stopping() => {

@@ -11,6 +11,7 @@ mod http_edges;
 mod lifecycle;
 mod memory;
 mod metrics;
+mod progress;
 mod protocol;
 mod store;
 mod tools;

@@ -1,0 +1,65 @@
+//! Progress while a program runs, through `codemode serve` and the Python MCP SDK's client:
+//! a `tools/call` of `run_code` with a progress token gets `notifications/progress` for the
+//! lines its program prints — coalesced (a bounded number for 10,000 lines), the last line
+//! always among them, before the answer — and the answer is what it is without one.
+
+use serde_json::{Value, json};
+
+use super::{Workspace, run_code, steps, text};
+
+/// A program printing 10,000 lines over about two seconds.
+const PRINTS: &str = "for (let i = 0; i < 10000; i++) {\n  console.log('line ' + i);\n  if (i % 500 === 499) await new Promise((r) => setTimeout(r, 100));\n}\nreturn 'done';";
+
+#[test]
+fn printed_lines_reach_the_client_as_coalesced_progress_with_the_last_line() {
+    let workspace = Workspace::new("mode = \"code\"");
+    let mut with_progress = run_code(PRINTS);
+    with_progress["progress"] = json!(true);
+    let report = workspace.drive(json!({"steps": [with_progress, run_code(PRINTS)]}));
+    let all = steps(&report);
+    let reports = all[0]["progress"].as_array().expect("progress reports");
+    // 10,000 lines over about 2 s, at most one notification every 250 ms: a few, not
+    // thousands (slack for a loaded machine, where the program takes longer).
+    assert!(
+        (2..=80).contains(&reports.len()),
+        "{} reports: {reports:?}",
+        reports.len()
+    );
+    let last = reports.last().expect("a report");
+    assert_eq!(last["message"], "line 9999", "{reports:?}");
+    assert_eq!(last["progress"], json!(10000.0));
+    let counts: Vec<f64> = reports
+        .iter()
+        .map(|r| r["progress"].as_f64().unwrap_or(-1.0))
+        .collect();
+    assert!(counts.windows(2).all(|w| w[0] < w[1]), "{counts:?}");
+    assert!(reports.iter().all(|r| r["total"].is_null()));
+    // What the model gets is the same with and without a progress token.
+    assert_eq!(text(&all[0]), text(&all[1]));
+    assert!(text(&all[0]).contains("line 9999"));
+    assert!(all[1].get("progress").is_none());
+}
+
+#[test]
+fn a_long_line_is_cut_in_its_notification_and_whole_in_the_answer() {
+    let workspace = Workspace::new("mode = \"code\"");
+    let mut call = run_code("console.log('x'.repeat(5000)); return 1;");
+    call["progress"] = json!(true);
+    let report = workspace.drive(json!({"steps": [call]}));
+    let step = &steps(&report)[0];
+    let reports = step["progress"].as_array().expect("progress reports");
+    let message = reports
+        .last()
+        .and_then(|r| r["message"].as_str())
+        .unwrap_or_default();
+    assert_eq!(
+        message.chars().count(),
+        codemode::mcp::server::MAX_PROGRESS_MESSAGE_CHARS + 1
+    );
+    assert!(message.ends_with('…'));
+    assert!(
+        text(step).contains(&"x".repeat(5000)),
+        "{}",
+        Value::from(text(step))
+    );
+}

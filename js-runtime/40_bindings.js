@@ -76,7 +76,8 @@ function programLineCount() {
 
 /** Prepares the run of a program of `lines` lines: installs the namespaces described by
  * `specText` (JSON from the host: a list of `{ global, errorClass, memberProperty, members,
- * positional }`: a positional namespace's members pass the array of their arguments);
+ * positional, callable }`: a positional namespace's members pass the array of their
+ * arguments; a callable one's global is its one member itself);
  * a call's argument JSON may be at most `argumentLimit` bytes; values nest at most
  * `depthLimit` levels. */
 function prepareRun(specText, argumentLimit, lines, depthLimit) {
@@ -98,6 +99,12 @@ function prepareRun(specText, argumentLimit, lines, depthLimit) {
       object[members[j]] = makeMember(i, j, members[j], ErrorClass, argumentLimit, namespace.positional === true);
     }
     ObjectFreeze(object);
+    if (namespace.callable === true) {
+      // `progress(...)`: the global is the one member itself; its errors' class is no
+      // global of its own.
+      defineGlobal(namespace.global, object[members[0]]);
+      continue;
+    }
     defineGlobal(namespace.errorClass, ErrorClass);
     defineGlobal(namespace.global, namespaceView(object, i));
   }

@@ -255,6 +255,17 @@ pub enum CallStyle {
     /// call); the host answers an array of at most one value: `[]` resolves the call to
     /// `undefined` (Python: `None`), `[value]` to `value`.
     Positional,
+    /// `progress(done, total, message)`: the global is the namespace's one member itself (a
+    /// function, not an object), taking and answering as [`CallStyle::Positional`]; its
+    /// error class is not a global.
+    Function,
+}
+
+impl CallStyle {
+    /// Whether the members take the list of their arguments.
+    pub fn is_positional(self) -> bool {
+        matches!(self, CallStyle::Positional | CallStyle::Function)
+    }
 }
 
 impl BindingNamespace {

@@ -23,15 +23,29 @@ pub struct Progress {
     pub total: Option<f64>,
     /// What is happening, for a person to read.
     pub message: Option<String>,
+    /// A line the program printed (reported as it went by: a consumer may keep only the
+    /// latest), not a report made on purpose (which a consumer should pass on).
+    pub printed: bool,
 }
 
 impl Progress {
-    /// `done` of `total` (if known), with `message` (if any).
+    /// A report made on purpose: `done` of `total` (if known), with `message` (if any).
     pub fn new(done: f64, total: Option<f64>, message: Option<String>) -> Progress {
         Progress {
             done,
             total,
             message,
+            printed: false,
+        }
+    }
+
+    /// A line a program printed, at `done` of `total` (if known).
+    pub fn line(done: f64, total: Option<f64>, line: String) -> Progress {
+        Progress {
+            done,
+            total,
+            message: Some(line),
+            printed: true,
         }
     }
 }

@@ -33,7 +33,7 @@ use crate::presentation::{ToolCallKind, ToolCallView};
 use crate::registry::{Registry, WeakRegistry};
 use crate::runtime::{BindingNamespace, CodeRunErrorKind, CodeRunRequest, CodeRuntime, Language};
 use crate::schema::JsonSchema;
-use crate::tool::{Progress, ToolDefinition, ToolExecution, ToolOutput, ToolRunContext};
+use crate::tool::{ToolDefinition, ToolExecution, ToolOutput, ToolRunContext};
 
 use crate::code::checks::static_check;
 use crate::code::checks::typecheck::{TYPE_ERROR, Verdict};
@@ -43,11 +43,13 @@ use crate::code::{RUN_CODE, TOOLS};
 mod bridge;
 pub(super) mod dispatch_log;
 pub mod output;
+mod progress;
 pub(super) mod record;
 pub(crate) mod store;
 
 use bridge::{BridgeHost, RunBridge};
 use output::{failure_text, success_text};
+use progress::RunProgress;
 use record::SubCallHooks;
 use store::{OPERATIONS, STORE, StoreHost};
 
@@ -303,6 +305,23 @@ async fn check_before_run(
     })
 }
 
+/// A run's request: the program with its globals (`tools`, `store`, `progress`), the
+/// caller's cancellation, and its printed lines as progress when the caller wants them.
+fn run_request(
+    program: String,
+    tools: BindingNamespace,
+    store: BindingNamespace,
+    ctx: &ToolRunContext,
+) -> CodeRunRequest {
+    let progress = RunProgress::new(ctx.clone());
+    let request = CodeRunRequest::new(program, vec![tools, store, progress.namespace()])
+        .with_signal(ctx.signal().child_token());
+    match progress.lines() {
+        Some(lines) => request.with_line_sink(lines),
+        None => request,
+    }
+}
+
 async fn run(
     registry: Registry,
     hooks: Arc<dyn SubCallHooks>,
@@ -350,14 +369,12 @@ async fn run(
         tokio::runtime::Handle::current(),
         bridge.tasks(),
     );
-    let mut request = CodeRunRequest::new(
+    let request = run_request(
         program,
-        vec![BindingNamespace::tools(members, host), store.namespace()],
-    )
-    .with_signal(ctx.signal().child_token());
-    if ctx.wants_progress() {
-        request = request.with_line_sink(printed_lines_as_progress(ctx.clone()));
-    }
+        BindingNamespace::tools(members, host),
+        store.namespace(),
+        &ctx,
+    );
     let outcome = runtime.run(request).await;
     store.finish();
     bridge.settle().await;
@@ -410,16 +427,6 @@ fn with_note(mut text: String, note: Option<&str>) -> String {
         text.push_str(note);
     }
     text
-}
-
-/// Each line a program prints, as progress of its `run_code` call: the count of lines so
-/// far, and the line.
-fn printed_lines_as_progress(ctx: ToolRunContext) -> crate::runtime::LineSink {
-    let printed = std::sync::atomic::AtomicU64::new(0);
-    Arc::new(move |line: &str| {
-        let n = printed.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        ctx.progress(Progress::new(n as f64, None, Some(line.to_owned())));
-    })
 }
 
 #[cfg(test)]

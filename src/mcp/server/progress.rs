@@ -1,7 +1,9 @@
 //! A call's progress to its client: when a `tools/call` carries `_meta.progressToken`, the
-//! call's progress reports (for `run_code`, each line its program prints) become
-//! `notifications/progress` for that request. They are coalesced — at most one every
-//! [`PROGRESS_INTERVAL`], the latest report at that moment — and the last report is always sent,
+//! call's progress reports (for `run_code`, its `progress(...)` calls and each line its
+//! program prints) become `notifications/progress` for that request. Reports made on
+//! purpose are each sent, in order (up to `MAX_QUEUED_REPORTS` waiting; past that the
+//! newest replaces the last waiting one); printed lines are coalesced — at most one every
+//! [`PROGRESS_INTERVAL`], the latest line at that moment. The last report is always sent,
 //! before the call's answer. A message is cut to [`MAX_PROGRESS_MESSAGE_CHARS`].
 //!
 //! This module owns the relay from reports to notifications; it must not decide what a
@@ -33,11 +35,36 @@ pub(crate) struct Relay {
     task: tokio::task::JoinHandle<()>,
 }
 
-/// The latest report not yet sent, and the wake-up of the relay.
+/// How many reports made on purpose may wait to be sent.
+const MAX_QUEUED_REPORTS: usize = 64;
+
+/// The reports not yet sent, and the wake-up of the relay.
 #[derive(Default)]
 struct Latest {
-    report: parking_lot::Mutex<Option<Progress>>,
+    waiting: parking_lot::Mutex<Waiting>,
     changed: Notify,
+}
+
+/// Reports made on purpose, in order, and the latest printed line.
+#[derive(Default)]
+struct Waiting {
+    reports: std::collections::VecDeque<Progress>,
+    line: Option<Progress>,
+}
+
+impl Waiting {
+    fn add(&mut self, report: Progress) {
+        if report.printed {
+            self.line = Some(report);
+            return;
+        }
+        // A report made on purpose is newer than any line before it.
+        self.line = None;
+        if self.reports.len() == MAX_QUEUED_REPORTS {
+            self.reports.pop_back();
+        }
+        self.reports.push_back(report);
+    }
 }
 
 /// A sink for a call's reports and the relay that sends them to `peer` as
@@ -47,7 +74,7 @@ pub(crate) fn relay(peer: Peer<RoleServer>, token: ProgressToken) -> (ProgressSi
     let sink = {
         let latest = latest.clone();
         ProgressSink::new(move |report| {
-            *latest.report.lock() = Some(report);
+            latest.waiting.lock().add(report);
             latest.changed.notify_one();
         })
     };
@@ -76,15 +103,21 @@ async fn send_reports(
             () = latest.changed.notified() => false,
             () = done.cancelled() => true,
         };
-        let report = latest.report.lock().take();
-        if let Some(report) = report
-            && peer
+        // Every report made on purpose, then the latest line (if one came after them).
+        loop {
+            let next = {
+                let mut waiting = latest.waiting.lock();
+                waiting.reports.pop_front().or_else(|| waiting.line.take())
+            };
+            let Some(report) = next else { break };
+            if peer
                 .notify_progress(notification(&token, report))
                 .await
                 .is_err()
-        {
-            // The client is gone: nothing more to send.
-            return;
+            {
+                // The client is gone: nothing more to send.
+                return;
+            }
         }
         if finished {
             return;
@@ -118,6 +151,33 @@ fn cut(message: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reports_made_on_purpose_wait_in_order_and_lines_keep_the_latest() {
+        let mut waiting = Waiting::default();
+        waiting.add(Progress::line(1.0, None, "a".into()));
+        waiting.add(Progress::new(1.0, Some(3.0), None));
+        waiting.add(Progress::line(1.0, Some(3.0), "b".into()));
+        waiting.add(Progress::line(1.0, Some(3.0), "c".into()));
+        waiting.add(Progress::new(2.0, Some(3.0), None));
+        let dones: Vec<f64> = waiting.reports.iter().map(|r| r.done).collect();
+        assert_eq!(dones, [1.0, 2.0]);
+        // The lines before the last report are older than it.
+        assert!(waiting.line.is_none());
+        waiting.add(Progress::line(2.0, Some(3.0), "d".into()));
+        assert_eq!(
+            waiting.line.as_ref().and_then(|l| l.message.as_deref()),
+            Some("d")
+        );
+        for i in 0..(2 * MAX_QUEUED_REPORTS) {
+            waiting.add(Progress::new(i as f64, None, None));
+        }
+        assert_eq!(waiting.reports.len(), MAX_QUEUED_REPORTS);
+        assert_eq!(
+            waiting.reports.back().map(|r| r.done),
+            Some((2 * MAX_QUEUED_REPORTS - 1) as f64)
+        );
+    }
 
     #[test]
     fn long_messages_are_cut_at_a_character_boundary() {

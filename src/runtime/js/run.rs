@@ -446,6 +446,7 @@ fn namespace_spec(namespaces: &[BindingNamespace]) -> String {
         member_property: &'a str,
         members: &'a [String],
         positional: bool,
+        callable: bool,
     }
     let spec: Vec<Spec<'_>> = namespaces
         .iter()
@@ -454,7 +455,8 @@ fn namespace_spec(namespaces: &[BindingNamespace]) -> String {
             error_class: &namespace.error_class,
             member_property: &namespace.member_property,
             members: &namespace.members,
-            positional: namespace.style == CallStyle::Positional,
+            positional: namespace.style.is_positional(),
+            callable: namespace.style == CallStyle::Function,
         })
         .collect();
     // Strings and a list of them: serializing cannot fail.
@@ -522,7 +524,7 @@ mod tests {
         ]);
         assert_eq!(
             spec,
-            r#"[{"global":"tools","errorClass":"ToolCallError","memberProperty":"toolName","members":["read_file","__proto__","路径"],"positional":false},{"global":"other","errorClass":"ToolCallError","memberProperty":"toolName","members":[],"positional":true}]"#
+            r#"[{"global":"tools","errorClass":"ToolCallError","memberProperty":"toolName","members":["read_file","__proto__","路径"],"positional":false,"callable":false},{"global":"other","errorClass":"ToolCallError","memberProperty":"toolName","members":[],"positional":true,"callable":false}]"#
         );
         assert_eq!(namespace_spec(&[]), "[]");
     }

@@ -1596,6 +1596,15 @@ def _program_globals(host: _Host, namespaces: list[object]) -> dict[str, Any]:
         error_class = classes.get(class_name)
         if error_class is None:
             error_class = classes[class_name] = _make_error_class(class_name, member_property)
+        namespace: object
+        if spec.get("callable") is True:
+            # ``progress(...)``: the global is the one member itself; its errors' class is
+            # no global of its own.
+            first = member_names[0] if member_names else None
+            if type(first) is not str or label == "__builtins__":
+                continue
+            env[label] = _make_member(host, index, label, first, error_class, member_property, True)
+            continue
         namespace = _make_namespace(host, index, label, member_names, error_class,
                                     member_property, spec.get("positional") is True)
         if class_name != "__builtins__":

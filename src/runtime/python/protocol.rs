@@ -103,6 +103,9 @@ pub(crate) struct WireNamespace {
     /// The members pass the list of their arguments and answer a list of at most one value
     /// ([`CallStyle::Positional`](crate::runtime::CallStyle::Positional)).
     pub positional: bool,
+    /// The global is the one member itself
+    /// ([`CallStyle::Function`](crate::runtime::CallStyle::Function)).
+    pub callable: bool,
 }
 
 /// A frame the host sends.

@@ -156,7 +156,8 @@ fn run_frame(request: &CodeRunRequest, config: &EngineConfig) -> ToWorker {
                 error_class: ns.error_class.clone(),
                 member_property: ns.member_property.clone(),
                 members: ns.members.clone(),
-                positional: ns.style == crate::runtime::CallStyle::Positional,
+                positional: ns.style.is_positional(),
+                callable: ns.style == crate::runtime::CallStyle::Function,
             })
             .collect(),
         depth: config.max_json_depth,

@@ -1079,12 +1079,10 @@ async fn run_program_returns_every_sub_call_in_submission_order_in_a_scope_of_it
 async fn a_callers_progress_sink_gets_each_printed_line_as_it_is_printed_and_nothing_else() {
     let registry = registry(PresentationMode::Code, 10);
     add_value_tool(&registry, "get", true);
-    let seen: Arc<Mutex<Vec<(f64, Option<String>)>>> = Arc::default();
+    let seen: Arc<Mutex<Vec<codemode::tool::Progress>>> = Arc::default();
     let sink = {
         let seen = seen.clone();
-        codemode::tool::ProgressSink::new(move |report| {
-            seen.lock().push((report.done, report.message));
-        })
+        codemode::tool::ProgressSink::new(move |report| seen.lock().push(report))
     };
     let program = "console.log('a'); await tools.get({value: 1}); console.log('b', 2); return 3;";
     let result = registry
@@ -1098,9 +1096,17 @@ async fn a_callers_progress_sink_gets_each_printed_line_as_it_is_printed_and_not
         )
         .await;
     assert_eq!(result.value().unwrap()["value"], json!(3));
+    let seen: Vec<(f64, Option<String>, bool)> = seen
+        .lock()
+        .iter()
+        .map(|report| (report.done, report.message.clone(), report.printed))
+        .collect();
     assert_eq!(
-        *seen.lock(),
-        [(1.0, Some("a".to_owned())), (2.0, Some("b 2".to_owned()))]
+        seen,
+        [
+            (1.0, Some("a".to_owned()), true),
+            (2.0, Some("b 2".to_owned()), true)
+        ]
     );
     // A program's tool calls report nothing to the run's caller; without a sink, nothing
     // is reported at all (the run is the same).

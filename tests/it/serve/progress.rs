@@ -63,3 +63,61 @@ fn a_long_line_is_cut_in_its_notification_and_whole_in_the_answer() {
         Value::from(text(step))
     );
 }
+
+/// `progress(i, 10)` ten times, 100 ms apart, in a program of `language`'s.
+fn ten_reports(workspace: &Workspace, program: &str) -> Vec<Value> {
+    let mut call = run_code(program);
+    call["progress"] = json!(true);
+    let report = workspace.drive(json!({"steps": [call]}));
+    let step = &steps(&report)[0];
+    assert!(!super::is_error(step), "{report}");
+    step["progress"]
+        .as_array()
+        .cloned()
+        .expect("progress reports")
+}
+
+#[test]
+fn each_progress_call_of_a_program_reaches_the_client_in_both_languages() {
+    let typescript = Workspace::new("mode = \"code\"");
+    let python = Workspace::new("mode = \"code\"\n[runtime]\nlanguage = \"python\"");
+    for (workspace, program) in [
+        (
+            &typescript,
+            "for (let i = 1; i <= 10; i++) {\n  await new Promise((r) => setTimeout(r, 100));\n  await progress(i, 10, 'step ' + i);\n}\nreturn 'done';",
+        ),
+        (
+            &python,
+            "import asyncio\nfor i in range(1, 11):\n    await asyncio.sleep(0.1)\n    await progress(i, 10, f'step {i}')\nreturn 'done'",
+        ),
+    ] {
+        let reports = ten_reports(workspace, program);
+        let seen: Vec<(f64, f64, String)> = reports
+            .iter()
+            .map(|r| {
+                (
+                    r["progress"].as_f64().unwrap_or(-1.0),
+                    r["total"].as_f64().unwrap_or(-1.0),
+                    r["message"].as_str().unwrap_or("").to_owned(),
+                )
+            })
+            .collect();
+        let expected: Vec<(f64, f64, String)> = (1..=10)
+            .map(|i| (f64::from(i), 10.0, format!("step {i}")))
+            .collect();
+        assert_eq!(seen, expected, "{program}");
+    }
+}
+
+#[test]
+fn a_wrong_progress_call_fails_with_what_it_takes_and_the_program_goes_on() {
+    let workspace = Workspace::new("mode = \"code\"");
+    let report = workspace.drive(json!({"steps": [run_code(
+        "try { await progress('half'); } catch (e) { return e.message; }"
+    )]}));
+    let text = text(&steps(&report)[0]).to_owned();
+    assert!(
+        text.contains("progress(done, total?, message?) takes a number"),
+        "{text}"
+    );
+}

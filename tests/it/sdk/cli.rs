@@ -19,9 +19,12 @@ fn codemode(args: &[&str], stdin: Option<&str>) -> Output {
         .spawn()
         .expect("start codemode");
     let mut input = child.stdin.take().expect("stdin is piped");
-    input
-        .write_all(stdin.unwrap_or("").as_bytes())
-        .expect("write stdin");
+    // A command that fails before reading (a usage error) may be gone already: its
+    // standard input is then a broken pipe, and its output says why.
+    match input.write_all(stdin.unwrap_or("").as_bytes()) {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => {}
+        written => written.expect("write stdin"),
+    }
     drop(input);
     child.wait_with_output().expect("codemode finishes")
 }

@@ -20,7 +20,12 @@ pub fn codemode(dir: &Path, args: &[&str], stdin: &str) -> Output {
         .spawn()
         .expect("the command starts");
     if let Some(mut input) = child.stdin.take() {
-        input.write_all(stdin.as_bytes()).expect("stdin is written");
+        // A command that fails before reading (a usage error) may be gone already: its
+        // standard input is then a broken pipe, and its output says why.
+        match input.write_all(stdin.as_bytes()) {
+            Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => {}
+            written => written.expect("stdin is written"),
+        }
     }
     child.wait_with_output().expect("the command finishes")
 }

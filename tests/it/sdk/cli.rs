@@ -1,8 +1,7 @@
 //! `codemode sdk`: prints the section for a file or stdin; malformed input gives a message
 //! naming the problem and exit status 2.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use codemode::code::sdk::render_sdk_section;
 use codemode::runtime::Language;
@@ -10,23 +9,7 @@ use codemode::runtime::Language;
 use super::{fixture, root};
 
 fn codemode(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start codemode");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    // A command that fails before reading (a usage error) may be gone already: its
-    // standard input is then a broken pipe, and its output says why.
-    match input.write_all(stdin.unwrap_or("").as_bytes()) {
-        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => {}
-        written => written.expect("write stdin"),
-    }
-    drop(input);
-    child.wait_with_output().expect("codemode finishes")
+    crate::cli::codemode(&root(), args, stdin.unwrap_or(""))
 }
 
 fn stderr(output: &Output) -> String {

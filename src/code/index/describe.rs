@@ -379,7 +379,8 @@ mod tests {
         assert!(section.contains(JSON_VALUE), "the SDK still declares it so");
         let block = code_block(&section);
         assert!(block.starts_with("type JsonValue"), "{block}");
-        assert!(block.ends_with("};\n"), "{block}");
+        // The last declaration of the block (the program's `progress`), then the end.
+        assert!(block.ends_with("Promise<void>;\n"), "{block}");
         assert!(!block.contains("```"));
         assert_eq!(code_block("no fence"), "no fence");
     }

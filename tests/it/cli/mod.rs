@@ -11,8 +11,14 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs `codemode args...` in `dir` with `stdin`.
 pub fn codemode(dir: &Path, args: &[&str], stdin: &str) -> Output {
+    codemode_with_env(dir, args, stdin, &[])
+}
+
+/// Runs `codemode args...` in `dir` with `stdin` and the variables `env` set.
+pub fn codemode_with_env(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -1,7 +1,7 @@
 //! `CODEMODE_LOG_FORMAT=json`: one JSON object per event on stderr, with the spans the event
 //! happened in; a repeated warning still logged at counts 1, 2, 4, ... with its `count`.
 
-use std::io::{Read as _, Write as _};
+use std::io::Read as _;
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -25,25 +25,15 @@ fn json_lines(stderr: &[u8]) -> Vec<Value> {
 #[test]
 fn json_events_carry_the_spans_they_happened_in() {
     let dir = workspace();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
-        .args(["run", "-"])
-        .env("CODEMODE_LOG_FORMAT", "json")
-        .env("CODEMODE_LOG", "warn,codemode=debug")
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(
-            b"try { await tools.read_file({path: 'secret-name.txt'}); } catch (e) {} return 1;",
-        )
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = crate::cli::codemode_with_env(
+        dir.path(),
+        &["run", "-"],
+        "try { await tools.read_file({path: 'secret-name.txt'}); } catch (e) {} return 1;",
+        &[
+            ("CODEMODE_LOG_FORMAT", "json"),
+            ("CODEMODE_LOG", "warn,codemode=debug"),
+        ],
+    );
     assert!(
         output.status.success(),
         "{}",

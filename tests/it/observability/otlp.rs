@@ -315,7 +315,7 @@ fn a_served_run_joins_the_callers_trace_and_its_sub_calls_carry_it_upstream() {
 fn served_run(dir: &Path, collector: &Collector, program: &str, meta: Value) -> Value {
     let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
         .args(["serve"])
-        .env("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint())
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint().as_str())
         .env_remove("OTEL_SERVICE_NAME")
         .current_dir(dir)
         .stdin(Stdio::piped())
@@ -480,24 +480,16 @@ fn a_dead_or_silent_collector_neither_fails_nor_holds_up_a_run() {
 fn json_log_events_name_the_trace_and_span_they_happened_in() {
     let dir = workspace();
     let collector = Collector::start();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
-        .args(["run", "-"])
-        .env("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint())
-        .env("CODEMODE_LOG_FORMAT", "json")
-        .env("CODEMODE_LOG", "warn,codemode=debug")
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"try { await tools.read_file({path: 'missing.txt'}); } catch (e) {} return 1;")
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = crate::cli::codemode_with_env(
+        dir.path(),
+        &["run", "-"],
+        "try { await tools.read_file({path: 'missing.txt'}); } catch (e) {} return 1;",
+        &[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint().as_str()),
+            ("CODEMODE_LOG_FORMAT", "json"),
+            ("CODEMODE_LOG", "warn,codemode=debug"),
+        ],
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     let event: Value = stderr
@@ -655,23 +647,15 @@ fn codemode_trace_content_records_the_program_in_the_exported_span() {
     let dir = workspace();
     let collector = Collector::start();
     let program = "const { total } = await tools.glob({pattern: '*.md'}); return total;";
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
-        .args(["run", "-"])
-        .env("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint())
-        .env("CODEMODE_TRACE_CONTENT", "1")
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(program.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = crate::cli::codemode_with_env(
+        dir.path(),
+        &["run", "-"],
+        program,
+        &[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint().as_str()),
+            ("CODEMODE_TRACE_CONTENT", "1"),
+        ],
+    );
     assert!(output.status.success());
     let spans = collector.spans();
     let run = spans

@@ -63,7 +63,7 @@
 //! - [`schema`]: the author DSL, the enforced JSON Schema subset, the structured-output
 //!   subset, and typed (serde) schemas.
 //! - [`tool`], [`presentation`]: tool definitions (raw and typed), call identity, results,
-//!   pipeline decisions, UI cards.
+//!   pipeline decisions, progress reports, UI cards.
 //! - [`journal`]: the journal's events (top-level calls and Code Mode's sub-calls) and
 //!   the sink a host stores them in.
 //! - [`registry`]: scopes and visibility, restrictions, guards, the staged execute pipeline

@@ -305,8 +305,12 @@ async fn check_before_run(
     })
 }
 
-/// A run's request: the program with its globals (`tools`, `store`, `progress`), the
-/// caller's cancellation, and its printed lines as progress when the caller wants them.
+/// A run's request: the program with its globals — `tools`, and `store` (with
+/// `StoreError`) and `progress` where the program's text contains their names (each bound global costs the run's
+/// engine a namespace and an error class to make, and most programs use neither; a
+/// program that spells a name only at run time, `globalThis["st" + "ore"]`, finds it
+/// absent) — the caller's cancellation, and its printed lines as progress when the caller
+/// wants them.
 fn run_request(
     program: String,
     tools: BindingNamespace,
@@ -314,8 +318,15 @@ fn run_request(
     ctx: &ToolRunContext,
 ) -> CodeRunRequest {
     let progress = RunProgress::new(ctx.clone());
-    let request = CodeRunRequest::new(program, vec![tools, store, progress.namespace()])
-        .with_signal(ctx.signal().child_token());
+    let mut namespaces = vec![tools];
+    if program.contains(STORE) || program.contains(store::STORE_ERROR) {
+        namespaces.push(store);
+    }
+    if program.contains(progress::PROGRESS) {
+        namespaces.push(progress.namespace());
+    }
+    let request =
+        CodeRunRequest::new(program, namespaces).with_signal(ctx.signal().child_token());
     match progress.lines() {
         Some(lines) => request.with_line_sink(lines),
         None => request,

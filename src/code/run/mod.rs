@@ -325,8 +325,7 @@ fn run_request(
     if program.contains(progress::PROGRESS) {
         namespaces.push(progress.namespace());
     }
-    let request =
-        CodeRunRequest::new(program, namespaces).with_signal(ctx.signal().child_token());
+    let request = CodeRunRequest::new(program, namespaces).with_signal(ctx.signal().child_token());
     match progress.lines() {
         Some(lines) => request.with_line_sink(lines),
         None => request,

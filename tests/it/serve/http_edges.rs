@@ -452,40 +452,26 @@ async fn a_session_idle_past_its_expiry_gives_its_store_back() {
     );
     let client = client();
     let url = &served.url;
-    let store = |id: u64, session: String| {
-        let client = client.clone();
-        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-            "params": {"name": "run_code", "arguments": {
-                "code": "await store.set('big', 'x'.repeat(700000)); return 'stored';",
-                "description": "stores 700 KB"}}});
-        async move {
-            let (status, _, text) = post(
-                &client,
-                url,
-                "application/json",
-                Some(&session),
-                call.to_string(),
-            )
-            .await;
-            assert_eq!(status, 200, "{text}");
-            message(&text)["result"]["content"][0]["text"]
-                .as_str()
-                .unwrap_or_default()
-                .to_owned()
-        }
+    let store = |session: String| {
+        run_in_session(
+            &client,
+            url,
+            session,
+            "await store.set('big', 'x'.repeat(700000)); return 'stored';",
+        )
     };
     let idle = initialize(&client, url).await;
-    assert_eq!(store(2, idle).await, "stored");
+    assert_eq!(store(idle).await, "stored");
     // A second session cannot store as much while the first holds its 700 KB ...
     let busy = initialize(&client, url).await;
-    let refused = store(2, busy).await;
+    let refused = store(busy).await;
     assert!(refused.contains("--max-store-mb 1"), "{refused}");
     // ... and a new session can once the first idled out.
     tokio::time::sleep(Duration::from_millis(2_500)).await;
     let mut stored = String::new();
     for _ in 0..20 {
         let fresh = initialize(&client, url).await;
-        stored = store(2, fresh).await;
+        stored = store(fresh).await;
         if stored == "stored" {
             break;
         }
@@ -494,16 +480,28 @@ async fn a_session_idle_past_its_expiry_gives_its_store_back() {
     assert_eq!(stored, "stored");
 }
 
-/// The resident size of process `pid`, in MiB.
-fn rss_mib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("its status");
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|kib| kib.parse::<u64>().ok())
-        .expect("VmRSS")
-        / 1024
+/// The text `run_code` answers for `code`, posted over raw HTTP in `session`.
+async fn run_in_session(
+    client: &reqwest::Client,
+    url: &str,
+    session: String,
+    code: &str,
+) -> String {
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "run_code", "arguments": {"code": code, "description": "a program"}}});
+    let (status, _, text) = post(
+        client,
+        url,
+        "application/json",
+        Some(&session),
+        call.to_string(),
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    message(&text)["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
 }
 
 #[tokio::test]
@@ -513,24 +511,13 @@ async fn a_hundred_sessions_storing_a_megabyte_each_stay_bounded_and_are_freed_w
     let client = client();
     let url = &served.url;
     let store_a_megabyte = |session: String| {
-        let client = client.clone();
-        let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-            "params": {"name": "run_code", "arguments": {
-                "code": "await store.set('mb', 'x'.repeat(1000000)); return (await store.keys()).length;",
-                "description": "stores 1 MB"}}});
-        async move {
-            let (status, _, text) = post(
-                &client,
-                url,
-                "application/json",
-                Some(&session),
-                call.to_string(),
-            )
-            .await;
-            assert_eq!(status, 200, "{text}");
-            let answer = message(&text);
-            assert_eq!(answer["result"]["content"][0]["text"], "1", "{answer}");
-        }
+        let run = run_in_session(
+            &client,
+            url,
+            session,
+            "await store.set('mb', 'x'.repeat(1000000)); return (await store.keys()).length;",
+        );
+        async move { assert_eq!(run.await, "1") }
     };
     let round = || async {
         let mut sessions = Vec::new();
@@ -541,9 +528,9 @@ async fn a_hundred_sessions_storing_a_megabyte_each_stay_bounded_and_are_freed_w
         }
         sessions
     };
-    let idle = rss_mib(served.pid());
+    let idle = super::memory::rss_mib(served.pid());
     let first = round().await;
-    let held = rss_mib(served.pid());
+    let held = super::memory::rss_mib(served.pid());
     // 100 MB of values (the server's store memory is 128 MiB): resident memory grows by
     // about that, not by a multiple of it.
     assert!(
@@ -563,7 +550,7 @@ async fn a_hundred_sessions_storing_a_megabyte_each_stay_bounded_and_are_freed_w
     // Freed: the same again fits the server's 128 MiB (which two rounds would not), and
     // the process does not grow by another round.
     let second = round().await;
-    let again = rss_mib(served.pid());
+    let again = super::memory::rss_mib(served.pid());
     assert!(
         again < held + 64,
         "after 100 sessions ended and 100 more stored 1 MB: {again} MiB, was {held} MiB"

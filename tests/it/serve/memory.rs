@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use super::Workspace;
 
 /// The resident size of process `pid`, in MiB.
-fn rss_mib(pid: u32) -> u64 {
+pub(super) fn rss_mib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("its status");
     status
         .lines()

@@ -58,3 +58,16 @@ pub(crate) async fn run_with_tools(
         .run(request(program, vec![crate::runtime::tools(host, members)]))
         .await
 }
+
+/// A registry with Code Mode in `code` mode on the Python engine.
+pub(crate) fn code_mode_registry() -> codemode::registry::Registry {
+    let registry = codemode::registry::Registry::new();
+    let engine: Arc<dyn codemode::runtime::CodeRuntime> = ENGINE.clone();
+    codemode::code::CodeMode::install(
+        &registry,
+        codemode::code::CodeModeConfig::default().with_mode(codemode::code::PresentationMode::Code),
+    )
+    .and_then(|code| code.set_runtime(engine))
+    .expect("Code Mode installs");
+    registry
+}

@@ -6,27 +6,13 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use codemode::ErrorCode;
-use codemode::code::{CodeMode, CodeModeConfig, PresentationMode};
 use codemode::registry::Registry;
-use codemode::runtime::CodeRuntime;
 use codemode::tool::ToolExecutionInput;
 use serde_json::json;
 
-use super::ENGINE;
+use super::code_mode_registry as registry;
 use crate::codemode::static_check::recording_registry;
 use crate::codemode::text;
-
-fn registry() -> Registry {
-    let registry = Registry::new();
-    let engine: Arc<dyn CodeRuntime> = ENGINE.clone();
-    CodeMode::install(
-        &registry,
-        CodeModeConfig::default().with_mode(PresentationMode::Code),
-    )
-    .and_then(|code| code.set_runtime(engine))
-    .expect("Code Mode installs");
-    registry
-}
 
 async fn run(registry: &Registry, program: &str) -> Arc<codemode::tool::ToolExecutionResult> {
     registry

@@ -1,27 +1,10 @@
 //! A session's store from Python programs: the same operations, values and errors as in
 //! TypeScript (`None` for an absent key), kept between the runs of one session.
 
-use std::sync::Arc;
-
-use codemode::code::{
-    CodeMode, CodeModeConfig, PresentationMode, Program, SessionStore, StoreLimits,
-};
+use codemode::code::{CodeMode, Program, SessionStore, StoreLimits};
 use codemode::registry::Registry;
-use codemode::runtime::CodeRuntime;
 
-use super::ENGINE;
-
-fn registry() -> Registry {
-    let registry = Registry::new();
-    let engine: Arc<dyn CodeRuntime> = ENGINE.clone();
-    CodeMode::install(
-        &registry,
-        CodeModeConfig::default().with_mode(PresentationMode::Code),
-    )
-    .and_then(|code| code.set_runtime(engine))
-    .expect("Code Mode installs");
-    registry
-}
+use super::code_mode_registry as registry;
 
 async fn run(registry: &Registry, store: Option<&SessionStore>, code: &str) -> String {
     let mut program = Program::new(code, "a Python store test");

@@ -33,7 +33,7 @@ from ._errors import (
     UnsupportedSchemaError,
 )
 from ._hints import ToolArgumentError, ToolResultError, ToolSpec, to_json, tool_spec
-from ._results import RunResult, ServerStatus, SubCall, ToolCall, ToolResult
+from ._results import Progress, RunResult, ServerStatus, SubCall, ToolCall, ToolResult
 
 try:
     from ._native import ERROR_CODES
@@ -79,6 +79,7 @@ __all__ = [
     "PanicError",
     "Registration",
     "Registry",
+    "Progress",
     "RunResult",
     "Scope",
     "ServerStatus",

@@ -12,6 +12,8 @@ happen here:
   (``asyncio.CancelledError``) is not caught.
 - :func:`guard_adapter`, :func:`pre_execute_adapter`, :func:`result_adapter`,
   :func:`approver_adapter`: the pipeline's hooks.
+- :func:`progress_adapter`: a run's progress, from a Rust thread to the host's callback
+  on the caller's event loop.
 - :func:`schedule`: runs an async adapter's coroutine on the caller's event loop, from a
   Rust thread, with a thread-safe ``cancel()``; :func:`run_alone` runs one on a private
   loop when no caller's loop is known.
@@ -29,7 +31,7 @@ from typing import Any
 
 from . import _json, _otel
 from ._hints import ToolArgumentError, ToolResultError, ToolSpec, to_json
-from ._results import ToolCall, ToolResult
+from ._results import Progress, ToolCall, ToolResult
 
 __all__ = [
     "Accept",
@@ -453,6 +455,41 @@ class Scheduled:
             self._loop.call_soon_threadsafe(self._cancel)
         except RuntimeError:  # the loop is closed: nothing runs there any more
             pass
+
+
+def progress_adapter(
+    callback: Callable[[Progress], object],
+) -> Callable[[float, float | None, str | None, bool], None]:
+    """The callable the Rust half calls (on a worker thread) with each report of a run's
+    progress: it queues ``callback(Progress(...))`` on the running event loop (the caller's),
+    where reports arrive in order and the last before the run's answer. A callback that
+    raises is reported once on stderr (then counted) and the run goes on; one that returns
+    an awaitable has it run as a task of the loop."""
+    loop = asyncio.get_running_loop()
+    failures = 0
+    tasks: set[asyncio.Future[Any]] = set()
+
+    def report(progress: Progress) -> None:
+        nonlocal failures
+        try:
+            answer = callback(progress)
+            if inspect.isawaitable(answer):
+                task = asyncio.ensure_future(answer)
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+        except Exception as exc:
+            failures += 1
+            if failures == 1:
+                print(
+                    f"codemode: on_progress raised {describe(exc)} (further failures counted)",
+                    file=sys.stderr,
+                )
+
+    def deliver(done: float, total: float | None, message: str | None, printed: bool) -> None:
+        # Raises RuntimeError once the loop is closed: the Rust half then stops delivering.
+        loop.call_soon_threadsafe(report, Progress(done, total, message, printed))
+
+    return deliver
 
 
 def schedule(

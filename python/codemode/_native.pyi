@@ -88,6 +88,7 @@ class Scope:
         keep_sub_calls: int | None = None,
         language: str | None = None,
         session: Session | None = None,
+        on_progress: Callable[[float, float | None, str | None, bool], None] | None = None,
     ) -> Awaitable[str]: ...
 
 @final

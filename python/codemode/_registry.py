@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict, TypeVar, cast, overlo
 from . import _hints, _json, _limits, _native, _otel
 from ._bridge import (
     approver_adapter,
+    progress_adapter,
     around_adapter,
     guard_adapter,
     post_execute_adapter,
@@ -30,7 +31,7 @@ from ._bridge import (
     tool_adapter,
 )
 from ._errors import ConfigError, InvalidArgumentsError, ToolDefinitionError
-from ._results import RunResult, ServerStatus, ToolCall, ToolResult
+from ._results import Progress, RunResult, ServerStatus, ToolCall, ToolResult
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -612,6 +613,7 @@ class Scope:
         language: Language | None = None,
         keep_sub_calls: int | None = None,
         session: Session | None = None,
+        on_progress: Callable[[Progress], object] | None = None,
     ) -> RunResult:
         """Runs ``code`` (the body of an async function; ``await tools.x(args)`` calls a
         tool of this scope through the pipeline) and returns the run. A failed program is a
@@ -620,11 +622,15 @@ class Scope:
         picks the runtime: ``typescript``, or ``python`` (a confined worker process of this
         interpreter). ``session`` (from :meth:`session`) is the store the program reaches
         as ``store``, kept for the session's next runs; without one, ``store`` calls fail
-        with ``NO_SESSION``."""
+        with ``NO_SESSION``. ``on_progress`` is called on this event loop with a
+        :class:`Progress` for each ``progress(done, total, message)`` call of the program
+        and for the lines it prints (coalesced: the latest every 250 ms), in order, the
+        last before this returns; what the run returns is the same with or without it."""
         native = None if session is None else session._native
+        deliver = None if on_progress is None else progress_adapter(on_progress)
         with _otel.call_span("run_code", run=True) as span:
             text = await self._native.run_code(
-                code, description, keep_sub_calls, language, native
+                code, description, keep_sub_calls, language, native, deliver
             )
             run = RunResult._from_json(_json.loads(text))
             _otel.finish_run(span, run)
@@ -648,6 +654,7 @@ class Scope:
         language: Language | None = None,
         keep_sub_calls: int | None = None,
         session: Session | None = None,
+        on_progress: Callable[[Progress], object] | None = None,
     ) -> RunResult:
         """:meth:`run_code` for code without an event loop (a script, a REPL): runs the
         program on a fresh loop (``asyncio.run``; async tools run on it) and returns the
@@ -662,6 +669,7 @@ class Scope:
                 language=language,
                 keep_sub_calls=keep_sub_calls,
                 session=session,
+                on_progress=on_progress,
             )
         )
 

@@ -103,6 +103,22 @@ class SubCall:
 
 
 @dataclasses.dataclass(frozen=True)
+class Progress:
+    """One report of a running program's progress (``run_code(..., on_progress=...)``).
+
+    ``done`` of ``total`` (when known) and ``message``: what the program passed to
+    ``progress(done, total, message)``, or, when ``printed``, a line it printed (``message``;
+    lines are coalesced: the latest every 250 ms, the last always delivered). A message is
+    cut to 1,000 characters.
+    """
+
+    done: float
+    total: float | None = None
+    message: str | None = None
+    printed: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
 class RunResult:
     """The outcome of one ``run_code`` program.
 

@@ -17,7 +17,7 @@ use crate::registry::{Disposer, Registry, ReservedName, Scope, ToolProvider, Wea
 use crate::runtime::js::typecheck::{CheckerConfig, TypeChecker};
 use crate::runtime::{CodeRunOutcome, CodeRuntime, Language};
 use crate::tool::{
-    ScopeId, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult,
+    ProgressSink, ScopeId, ToolDefinition, ToolExecution, ToolExecutionInput, ToolExecutionResult,
 };
 
 use super::checks::typecheck::{ProgramChecker, TypeCheck, Verdict};
@@ -204,6 +204,11 @@ pub struct Program {
     /// default): the one attached to the parent scope ([`SessionStore::attach`]), if any,
     /// else none, and a program that uses `store` gets `NO_SESSION` errors.
     pub session: Option<SessionStore>,
+    /// Where the run's progress goes as it runs: each `progress(...)` call of the program
+    /// and each line it prints ([`Progress::printed`](crate::tool::Progress::printed)),
+    /// on the engine's thread (the sink must not block; [`ProgressRelay`](crate::tool::ProgressRelay)
+    /// paces it for a slower consumer). `None` (the default): `progress(...)` does nothing.
+    pub progress: Option<ProgressSink>,
 }
 
 impl Program {
@@ -217,7 +222,14 @@ impl Program {
             keep_sub_calls: None,
             language: None,
             session: None,
+            progress: None,
         }
+    }
+
+    /// The same program, its progress reported to `sink` as it runs ([`Program::progress`]).
+    pub fn with_progress(mut self, sink: ProgressSink) -> Self {
+        self.progress = Some(sink);
+        self
     }
 
     /// The same program, in the session whose store is `store`: what the program stores
@@ -796,13 +808,16 @@ impl CodeMode {
                 },
             );
         }
-        let input = ToolExecutionInput::new(
+        let mut input = ToolExecutionInput::new(
             program.call_id,
             RUN_CODE,
             json!({"code": program.code, "description": program.description}),
         )
         .for_agent(agent)
         .with_signal(program.signal);
+        if let Some(sink) = program.progress {
+            input = input.with_progress(sink);
+        }
         let result = scope.registry().execute(input).await;
         let outcome = self
             .layer

@@ -18,7 +18,10 @@ pub use definition::{
 pub use execution::{
     CallId, ExecutionToken, ScopeId, ToolExecution, ToolExecutionInput, ToolRunContext,
 };
-pub use progress::{Progress, ProgressSink};
+pub use progress::{
+    MAX_PROGRESS_MESSAGE_CHARS, MAX_QUEUED_REPORTS, PROGRESS_INTERVAL, Progress, ProgressRelay,
+    ProgressSink,
+};
 pub use result::{
     ApprovalAnswer, PostToolDecision, PreToolDecision, Replacement, ToolExecutionResult,
     ToolFailure, ToolResult, ToolStatus,

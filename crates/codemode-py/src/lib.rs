@@ -47,6 +47,7 @@ mod listeners;
 mod mcp;
 mod policies;
 mod program_workers;
+mod progress;
 mod pycall;
 mod pyjson;
 mod registry;

@@ -221,7 +221,7 @@ impl PyFn {
 
 /// Runs `f` with the GIL on a worker thread ([`crate::sync_threads`]); a Python exception is
 /// `ExcType: message`.
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce(Python<'_>) -> PyResult<T> + Send + 'static,
 ) -> Result<T, CallFailure> {
     let answer = crate::sync_threads::spawn(move || {

@@ -719,8 +719,10 @@ impl PyScope {
     /// Runs one program in a fresh scope under this one that presents in code mode: an
     /// awaitable of the run's JSON text.
     /// `language` (`typescript` or `python`; `None`: the registry's) picks the runtime;
-    /// `session` (`None`: none, and `store` fails with `NO_SESSION`) is the run's session.
-    #[pyo3(signature = (code, description, keep_sub_calls = None, language = None, session = None))]
+    /// `session` (`None`: none, and `store` fails with `NO_SESSION`) is the run's session;
+    /// `on_progress(done, total, message, printed)` (thread-safe: it is called on a worker
+    /// thread) receives the run's progress as it runs, the last report before the answer.
+    #[pyo3(signature = (code, description, keep_sub_calls = None, language = None, session = None, on_progress = None))]
     fn run_code<'py>(
         &self,
         py: Python<'py>,
@@ -729,6 +731,7 @@ impl PyScope {
         keep_sub_calls: Option<usize>,
         language: Option<String>,
         session: Option<PyRef<'py, PySession>>,
+        on_progress: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         guarded(py, || {
             let language = language
@@ -750,9 +753,20 @@ impl PyScope {
                 if let Some(store) = session {
                     program = program.with_session(store);
                 }
+                let relay = match on_progress {
+                    Some(deliver) => {
+                        let (sink, relay) = crate::progress::relay(deliver);
+                        program = program.with_progress(sink);
+                        Some(relay)
+                    }
+                    None => None,
+                };
                 let started = Instant::now();
                 let run = code_mode.run_program(&scope, program, None).await;
                 let elapsed = started.elapsed();
+                if let Some(relay) = relay {
+                    relay.finish().await;
+                }
                 match run {
                     Ok(run) => Ok(results::run(&run, run.outcome.as_ref(), elapsed).to_string()),
                     Err(err) => Err(crate::to_py_err_detached(&err)),

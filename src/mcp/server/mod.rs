@@ -74,6 +74,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::registry::Registry;
 
+pub use crate::tool::{MAX_PROGRESS_MESSAGE_CHARS, PROGRESS_INTERVAL};
 pub use approval::ElicitationApprovals;
 pub use auth::{
     AuthError, BearerAuth, BearerToken, MIN_SECRET_CHARS, Principal, Shares, sha256_hex,
@@ -83,7 +84,6 @@ pub use http::DEFAULT_MAX_BODY_BYTES;
 pub use lifecycle::{CANCEL_GRACE, Drained, Lifecycle, SESSION_LINGER, STOPPING};
 pub use listen::{CONNECTION_UNWRITTEN_BUDGET, SERVER_UNWRITTEN_BUDGET};
 pub use metrics::{METRICS_PATH, Metrics};
-pub use progress::{MAX_PROGRESS_MESSAGE_CHARS, PROGRESS_INTERVAL};
 pub use session::{SERVER_NAME, SessionHandler};
 pub use tenants::{QUEUE_FLOOR, RUNS_FLOOR, SESSIONS_FLOOR, STORE_FLOOR, STREAMS_FLOOR};
 pub use tls::TlsFiles;

@@ -1113,3 +1113,54 @@ async fn a_callers_progress_sink_gets_each_printed_line_as_it_is_printed_and_not
     let quiet = run_program(&registry, program).await;
     assert_eq!(quiet.value().unwrap()["value"], json!(3));
 }
+
+#[tokio::test]
+async fn a_programs_progress_reaches_its_host_through_a_relay_in_order_the_last_before_the_answer()
+{
+    let registry = registry(PresentationMode::Native, 10);
+    let code = CodeMode::of(&registry).expect("installed by the helper");
+    let seen: Arc<Mutex<Vec<codemode::tool::Progress>>> = Arc::default();
+    let (sink, relay) = {
+        let seen = seen.clone();
+        codemode::tool::ProgressRelay::start(move |report| {
+            seen.lock().push(report);
+            async { true }
+        })
+    };
+    let program = Program::new(
+        "for (let i = 1; i <= 3; i++) await progress(i, 3, 'step ' + i);\n\
+         for (let i = 0; i < 2000; i++) console.log('line ' + i);\n\
+         return 'done';",
+        "reports",
+    )
+    .with_progress(sink);
+    let run = code
+        .run_program(&registry.global(), program, None)
+        .await
+        .unwrap();
+    relay.finish().await;
+    assert!(
+        run.result.model_text().ends_with("\ndone"),
+        "the run failed"
+    );
+    let seen = seen.lock();
+    let made: Vec<(f64, Option<f64>, Option<&str>)> = seen
+        .iter()
+        .filter(|report| !report.printed)
+        .map(|report| (report.done, report.total, report.message.as_deref()))
+        .collect();
+    assert_eq!(
+        made,
+        [
+            (1.0, Some(3.0), Some("step 1")),
+            (2.0, Some(3.0), Some("step 2")),
+            (3.0, Some(3.0), Some("step 3"))
+        ]
+    );
+    // 2,000 lines printed at once are coalesced; the last is delivered.
+    assert!(seen.len() < 100, "{} reports", seen.len());
+    assert_eq!(
+        seen.last().and_then(|report| report.message.as_deref()),
+        Some("line 1999")
+    );
+}

@@ -8,10 +8,17 @@
 //! A sink is called on whatever thread reports (the engine's thread for a program's
 //! lines): it must return at once (queue, coalesce, drop), never block.
 //!
-//! This module owns the vocabulary; it must not decide where progress goes (the caller's
-//! sink does) or how often (a sink coalesces as its consumer needs).
+//! [`ProgressRelay`] paces reports for a consumer slower than the reporter (an MCP client, a
+//! Python callback): reports made on purpose in order, printed lines coalesced.
+//!
+//! This module owns the vocabulary and the pacing; it must not decide where progress goes
+//! (the caller's sink, or the relay's `deliver`, does).
+
+mod relay;
 
 use std::sync::Arc;
+
+pub use relay::{MAX_PROGRESS_MESSAGE_CHARS, MAX_QUEUED_REPORTS, PROGRESS_INTERVAL, ProgressRelay};
 
 /// One report of progress.
 #[derive(Debug, Clone, PartialEq)]

@@ -521,16 +521,8 @@ async fn post(
     headers: &[(&str, &str)],
     body: Value,
 ) -> (reqwest::header::HeaderMap, Option<Value>) {
-    let mut request = client
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .header("content-type", "application/json")
-        .body(body.to_string());
-    if let Some(session) = session {
-        request = request
-            .header("mcp-session-id", session)
-            .header("mcp-protocol-version", "2025-06-18");
-    }
+    let mut request =
+        crate::serve::mcp_post(client, url, "application/json", session).body(body.to_string());
     for (name, value) in headers {
         request = request.header(*name, *value);
     }

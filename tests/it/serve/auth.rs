@@ -34,18 +34,10 @@ async fn post(
     session: Option<&str>,
     body: &str,
 ) -> reqwest::Response {
-    let mut request = client
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .header("content-type", "application/json")
-        .body(body.to_owned());
+    let mut request =
+        super::mcp_post(client, url, "application/json", session).body(body.to_owned());
     if let Some(token) = token {
         request = request.bearer_auth(token);
-    }
-    if let Some(session) = session {
-        request = request
-            .header("mcp-session-id", session)
-            .header("mcp-protocol-version", "2025-06-18");
     }
     request.send().await.unwrap()
 }

@@ -40,23 +40,12 @@ pub(super) async fn post(
     origin: Option<&str>,
     body: &Value,
 ) -> (u16, reqwest::header::HeaderMap, String) {
-    let mut request = client
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .header("content-type", "application/json")
-        .body(body.to_string());
-    if let Some(session) = session {
-        request = request
-            .header("mcp-session-id", session)
-            .header("mcp-protocol-version", "2025-06-18");
-    }
+    let mut request =
+        super::mcp_post(client, url, "application/json", session).body(body.to_string());
     if let Some(origin) = origin {
         request = request.header("origin", origin);
     }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let headers = response.headers().clone();
-    (status, headers, response.text().await.unwrap())
+    super::status_headers_text(request.send().await.unwrap()).await
 }
 
 /// The one JSON-RPC message of a response body (JSON, or SSE `data:` lines).

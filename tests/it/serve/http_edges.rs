@@ -35,20 +35,8 @@ async fn post(
     session: Option<&str>,
     body: impl Into<reqwest::Body>,
 ) -> (u16, reqwest::header::HeaderMap, String) {
-    let mut request = client
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .header("content-type", content_type)
-        .body(body);
-    if let Some(session) = session {
-        request = request
-            .header("mcp-session-id", session)
-            .header("mcp-protocol-version", "2025-06-18");
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let headers = response.headers().clone();
-    (status, headers, response.text().await.unwrap())
+    let request = super::mcp_post(client, url, content_type, session).body(body);
+    super::status_headers_text(request.send().await.unwrap()).await
 }
 
 async fn post_json(client: &reqwest::Client, url: &str, body: &str) -> (u16, Value) {

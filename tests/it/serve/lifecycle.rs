@@ -263,21 +263,10 @@ async fn post_as(
     session: Option<&str>,
     body: &Value,
 ) -> (u16, reqwest::header::HeaderMap, String) {
-    let mut request = client
-        .post(url)
-        .header("authorization", format!("Bearer {token}"))
-        .header("accept", "application/json, text/event-stream")
-        .header("content-type", "application/json")
+    let request = super::mcp_post(client, url, "application/json", session)
+        .bearer_auth(token)
         .body(body.to_string());
-    if let Some(session) = session {
-        request = request
-            .header("mcp-session-id", session)
-            .header("mcp-protocol-version", "2025-06-18");
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let headers = response.headers().clone();
-    (status, headers, response.text().await.unwrap())
+    super::status_headers_text(request.send().await.unwrap()).await
 }
 
 async fn open_as(client: &reqwest::Client, url: &str, token: &str) -> Result<String, String> {

@@ -283,3 +283,32 @@ pub fn free_port() -> u16 {
         .unwrap()
         .port()
 }
+
+/// A POST to a streamable-HTTP MCP endpoint as its clients send one: `accept` for both
+/// kinds of answer, `content_type`, and `session` (with the protocol version) when given.
+pub fn mcp_post(
+    client: &reqwest::Client,
+    url: &str,
+    content_type: &str,
+    session: Option<&str>,
+) -> reqwest::RequestBuilder {
+    let request = client
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", content_type);
+    match session {
+        Some(session) => request
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", "2025-06-18"),
+        None => request,
+    }
+}
+
+/// A response's status, headers and text.
+pub async fn status_headers_text(
+    response: reqwest::Response,
+) -> (u16, reqwest::header::HeaderMap, String) {
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    (status, headers, response.text().await.unwrap())
+}

@@ -121,3 +121,68 @@ fn a_wrong_progress_call_fails_with_what_it_takes_and_the_program_goes_on() {
         "{text}"
     );
 }
+
+/// Raw JSON-RPC over stdio, so that every message on the wire is seen: a call without a
+/// progress token gets no `notifications/progress` at all, the same call with one gets its
+/// notifications (with its token, before its answer); the store the program wrote ends with
+/// the connection (the server exits when its standard input closes).
+#[test]
+fn no_progress_without_a_token_on_the_wire_and_the_store_ends_with_the_connection() {
+    let workspace = Workspace::new("mode = \"code\"");
+    let program = "await store.set('kept', 'x'.repeat(100000));\n\
+                   for (let i = 0; i < 50; i++) console.log('line ' + i);\n\
+                   await progress(1, 1, 'all done');\nreturn (await store.keys()).length;";
+    let call = |id: i64, meta: Option<Value>| {
+        let mut params =
+            json!({"name": "run_code", "arguments": {"code": program, "description": "p"}});
+        if let Some(meta) = meta {
+            params["_meta"] = meta;
+        }
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}).to_string()
+    };
+    let lines = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}})
+        .to_string(),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+        call(2, None),
+        call(3, Some(json!({"progressToken": "tok-3"}))),
+    ];
+    let (messages, status) = super::protocol::exchange(&workspace, &lines);
+    let at = |id: i64| {
+        messages
+            .iter()
+            .position(|m| m.get("id") == Some(&json!(id)))
+            .unwrap_or_else(|| panic!("no answer to {id}: {messages:#?}"))
+    };
+    let (second, third) = (at(2), at(3));
+    assert_eq!(
+        messages[second]["result"]["content"][0]["text"]
+            .as_str()
+            .map(|t| t.ends_with("\n1")),
+        Some(true),
+        "{:#}",
+        messages[second]
+    );
+    let notifications: Vec<(usize, &Value)> = messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m["method"] == "notifications/progress")
+        .collect();
+    assert!(!notifications.is_empty(), "{messages:#?}");
+    for (position, notification) in &notifications {
+        assert_eq!(
+            notification["params"]["progressToken"], "tok-3",
+            "{notification:#}"
+        );
+        assert!(
+            (second..third).contains(position),
+            "a notification outside the call with the token: {messages:#?}"
+        );
+    }
+    let last = notifications.last().map(|(_, m)| &m["params"]);
+    assert_eq!(last.map(|p| p["message"].clone()), Some(json!("all done")));
+    // The connection ended (standard input closed): the server, and its store, are gone.
+    assert_eq!(status, Some(0), "{messages:#?}");
+}

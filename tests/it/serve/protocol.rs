@@ -12,7 +12,7 @@ use super::Workspace;
 
 /// Sends `lines` to `codemode serve` one by one, waiting for the response of each request
 /// (a line with an `id`), and returns every stdout message and the exit status.
-fn exchange(workspace: &Workspace, lines: &[String]) -> (Vec<Value>, Option<i32>) {
+pub(super) fn exchange(workspace: &Workspace, lines: &[String]) -> (Vec<Value>, Option<i32>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
         .args(["serve", "--config", &workspace.config()])
         .current_dir(workspace.path())

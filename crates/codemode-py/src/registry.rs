@@ -723,6 +723,8 @@ impl PyScope {
     /// `on_progress(done, total, message, printed)` (thread-safe: it is called on a worker
     /// thread) receives the run's progress as it runs, the last report before the answer.
     #[pyo3(signature = (code, description, keep_sub_calls = None, language = None, session = None, on_progress = None))]
+    // The Python half's keyword arguments, one to one (as `register`'s).
+    #[allow(clippy::too_many_arguments)]
     fn run_code<'py>(
         &self,
         py: Python<'py>,

@@ -25,6 +25,7 @@ import asyncio
 import contextvars
 import inspect
 import sys
+import threading
 import traceback
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
@@ -457,19 +458,30 @@ class Scheduled:
             pass
 
 
+#: How many progress reports may wait for a busy event loop (:func:`progress_adapter`).
+_MAX_WAITING_REPORTS = 64
+
+
 def progress_adapter(
     callback: Callable[[Progress], object],
 ) -> Callable[[float, float | None, str | None, bool], None]:
     """The callable the Rust half calls (on a worker thread) with each report of a run's
     progress: it queues ``callback(Progress(...))`` on the running event loop (the caller's),
-    where reports arrive in order and the last before the run's answer. A callback that
-    raises is reported once on stderr (then counted) and the run goes on; one that returns
-    an awaitable has it run as a task of the loop."""
+    where reports arrive in order and the last before the run's answer. While
+    ``_MAX_WAITING_REPORTS`` wait for a busy loop, only the newest report past them is kept,
+    handed over after them (memory stays bounded whatever the program reports). A callback
+    that raises is reported once on stderr (later failures are not printed) and the run goes
+    on; one that returns an awaitable has it run as a task of the loop."""
     loop = asyncio.get_running_loop()
     failures = 0
     tasks: set[asyncio.Future[Any]] = set()
+    # Reports queued on the loop and not yet handed to the callback, and the newest one
+    # that found the queue full (handed over after the queued ones).
+    waiting = 0
+    newest: Progress | None = None
+    lock = threading.Lock()  # `deliver` runs on a worker thread, `report` on the loop
 
-    def report(progress: Progress) -> None:
+    def call(progress: Progress) -> None:
         nonlocal failures
         try:
             answer = callback(progress)
@@ -481,13 +493,31 @@ def progress_adapter(
             failures += 1
             if failures == 1:
                 print(
-                    f"codemode: on_progress raised {describe(exc)} (further failures counted)",
+                    f"codemode: on_progress raised {describe(exc)} (later failures not shown)",
                     file=sys.stderr,
                 )
 
+    def report(progress: Progress) -> None:
+        nonlocal waiting, newest
+        with lock:
+            waiting -= 1
+            last = newest if waiting == 0 else None
+            if last is not None:
+                newest = None
+        call(progress)
+        if last is not None:
+            call(last)
+
     def deliver(done: float, total: float | None, message: str | None, printed: bool) -> None:
+        nonlocal waiting, newest
+        progress = Progress(done, total, message, printed)
+        with lock:
+            if waiting >= _MAX_WAITING_REPORTS:
+                newest = progress
+                return
+            waiting += 1
         # Raises RuntimeError once the loop is closed: the Rust half then stops delivering.
-        loop.call_soon_threadsafe(report, Progress(done, total, message, printed))
+        loop.call_soon_threadsafe(report, progress)
 
     return deliver
 

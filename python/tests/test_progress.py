@@ -125,6 +125,25 @@ def test_the_sync_form_takes_a_callback_too() -> None:
     assert seen[-1].message == "printed" and seen[-1].printed
 
 
+async def test_a_slow_callback_gets_the_newest_reports_in_order_and_the_last() -> None:
+    agent = _agent()
+    seen: list[float] = []
+
+    def slow(progress: codemode.Progress) -> None:
+        time.sleep(0.005)  # holds the event loop, as a careless callback would
+        seen.append(progress.done)
+
+    run = await agent.run_code(
+        "for (let i = 1; i <= 2000; i++) await progress(i, 2000);\nreturn 1;", on_progress=slow
+    )
+    assert run.ok, run.text
+    assert seen[-1] == 2000.0
+    assert seen == sorted(seen) and len(set(seen)) == len(seen)
+    # 2,000 reports in well under the 10 s the callback would take for all of them: the
+    # ones a busy loop could not take were dropped, not queued.
+    assert len(seen) < 1000, len(seen)
+
+
 async def test_no_callback_no_progress_and_the_program_still_runs() -> None:
     agent = _agent()
     run = await agent.run_code("await progress(1, 1, 'x');\nreturn 'fine';")

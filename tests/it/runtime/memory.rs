@@ -79,7 +79,8 @@ fn memory_does_not_grow_across_runs() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
-        "probe failed: {stdout}\n{}",
+        "probe failed ({}): {stdout}\n{}",
+        output.status,
         String::from_utf8_lossy(&output.stderr)
     );
     let figure = |key: &str| -> u64 {

@@ -8,7 +8,7 @@ use crate::Platform;
 use crate::support::{SharedPtrBase, UniquePtr, long};
 use std::os::raw::{c_char, c_int, c_void};
 use std::ptr;
-use std::sync::atomic::{AtomicI64, AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicPtr, AtomicUsize, Ordering};
 
 type RawEntropySource = unsafe extern "C" fn(*mut u8, usize) -> bool;
 
@@ -461,7 +461,11 @@ pub extern "C" fn v8__Platform__DELETE(this: *mut Platform) {
 #[repr(C)]
 struct PlatformSharedRepr {
   platform: *mut std::ffi::c_void,
-  refcount: *mut usize,
+  // codemode patch: atomic. Every isolate holds a copy of the platform's shared
+  // pointer, copied when it is made and reset when it is dropped, on whatever
+  // thread owns it: a plain count raced between isolates of two threads and freed
+  // the platform while others still held it.
+  refcount: *mut AtomicUsize,
 }
 
 #[unsafe(no_mangle)]
@@ -477,7 +481,7 @@ pub extern "C" fn std__shared_ptr__v8__Platform__CONVERT__std__unique_ptr(
   } else {
     PlatformSharedRepr {
       platform: raw,
-      refcount: Box::into_raw(Box::new(1usize)),
+      refcount: Box::into_raw(Box::new(AtomicUsize::new(1))),
     }
   };
   unsafe {
@@ -506,7 +510,9 @@ pub extern "C" fn std__shared_ptr__v8__Platform__COPY(
   let repr = ptr as *const PlatformSharedRepr;
   let (platform, refcount) = unsafe { ((*repr).platform, (*repr).refcount) };
   if !refcount.is_null() {
-    unsafe { *refcount += 1 };
+    // A new reference is made from an existing one: no ordering needed (as
+    // std::shared_ptr's copy).
+    unsafe { (*refcount).fetch_add(1, Ordering::Relaxed) };
   }
   let copy = PlatformSharedRepr { platform, refcount };
   unsafe {
@@ -524,12 +530,11 @@ pub extern "C" fn std__shared_ptr__v8__Platform__reset(
   let repr = ptr as *mut PlatformSharedRepr;
   unsafe {
     let refcount = (*repr).refcount;
-    if !refcount.is_null() {
-      *refcount -= 1;
-      if *refcount == 0 {
-        drop(Box::from_raw(refcount));
-        drop_platform((*repr).platform as *mut Platform);
-      }
+    // The last reference frees the platform, after every other holder's use of
+    // it (AcqRel: their releases happen before this acquire).
+    if !refcount.is_null() && (*refcount).fetch_sub(1, Ordering::AcqRel) == 1 {
+      drop(Box::from_raw(refcount));
+      drop_platform((*repr).platform as *mut Platform);
     }
     (*repr).platform = ptr::null_mut();
     (*repr).refcount = ptr::null_mut();
@@ -548,6 +553,6 @@ pub extern "C" fn std__shared_ptr__v8__Platform__use_count(
   if refcount.is_null() {
     0
   } else {
-    unsafe { *refcount as long }
+    unsafe { (*refcount).load(Ordering::SeqCst) as long }
   }
 }

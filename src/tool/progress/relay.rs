@@ -129,18 +129,22 @@ where
             () = latest.changed.notified() => false,
             () = done.cancelled() => true,
         };
-        // Every report made on purpose, then the latest line (if one came after them).
+        // Every report made on purpose, then the latest line (if one came after them) once:
+        // lines printed while a delivery is awaited wait for the next interval (taking
+        // them in this loop would deliver as fast as the consumer takes them).
         loop {
-            let next = {
-                let mut waiting = latest.waiting.lock();
-                waiting.reports.pop_front().or_else(|| waiting.line.take())
-            };
-            let Some(mut report) = next else { break };
-            report.message = report.message.map(cut);
-            if !deliver(report).await {
+            let next = latest.waiting.lock().reports.pop_front();
+            let Some(report) = next else { break };
+            if !deliver(cut_message(report)).await {
                 // The consumer is gone: nothing more to deliver.
                 return;
             }
+        }
+        let line = latest.waiting.lock().line.take();
+        if let Some(line) = line
+            && !deliver(cut_message(line)).await
+        {
+            return;
         }
         if finished {
             return;
@@ -150,6 +154,12 @@ where
             () = done.cancelled() => {}
         }
     }
+}
+
+/// `report` with its message cut ([`cut`]).
+fn cut_message(mut report: Progress) -> Progress {
+    report.message = report.message.map(cut);
+    report
 }
 
 /// `message` cut to [`MAX_PROGRESS_MESSAGE_CHARS`] characters (with `…` when cut).
@@ -230,6 +240,45 @@ mod tests {
         );
         let last = seen.last().and_then(|r| r.message.as_deref()).unwrap_or("");
         assert_eq!(last.chars().count(), MAX_PROGRESS_MESSAGE_CHARS + 1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_slow_consumer_gets_lines_at_the_pace_not_as_fast_as_it_takes_them() {
+        let started = std::time::Instant::now();
+        let seen = Arc::new(parking_lot::Mutex::new(Vec::new()));
+        let (sink, relay) = {
+            let seen = seen.clone();
+            ProgressRelay::start(move |report: Progress| {
+                let seen = seen.clone();
+                async move {
+                    // A consumer that takes 20 ms a report (a thread hop, a busy loop).
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    seen.lock().push(report);
+                    true
+                }
+            })
+        };
+        // Lines printed without a pause for about a second, from another thread.
+        let printer = std::thread::spawn(move || {
+            let mut n = 0;
+            while started.elapsed() < Duration::from_secs(1) {
+                sink.report(Progress::line(f64::from(n), None, format!("line {n}")));
+                n += 1;
+            }
+            sink.report(Progress::line(f64::from(n), None, "last".to_owned()));
+        });
+        while !printer.is_finished() {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        relay.finish().await;
+        let seen = seen.lock();
+        let intervals = started.elapsed().as_millis() / PROGRESS_INTERVAL.as_millis();
+        assert!(
+            seen.len() as u128 <= intervals + 2,
+            "{} deliveries in {intervals} intervals",
+            seen.len()
+        );
+        assert_eq!(seen.last().and_then(|r| r.message.as_deref()), Some("last"));
     }
 
     #[tokio::test(flavor = "current_thread")]

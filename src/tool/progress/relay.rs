@@ -1,11 +1,12 @@
 //! A call's progress, paced for a consumer slower than the program reporting it (an MCP
-//! client, a Python callback): [`relay`] turns an async `deliver` into a [`ProgressSink`]
-//! that returns at once on the reporting thread, and a [`ProgressRelay`] task that hands
-//! the reports to `deliver` in order. Reports made on purpose are each delivered, in order
-//! (up to [`MAX_QUEUED_REPORTS`] waiting; past that the newest replaces the last waiting
-//! one); printed lines are coalesced — at most one every [`PROGRESS_INTERVAL`], the latest
-//! line at that moment. The last report is always delivered, before
-//! [`ProgressRelay::finish`] returns. A message is cut to [`MAX_PROGRESS_MESSAGE_CHARS`].
+//! client, a Python callback): [`ProgressRelay::start`] turns an async `deliver` into a
+//! [`ProgressSink`] that returns at once on the reporting thread, and a task that hands the
+//! reports to `deliver` in order. Reports made on purpose are each delivered, in order (up
+//! to [`MAX_QUEUED_REPORTS`] waiting; past that the newest replaces the last waiting one);
+//! printed lines are coalesced — at most one every [`PROGRESS_INTERVAL`], the latest line at
+//! that moment. The last report is delivered before [`ProgressRelay::finish`] returns, which
+//! waits at most 2 s for a slow consumer: past half of that, the reports still waiting give
+//! way to the newest. A message is cut to [`MAX_PROGRESS_MESSAGE_CHARS`].
 //!
 //! This module owns the pacing; it must not decide what a call reports (the tool and
 //! `run_code` do) or where it goes (`deliver` does).
@@ -67,6 +68,15 @@ impl Waiting {
         }
         self.reports.push_back(report);
     }
+
+    /// Drops every waiting report made on purpose but the newest.
+    fn keep_newest_report(&mut self) {
+        if self.reports.len() > 1 {
+            let newest = self.reports.pop_back();
+            self.reports.clear();
+            self.reports.extend(newest);
+        }
+    }
 }
 
 impl ProgressRelay {
@@ -124,6 +134,8 @@ where
     D: FnMut(Progress) -> F,
     F: Future<Output = bool>,
 {
+    // When the call ended ([`ProgressRelay::finish`]), as this task first saw it.
+    let mut finishing: Option<std::time::Instant> = None;
     loop {
         let finished = tokio::select! {
             () = latest.changed.notified() => false,
@@ -133,7 +145,20 @@ where
         // lines printed while a delivery is awaited wait for the next interval (taking
         // them in this loop would deliver as fast as the consumer takes them).
         loop {
-            let next = latest.waiting.lock().reports.pop_front();
+            let next = {
+                let mut waiting = latest.waiting.lock();
+                // Finishing for half the flush bound already (a slow consumer): the
+                // newest report made on purpose goes next, so that the last one arrives.
+                if done.is_cancelled()
+                    && finishing
+                        .get_or_insert_with(std::time::Instant::now)
+                        .elapsed()
+                        > FLUSH / 2
+                {
+                    waiting.keep_newest_report();
+                }
+                waiting.reports.pop_front()
+            };
             let Some(report) = next else { break };
             if !deliver(cut_message(report)).await {
                 // The consumer is gone: nothing more to deliver.
@@ -279,6 +304,30 @@ mod tests {
             seen.len()
         );
         assert_eq!(seen.last().and_then(|r| r.message.as_deref()), Some("last"));
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_slow_consumer_still_gets_the_last_report_before_finish_returns() {
+        let seen = Arc::new(parking_lot::Mutex::new(Vec::new()));
+        let (sink, relay) = {
+            let seen = seen.clone();
+            ProgressRelay::start(move |report: Progress| {
+                let seen = seen.clone();
+                async move {
+                    // 64 reports at 100 ms each would take 6.4 s, past finish's bound.
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    seen.lock().push(report.done);
+                    true
+                }
+            })
+        };
+        for i in 1..=200 {
+            sink.report(Progress::new(f64::from(i), Some(200.0), None));
+        }
+        relay.finish().await;
+        let seen = seen.lock();
+        assert_eq!(seen.last(), Some(&200.0), "{seen:?}");
+        assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
     }
 
     #[tokio::test(flavor = "current_thread")]

@@ -244,7 +244,9 @@ async fn programs_that_leave_many_pending_calls_give_their_memory_back() {
     let peak = peak_mib(pid);
     let ended = std::time::Instant::now();
     let mut after = rss_mib(pid);
-    while after > idle + 64 && ended.elapsed() < Duration::from_secs(30) {
+    // Alone this takes seconds; with two other builds on the 2-core machine it once took
+    // over 30 s (123 MiB then): the wait ends as soon as the memory is back.
+    while after > idle + 64 && ended.elapsed() < Duration::from_secs(90) {
         tokio::time::sleep(Duration::from_millis(500)).await;
         after = rss_mib(pid);
     }
@@ -254,6 +256,6 @@ async fn programs_that_leave_many_pending_calls_give_their_memory_back() {
     );
     assert!(
         after <= idle + 64,
-        "{after} MiB 30 s after four programs of 200,000 pending calls, idle {idle} MiB"
+        "{after} MiB 90 s after four programs of 200,000 pending calls, idle {idle} MiB"
     );
 }

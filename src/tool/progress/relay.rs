@@ -199,6 +199,36 @@ fn cut(message: String) -> String {
 mod tests {
     use super::*;
 
+    type Seen = Arc<parking_lot::Mutex<Vec<Progress>>>;
+
+    /// A relay whose consumer takes `delay` for each report and records it.
+    fn recording(delay: Duration) -> (Seen, ProgressSink, ProgressRelay) {
+        let seen: Seen = Arc::default();
+        let (sink, relay) = {
+            let seen = seen.clone();
+            ProgressRelay::start(move |report: Progress| {
+                let seen = seen.clone();
+                async move {
+                    if !delay.is_zero() {
+                        tokio::time::sleep(delay).await;
+                    }
+                    seen.lock().push(report);
+                    true
+                }
+            })
+        };
+        (seen, sink, relay)
+    }
+
+    /// At most one delivery per interval since `started`, and the last report.
+    fn assert_paced(deliveries: usize, started: std::time::Instant) {
+        let intervals = started.elapsed().as_millis() / PROGRESS_INTERVAL.as_millis();
+        assert!(
+            deliveries as u128 <= intervals + 2,
+            "{deliveries} deliveries in {intervals} intervals"
+        );
+    }
+
     #[test]
     fn reports_made_on_purpose_wait_in_order_and_lines_keep_the_latest() {
         let mut waiting = Waiting::default();
@@ -238,14 +268,7 @@ mod tests {
     #[tokio::test(flavor = "current_thread")]
     async fn the_last_line_is_delivered_before_finish_returns_and_lines_are_paced() {
         let started = std::time::Instant::now();
-        let seen = Arc::new(parking_lot::Mutex::new(Vec::new()));
-        let (sink, relay) = {
-            let seen = seen.clone();
-            ProgressRelay::start(move |report: Progress| {
-                seen.lock().push(report);
-                async { true }
-            })
-        };
+        let (seen, sink, relay) = recording(Duration::ZERO);
         for i in 0..10_000 {
             sink.report(Progress::line(0.0, None, format!("line {i}")));
             if i % 1000 == 0 {
@@ -255,14 +278,8 @@ mod tests {
         sink.report(Progress::new(1.0, Some(1.0), Some("x".repeat(5000))));
         relay.finish().await;
         let seen = seen.lock();
-        // At most one line per 250 ms of reporting (about 1 s, longer on a loaded machine),
-        // and the last report.
-        let intervals = started.elapsed().as_millis() / PROGRESS_INTERVAL.as_millis();
-        assert!(
-            seen.len() as u128 <= intervals + 2,
-            "{} deliveries in {intervals} intervals",
-            seen.len()
-        );
+        // About 1 s of reporting (longer on a loaded machine).
+        assert_paced(seen.len(), started);
         let last = seen.last().and_then(|r| r.message.as_deref()).unwrap_or("");
         assert_eq!(last.chars().count(), MAX_PROGRESS_MESSAGE_CHARS + 1);
     }
@@ -270,19 +287,8 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_slow_consumer_gets_lines_at_the_pace_not_as_fast_as_it_takes_them() {
         let started = std::time::Instant::now();
-        let seen = Arc::new(parking_lot::Mutex::new(Vec::new()));
-        let (sink, relay) = {
-            let seen = seen.clone();
-            ProgressRelay::start(move |report: Progress| {
-                let seen = seen.clone();
-                async move {
-                    // A consumer that takes 20 ms a report (a thread hop, a busy loop).
-                    tokio::time::sleep(Duration::from_millis(20)).await;
-                    seen.lock().push(report);
-                    true
-                }
-            })
-        };
+        // A consumer that takes 20 ms a report (a thread hop, a busy loop).
+        let (seen, sink, relay) = recording(Duration::from_millis(20));
         // Lines printed without a pause for about a second, from another thread.
         let printer = std::thread::spawn(move || {
             let mut n = 0;
@@ -297,35 +303,19 @@ mod tests {
         }
         relay.finish().await;
         let seen = seen.lock();
-        let intervals = started.elapsed().as_millis() / PROGRESS_INTERVAL.as_millis();
-        assert!(
-            seen.len() as u128 <= intervals + 2,
-            "{} deliveries in {intervals} intervals",
-            seen.len()
-        );
+        assert_paced(seen.len(), started);
         assert_eq!(seen.last().and_then(|r| r.message.as_deref()), Some("last"));
     }
 
     #[tokio::test(flavor = "current_thread")]
     async fn a_slow_consumer_still_gets_the_last_report_before_finish_returns() {
-        let seen = Arc::new(parking_lot::Mutex::new(Vec::new()));
-        let (sink, relay) = {
-            let seen = seen.clone();
-            ProgressRelay::start(move |report: Progress| {
-                let seen = seen.clone();
-                async move {
-                    // 64 reports at 100 ms each would take 6.4 s, past finish's bound.
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                    seen.lock().push(report.done);
-                    true
-                }
-            })
-        };
+        // 64 reports at 100 ms each would take 6.4 s, past finish's bound.
+        let (seen, sink, relay) = recording(Duration::from_millis(100));
         for i in 1..=200 {
             sink.report(Progress::new(f64::from(i), Some(200.0), None));
         }
         relay.finish().await;
-        let seen = seen.lock();
+        let seen: Vec<f64> = seen.lock().iter().map(|report| report.done).collect();
         assert_eq!(seen.last(), Some(&200.0), "{seen:?}");
         assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
     }

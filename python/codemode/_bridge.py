@@ -458,30 +458,26 @@ class Scheduled:
             pass
 
 
-#: How many progress reports may wait for a busy event loop (:func:`progress_adapter`).
-_MAX_WAITING_REPORTS = 64
+#: How long the Rust half's delivery of one progress report waits for the event loop to
+#: take it (:func:`progress_adapter`); a loop that has not run it by then gets it later.
+_PROGRESS_HANDOFF_SECONDS = 2.0
 
 
 def progress_adapter(
     callback: Callable[[Progress], object],
 ) -> Callable[[float, float | None, str | None, bool], None]:
     """The callable the Rust half calls (on a worker thread) with each report of a run's
-    progress: it queues ``callback(Progress(...))`` on the running event loop (the caller's),
-    where reports arrive in order and the last before the run's answer. While
-    ``_MAX_WAITING_REPORTS`` wait for a busy loop, only the newest report past them is kept,
-    handed over after them (memory stays bounded whatever the program reports). A callback
-    that raises is reported once on stderr (later failures are not printed) and the run goes
-    on; one that returns an awaitable has it run as a task of the loop."""
+    progress: it runs ``callback(Progress(...))`` on the running event loop (the caller's)
+    and returns once the callback has run, so that a busy loop holds back the Rust relay,
+    whose bounded queue keeps the newest reports (memory stays bounded whatever the program
+    reports); reports arrive in order, the last before the run's answer. A callback that
+    raises is reported once on stderr (later failures are not printed) and the run goes on;
+    one that returns an awaitable has it run as a task of the loop."""
     loop = asyncio.get_running_loop()
     failures = 0
     tasks: set[asyncio.Future[Any]] = set()
-    # Reports queued on the loop and not yet handed to the callback, and the newest one
-    # that found the queue full (handed over after the queued ones).
-    waiting = 0
-    newest: Progress | None = None
-    lock = threading.Lock()  # `deliver` runs on a worker thread, `report` on the loop
 
-    def call(progress: Progress) -> None:
+    def call(progress: Progress, handed: threading.Event) -> None:
         nonlocal failures
         try:
             answer = callback(progress)
@@ -496,28 +492,14 @@ def progress_adapter(
                     f"codemode: on_progress raised {describe(exc)} (later failures not shown)",
                     file=sys.stderr,
                 )
-
-    def report(progress: Progress) -> None:
-        nonlocal waiting, newest
-        with lock:
-            waiting -= 1
-            last = newest if waiting == 0 else None
-            if last is not None:
-                newest = None
-        call(progress)
-        if last is not None:
-            call(last)
+        finally:
+            handed.set()
 
     def deliver(done: float, total: float | None, message: str | None, printed: bool) -> None:
-        nonlocal waiting, newest
-        progress = Progress(done, total, message, printed)
-        with lock:
-            if waiting >= _MAX_WAITING_REPORTS:
-                newest = progress
-                return
-            waiting += 1
+        handed = threading.Event()
         # Raises RuntimeError once the loop is closed: the Rust half then stops delivering.
-        loop.call_soon_threadsafe(report, progress)
+        loop.call_soon_threadsafe(call, Progress(done, total, message, printed), handed)
+        handed.wait(_PROGRESS_HANDOFF_SECONDS)
 
     return deliver
 

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict, TypeVar, cast, overlo
 from . import _hints, _json, _limits, _native, _otel
 from ._bridge import (
     approver_adapter,
-    progress_adapter,
     around_adapter,
     guard_adapter,
     post_execute_adapter,
     pre_execute_adapter,
+    progress_adapter,
     result_adapter,
     tool_adapter,
 )
